@@ -1,0 +1,70 @@
+// Command usi is the shogilab Minishogi engine, speaking USI on stdin and stdout.
+//
+//	go run ./cmd/usi
+//	usi
+//	position startpos moves 2e3d
+//	go perft 3
+//	d
+//	quit
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/shogilab/shogilab/engine"
+	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/usi"
+)
+
+func main() {
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), `usage: usi
+
+usi is the shogilab Minishogi engine. It reads USI commands on standard input and answers on
+standard output: usi, isready, setoption, usinewgame, position startpos|sfen ... [moves ...],
+go (search limits, or perft N), stop, d (show the position), quit.
+`)
+		flag.PrintDefaults()
+		fmt.Fprintf(flag.CommandLine.Output(), "\nexample: usi -perft 7 -threads 0   (leaves from the start position, and leaves per second)\n")
+	}
+	perft := flag.Int("perft", 0, "instead of serving USI, count the leaves at this depth, print the speed, and exit")
+	sfen := flag.String("sfen", minishogi.StartSFEN, "with -perft: the position to count from")
+	threads := flag.Int("threads", 1, "with -perft: goroutines (0: all CPUs)")
+	flag.Parse()
+	if *perft > 0 {
+		if err := runPerft(*sfen, *perft, *threads); err != nil {
+			fmt.Fprintf(os.Stderr, "usi: %v\n", err)
+			os.Exit(2)
+		}
+		return
+	}
+	if flag.NArg() > 0 {
+		fmt.Fprintf(os.Stderr, "usi: unexpected argument %q (the engine reads commands on stdin)\n", flag.Arg(0))
+		os.Exit(2)
+	}
+	if err := usi.NewServer(engine.New(), os.Stdout).Serve(os.Stdin); err != nil {
+		fmt.Fprintf(os.Stderr, "usi: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// runPerft counts leaves (bulk counting at the last ply) and reports the speed.
+func runPerft(sfen string, depth, threads int) error {
+	pos, err := minishogi.ParseSFEN(sfen)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	var leaves uint64
+	if threads == 1 {
+		leaves = pos.Perft(depth)
+	} else {
+		leaves = pos.ParallelPerft(depth, threads)
+	}
+	secs := time.Since(start).Seconds()
+	fmt.Printf("perft %d of %s: %d leaves in %.3f s, %.1f million leaves/s\n", depth, pos.SFEN(), leaves, secs, float64(leaves)/secs/1e6)
+	return nil
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shogilab/shogilab/usi"
+)
+
+// buildEngine compiles this command into a temporary directory.
+func buildEngine(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "shogilab-usi")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// run feeds commands to the engine and returns its output.
+func run(t *testing.T, bin, commands string) string {
+	t.Helper()
+	cmd := exec.Command(bin)
+	cmd.Stdin = strings.NewReader(commands)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("engine: %v", err)
+	}
+	return string(out)
+}
+
+func TestProtocol(t *testing.T) {
+	bin := buildEngine(t)
+	out := run(t, bin, strings.Join([]string{
+		"usi", "isready",
+		"position startpos moves 2e3d",
+		"position sfen rbsgk/4p/6/P4/KGSBR b - 1", // bad: rank c has 6 files
+		"position startpos moves 2e3d 5a5e",       // bad: illegal second move
+		"setoption name NoSuchOption value 1",
+		"frobnicate",
+		"go perft 1",
+		"d",
+		"go",
+		"quit",
+	}, "\n"))
+	for _, want := range []string{
+		"id name shogilab", "usiok", "readyok",
+		"info string error: minishogi: sfen: rank 3 (c) has 6 files",
+		"info string error: move 2 (5a5e)",
+		"info string error: engine: unknown option \"NoSuchOption\"",
+		"info string error: unknown command \"frobnicate\"",
+		// After the errors the position is still the one after 2e3d: Gote to move with 14
+		// replies (Fairy-Stockfish's divide of the start position gives 2e3d: 180 at depth 2,
+		// and perft 1 after 2e3d lists these 14 moves).
+		"Nodes searched: 14",
+		"Sfen: rbsgk/4p/5/P1B2/KGS1R w - 2",
+		"bestmove resign",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// TestPerftMatchesFairyStockfish drives our engine and Fairy-Stockfish through the USI client
+// and compares their `go perft` answers move by move.
+func TestPerftMatchesFairyStockfish(t *testing.T) {
+	fsf := "/usr/games/fairy-stockfish"
+	if p, err := exec.LookPath("fairy-stockfish"); err == nil {
+		fsf = p
+	}
+	if _, err := os.Stat(fsf); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("fairy-stockfish is not installed")
+		}
+		t.Skip("fairy-stockfish is not installed")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	ours, err := usi.Start(ctx, []string{buildEngine(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ours.Close()
+	theirs, err := usi.Start(ctx, []string{fsf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer theirs.Close()
+	for _, c := range []*usi.Client{ours, theirs} {
+		if _, err := c.Handshake(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := theirs.SetOption("UCI_Variant", "minishogi"); err != nil {
+		t.Fatal(err)
+	}
+	for _, pos := range []struct {
+		sfen  string
+		moves []string
+	}{
+		{"", nil},
+		{"", []string{"2e3d", "4a2c"}},
+		{"4k/5/5/P4/KGSBR w - 1", nil},
+		{"+r1+bk1/5/2+P2/1+S3/1K3 w Gg 12", nil},
+	} {
+		var res [2]usi.PerftResult
+		for i, c := range []*usi.Client{ours, theirs} {
+			if err := c.Position(pos.sfen, pos.moves); err != nil {
+				t.Fatal(err)
+			}
+			if res[i], err = c.Perft(ctx, 3); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if res[0].Nodes != res[1].Nodes || len(res[0].Moves) != len(res[1].Moves) {
+			t.Errorf("%q %v: ours %d nodes in %d moves, fairy-stockfish %d in %d", pos.sfen, pos.moves, res[0].Nodes, len(res[0].Moves), res[1].Nodes, len(res[1].Moves))
+		}
+		for m, n := range res[1].Moves {
+			if res[0].Moves[m] != n {
+				t.Errorf("%q %v %s: ours %d, fairy-stockfish %d", pos.sfen, pos.moves, m, res[0].Moves[m], n)
+			}
+		}
+	}
+}

@@ -1,0 +1,183 @@
+package minishogi
+
+// This file holds only the hot path: legal move generation.
+
+// MaxMoves bounds the number of legal moves in any Minishogi position: at most 5 kinds of
+// hand piece on at most 23 empty squares (115 drops) plus the board moves of at most 11
+// pieces, each with at most 16 destinations, doubled for promotion choices, is far below it.
+const MaxMoves = 256
+
+// MoveList is a fixed-capacity list of moves that lives on the stack of a search.
+type MoveList struct {
+	Moves [MaxMoves]Move
+	N     int
+}
+
+// Slice returns the moves as a slice that aliases the list.
+func (ml *MoveList) Slice() []Move { return ml.Moves[:ml.N] }
+
+func (ml *MoveList) add(m Move) {
+	ml.Moves[ml.N] = m
+	ml.N++
+}
+
+// addAll adds a move from from to every square of targets, and also the promoting move where
+// the piece may promote (a move that starts or ends in the zone).
+func (ml *MoveList) addWithOptionalPromotion(from Square, targets, zone Bitboard) {
+	fromZone := zone.Has(from)
+	for ; targets != 0; targets &= targets - 1 {
+		to := targets.First()
+		m := NewMove(from, to, false)
+		ml.add(m)
+		if fromZone || zone.Has(to) {
+			ml.add(m.withPromotion())
+		}
+	}
+}
+
+func (ml *MoveList) addPlain(from Square, targets Bitboard) {
+	for ; targets != 0; targets &= targets - 1 {
+		ml.add(NewMove(from, targets.First(), false))
+	}
+}
+
+// GenerateLegal fills ml with every legal move of the side to move (RULES.md section 1):
+// both promotion choices where promotion is optional, forced promotion of a pawn reaching the
+// last rank, drops except a pawn on the last rank, nifu and uchifuzume, and no move that
+// leaves the mover's king attacked. It works from checkers and pins rather than by trying
+// each move, so that counting the moves of a position needs no make/unmake.
+func (p *Position) GenerateLegal(ml *MoveList) {
+	ml.N = 0
+	us, them := p.stm, p.stm.Opponent()
+	k := p.king[us]
+	occ := p.Occupied()
+	own := p.byColor[us]
+	checkers := p.Attackers(k, them, occ)
+
+	// The king may not step onto an attacked square; sliders see through the square it leaves.
+	occWithoutKing := occ &^ squareBB(k)
+	for t := kingAttacks[k] &^ own; t != 0; t &= t - 1 {
+		to := t.First()
+		if p.Attackers(to, them, occWithoutKing) == 0 {
+			ml.add(NewMove(k, to, false))
+		}
+	}
+	if checkers&(checkers-1) != 0 {
+		return // double check: only the king can move
+	}
+
+	target := fullBoard &^ own
+	dropTarget := fullBoard &^ occ
+	if checkers != 0 {
+		c := checkers.First()
+		target &= checkers | between[k][c]
+		dropTarget &= between[k][c]
+	}
+	pinned := p.pinned(us)
+	zone := promotionZone[us]
+
+	for b := p.Pieces(us, Pawn); b != 0; b &= b - 1 {
+		from := b.First()
+		t := pawnAttacks[us][from] & target
+		if pinned.Has(from) {
+			t &= line[k][from]
+		}
+		if t != 0 {
+			// A pawn has one step; reaching the last rank it must promote.
+			ml.add(NewMove(from, t.First(), zone&t != 0))
+		}
+	}
+	for b := p.Pieces(us, Silver); b != 0; b &= b - 1 {
+		from := b.First()
+		t := silverAttacks[us][from] & target
+		if pinned.Has(from) {
+			t &= line[k][from]
+		}
+		ml.addWithOptionalPromotion(from, t, zone)
+	}
+	for b := p.goldMovers() & own; b != 0; b &= b - 1 {
+		from := b.First()
+		t := goldAttacks[us][from] & target
+		if pinned.Has(from) {
+			t &= line[k][from]
+		}
+		ml.addPlain(from, t)
+	}
+	for b := p.Pieces(us, Bishop); b != 0; b &= b - 1 {
+		from := b.First()
+		t := bishopAttacks(from, occ) & target
+		if pinned.Has(from) {
+			t &= line[k][from]
+		}
+		ml.addWithOptionalPromotion(from, t, zone)
+	}
+	for b := p.Pieces(us, Rook); b != 0; b &= b - 1 {
+		from := b.First()
+		t := rookAttacks(from, occ) & target
+		if pinned.Has(from) {
+			t &= line[k][from]
+		}
+		ml.addWithOptionalPromotion(from, t, zone)
+	}
+	for b := p.Pieces(us, Horse); b != 0; b &= b - 1 {
+		from := b.First()
+		t := (bishopAttacks(from, occ) | kingAttacks[from]) & target
+		if pinned.Has(from) {
+			t &= line[k][from]
+		}
+		ml.addPlain(from, t)
+	}
+	for b := p.Pieces(us, Dragon); b != 0; b &= b - 1 {
+		from := b.First()
+		t := (rookAttacks(from, occ) | kingAttacks[from]) & target
+		if pinned.Has(from) {
+			t &= line[k][from]
+		}
+		ml.addPlain(from, t)
+	}
+
+	if dropTarget == 0 {
+		return
+	}
+	hand := &p.hand[us]
+	if hand[Pawn] != 0 {
+		t := dropTarget &^ zone // never on the last rank
+		for b := p.Pieces(us, Pawn); b != 0; b &= b - 1 {
+			t &^= fileMask[b.First()] // nifu
+		}
+		// Uchifuzume: only a drop on the square in front of the enemy king gives check.
+		if front := pawnAttacks[them][p.king[them]] & t; front != 0 && p.pawnDropMates(front.First()) {
+			t &^= front
+		}
+		for ; t != 0; t &= t - 1 {
+			ml.add(NewDrop(Pawn, t.First()))
+		}
+	}
+	for _, pt := range [...]PieceType{Silver, Gold, Bishop, Rook} {
+		if hand[pt] != 0 {
+			for t := dropTarget; t != 0; t &= t - 1 {
+				ml.add(NewDrop(pt, t.First()))
+			}
+		}
+	}
+}
+
+// pawnDropMates reports whether dropping a pawn on s checkmates (uchifuzume, illegal).
+// It is called only for the one square in front of the enemy king, so a full generation for
+// the defender is affordable; the defender cannot answer a pawn check by a drop, so this does
+// not recurse.
+func (p *Position) pawnDropMates(s Square) bool {
+	m := NewDrop(Pawn, s)
+	u := p.MakeMove(m)
+	var replies MoveList
+	p.GenerateLegal(&replies)
+	p.UnmakeMove(m, u)
+	return replies.N == 0
+}
+
+// LegalMoves appends the legal moves to dst and returns the extended slice.
+func (p *Position) LegalMoves(dst []Move) []Move {
+	var ml MoveList
+	p.GenerateLegal(&ml)
+	return append(dst, ml.Slice()...)
+}

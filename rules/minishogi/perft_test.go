@@ -1,0 +1,54 @@
+package minishogi
+
+import (
+	"os"
+	"testing"
+)
+
+// perftCases are perft counts from sources independent of this package:
+//   - start position d1-d6: RULES.md section 1 (Fairy-Stockfish and lishogi's shogiops agree);
+//     d7 132,680,617 from shogiops (Fairy-Stockfish's 132,680,698 includes 81 illegal
+//     pawn-drop mates).
+//   - bare-king handicap d1-d5: RULES.md section 1.
+//   - the other positions: Debian's fairy-stockfish 11.1 (`go perft N` after
+//     `setoption name UCI_Variant value minishogi`), with its illegal pawn-drop mates removed
+//     as described at each case (see fsfCases in fsf_test.go for how those were counted).
+var perftCases = []struct {
+	name  string
+	sfen  string
+	depth []uint64 // depth[i] is the count at depth i+1
+}{
+	{"start", StartSFEN, []uint64{14, 181, 2512, 35401, 533203}},
+	{"bare-king", "4k/5/5/P4/KGSBR w - 1", []uint64{2, 32, 112, 1918, 8283}},
+}
+
+func TestPerft(t *testing.T) {
+	for _, c := range perftCases {
+		p, err := ParseSFEN(c.sfen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for d, want := range c.depth {
+			if got := p.Perft(d + 1); got != want {
+				t.Errorf("%s: perft(%d) = %d, want %d", c.name, d+1, got, want)
+			}
+		}
+	}
+}
+
+// TestPerftDeep runs the start position to depth 6 (8,276,188, RULES.md), and to depth 7
+// (132,680,617, shogiops) when SHOGILAB_PERFT7=1, in parallel.
+func TestPerftDeep(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode")
+	}
+	p := StartPosition()
+	if got, want := p.ParallelPerft(6, 0), uint64(8276188); got != want {
+		t.Errorf("perft(6) = %d, want %d", got, want)
+	}
+	if os.Getenv("SHOGILAB_PERFT7") == "1" {
+		if got, want := p.ParallelPerft(7, 0), uint64(132680617); got != want {
+			t.Errorf("perft(7) = %d, want %d", got, want)
+		}
+	}
+}

@@ -1,0 +1,25 @@
+// Package usi speaks the Universal Shogi Interface (USI), the engine protocol of shogi and
+// Minishogi GUIs, from both ends.
+//
+// The server side (Server, Engine) runs our engine behind stdin and stdout:
+//
+//	srv := usi.NewServer(engine.New(), os.Stdout)
+//	srv.Serve(os.Stdin)
+//
+// Beyond standard USI it answers `go perft N` with one `MOVE: COUNT` line per legal move and
+// `Nodes searched: N`, and `d` with a picture of the position, as Fairy-Stockfish does. A
+// malformed command or an illegal move gets `info string error: ...` and the engine keeps its
+// previous state.
+//
+// The client side (Client) starts an external engine, such as Debian's fairy-stockfish, and
+// drives it with timeouts, so that a dead or silent engine is an error and never a hang:
+//
+//	c, err := usi.Start(ctx, []string{"/usr/games/fairy-stockfish"})
+//	info, err := c.Handshake(ctx)
+//	err = c.SetOption("UCI_Variant", "minishogi")
+//	err = c.Position("", []string{"2e3d"})
+//	best, err := c.Go(ctx, usi.GoParams{MoveTime: 100 * time.Millisecond})
+//
+// Protocol reference: the USI specification (Tord Romstad, 2007), and Fairy-Stockfish's
+// variant extensions (`UCI_Variant`, `go perft`).
+package usi
