@@ -23,4 +23,5 @@ require (
 	golang.org/x/term v0.44.0 // indirect
 	golang.org/x/text v0.28.0 // indirect
 	golang.org/x/tools v0.36.0 // indirect
+	rsc.io/pdf v0.1.1 // indirect
 )

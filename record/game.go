@@ -1,0 +1,418 @@
+package record
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// Result is who won: the side, not the player, so that it reads the same
+// whichever engine played which side.
+type Result string
+
+const (
+	Sente Result = "sente" // the side that moves first in the normal start (uppercase pieces)
+	Gote  Result = "gote"
+	Draw  Result = "draw"
+)
+
+// Termination is how a game ended.
+//
+// There is no "interrupted": a game cut short by a kill is not recorded at
+// all; the runner plays it again from its seed on resume.
+type Termination string
+
+const (
+	Checkmate      Termination = "checkmate"       // the side to move is in check with no legal move
+	Stalemate      Termination = "stalemate"       // the side to move has no legal move and is not in check: it loses, as in shogi
+	Repetition     Termination = "repetition"      // fourfold repetition without perpetual check; the result follows rules.repetition
+	PerpetualCheck Termination = "perpetual_check" // fourfold repetition where one side checked every move: it loses
+	MaxPlies       Termination = "max_plies"       // the play limit rules.max_plies was reached: a draw
+	Resignation    Termination = "resignation"     // an engine answered `bestmove resign` or a player resigned
+	IllegalMove    Termination = "illegal_move"    // a player (an external engine) gave an illegal move: it loses
+	EngineError    Termination = "engine_error"    // a player's engine died, timed out or answered nonsense: it loses
+)
+
+var terminations = []Termination{Checkmate, Stalemate, Repetition, PerpetualCheck, MaxPlies, Resignation, IllegalMove, EngineError}
+
+// Player kinds.
+const (
+	KindMCTS   = "mcts"   // the toolkit's MCTS engine
+	KindUSI    = "usi"    // an external USI engine
+	KindRandom = "random" // uniformly random legal moves
+)
+
+// Repetition rules (RULES.md section 1): who loses a non-check fourfold repetition.
+const (
+	RepetitionFirstMoverLoses = "first-mover-loses" // the player who made the game's first move loses (seed 001)
+	RepetitionGoteWins        = "gote-wins"         // UEC Cup and pychess
+	RepetitionDraw            = "draw"              // standard shogi
+)
+
+// Game is one game record: one line of a .jsonl file. datasets/README.md is
+// the specification of every field.
+type Game struct {
+	ID          int         `json:"id"`   // global game index, 0-based
+	Seed        uint64      `json:"seed"` // the game's own seed
+	Variant     string      `json:"variant"`
+	Start       string      `json:"start"`                // SFEN of the start position
+	StartName   string      `json:"start_name,omitempty"` // "startpos", a handicap name or "opening:<n>"
+	Moves       []string    `json:"moves"`                // USI moves
+	Result      Result      `json:"result"`
+	Termination Termination `json:"termination"`
+	Plies       int         `json:"plies"` // len(Moves)
+	Players     Players     `json:"players"`
+	Rules       Rules       `json:"rules"`
+	Stats       []MoveStats `json:"stats,omitempty"` // per move, in move order; may be shorter than Moves
+	Version     string      `json:"version"`         // the toolkit version that wrote the record
+
+	// Timing fields: they differ between runs of the same seed.
+	StartedAt time.Time `json:"started_at,omitzero"` // RFC 3339, UTC
+	Seconds   float64   `json:"seconds,omitempty"`   // wall time of the game
+}
+
+// Players are the two sides' players.
+type Players struct {
+	Sente Player `json:"sente"`
+	Gote  Player `json:"gote"`
+}
+
+// Player describes who played a side and how it was configured.
+type Player struct {
+	Name   string         `json:"name"`
+	Kind   string         `json:"kind"`             // KindMCTS, KindUSI or KindRandom
+	Config map[string]any `json:"config,omitempty"` // free-form: playouts, threads, c_puct, argv...
+}
+
+// Rules are the game-end options the game was played under.
+type Rules struct {
+	Repetition string `json:"repetition"` // RepetitionFirstMoverLoses, RepetitionGoteWins or RepetitionDraw
+	MaxPlies   int    `json:"max_plies"`  // the play limit; 0 means none
+}
+
+// MoveStats is what the mover's search saw before one move.
+type MoveStats struct {
+	Visits  int64     `json:"visits"`             // root visits (MCTS) or nodes (an external engine)
+	Value   float64   `json:"value"`              // the side to move's expected outcome in [-1, 1]
+	Top     []TopMove `json:"top,omitempty"`      // the most visited moves, most visited first
+	ScoreCP *int      `json:"score_cp,omitempty"` // an external engine's score in centipawns
+	Mate    *int      `json:"mate,omitempty"`     // an external engine's mate distance as it printed it
+	MS      float64   `json:"ms,omitempty"`       // timing field: milliseconds spent on the move
+}
+
+// TopMove is one candidate move of a search with its visit count.
+type TopMove struct {
+	Move   string `json:"move"`
+	Visits int64  `json:"visits"`
+}
+
+// StripTiming zeroes the timing fields (started_at, seconds and every
+// stats[].ms), so that two runs of the same seed compare equal.
+func (g *Game) StripTiming() {
+	g.StartedAt = time.Time{}
+	g.Seconds = 0
+	for i := range g.Stats {
+		g.Stats[i].MS = 0
+	}
+}
+
+// Validate checks the record's invariants: required fields, enumerations,
+// plies == len(moves), at most one stats entry per move, and that the result
+// agrees with the termination. Errors name the field.
+func (g *Game) Validate() error {
+	if err := g.validate(); err != nil {
+		return fmt.Errorf("record: game %d: %w", g.ID, err)
+	}
+	return nil
+}
+
+func (g *Game) validate() error {
+	if g.ID < 0 {
+		return fmt.Errorf("id %d is negative", g.ID)
+	}
+	if g.Variant == "" {
+		return errors.New("variant is empty")
+	}
+	startSide, err := sfenSide(g.Start)
+	if err != nil {
+		return err
+	}
+	for i, m := range g.Moves {
+		if !isUSIMove(m) {
+			return fmt.Errorf("moves[%d] %q is not a USI move", i, m)
+		}
+	}
+	if g.Plies != len(g.Moves) {
+		return fmt.Errorf("plies is %d but there are %d moves", g.Plies, len(g.Moves))
+	}
+	if len(g.Stats) > g.Plies {
+		return fmt.Errorf("%d stats entries for %d plies", len(g.Stats), g.Plies)
+	}
+	for i, s := range g.Stats {
+		if err := s.validate(); err != nil {
+			return fmt.Errorf("stats[%d]: %w", i, err)
+		}
+	}
+	if err := g.Players.Sente.validate(); err != nil {
+		return fmt.Errorf("players.sente: %w", err)
+	}
+	if err := g.Players.Gote.validate(); err != nil {
+		return fmt.Errorf("players.gote: %w", err)
+	}
+	if err := g.Rules.validate(g.Plies); err != nil {
+		return err
+	}
+	if g.Version == "" {
+		return errors.New("version is empty")
+	}
+	if !g.StartedAt.IsZero() && g.StartedAt.Location() != time.UTC {
+		return fmt.Errorf("started_at %s is not in UTC", g.StartedAt.Format(time.RFC3339))
+	}
+	if g.Seconds < 0 || math.IsNaN(g.Seconds) || math.IsInf(g.Seconds, 0) {
+		return fmt.Errorf("seconds %v is not a duration", g.Seconds)
+	}
+	return g.validateOutcome(startSide)
+}
+
+// validateOutcome checks that the result follows from the termination, which
+// catches a runner that credits the wrong side.
+func (g *Game) validateOutcome(startSide Result) error {
+	switch g.Result {
+	case Sente, Gote, Draw:
+	default:
+		return fmt.Errorf("result %q is not sente, gote or draw", g.Result)
+	}
+	var want Result // the only result the termination allows; "" when it allows either side
+	switch g.Termination {
+	case Checkmate, Stalemate:
+		// The side to move after the last move has no move and loses.
+		want = opponent(sideAfter(startSide, g.Plies))
+	case Repetition:
+		switch g.Rules.Repetition {
+		case RepetitionDraw:
+			want = Draw
+		case RepetitionGoteWins:
+			want = Gote
+		case RepetitionFirstMoverLoses:
+			want = opponent(startSide)
+		}
+	case MaxPlies:
+		want = Draw
+	case PerpetualCheck, Resignation, IllegalMove, EngineError:
+		if g.Result == Draw {
+			return fmt.Errorf("result is draw but termination %s has a loser", g.Termination)
+		}
+	default:
+		return fmt.Errorf("termination %q is not one of %s", g.Termination, joinTerminations())
+	}
+	if want != "" && g.Result != want {
+		return fmt.Errorf("result is %s but termination %s after %d plies from %q means %s", g.Result, g.Termination, g.Plies, g.Start, want)
+	}
+	return nil
+}
+
+func joinTerminations() string {
+	names := make([]string, len(terminations))
+	for i, t := range terminations {
+		names[i] = string(t)
+	}
+	return strings.Join(names, ", ")
+}
+
+func opponent(side Result) Result {
+	if side == Sente {
+		return Gote
+	}
+	return Sente
+}
+
+// sideAfter is the side to move after plies moves from a start where side moves.
+func sideAfter(side Result, plies int) Result {
+	if plies%2 == 1 {
+		return opponent(side)
+	}
+	return side
+}
+
+// sfenSide checks the SFEN's shape (board, side, hands, move number) and
+// returns its side to move. The board itself is the rules package's business.
+func sfenSide(sfen string) (Result, error) {
+	f := strings.Split(sfen, " ")
+	if len(f) != 4 || f[0] == "" || f[2] == "" || !isDigits(f[3]) {
+		return "", fmt.Errorf("start %q is not an SFEN (board side hands move-number)", sfen)
+	}
+	switch f[1] {
+	case "b":
+		return Sente, nil
+	case "w":
+		return Gote, nil
+	}
+	return "", fmt.Errorf("start %q: side to move %q is not b or w", sfen, f[1])
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// isUSIMove reports whether m has the shape of a USI move on a board of up to
+// 9x9: `5d5c`, `2b1a+` or `P*3c`. Legality is the rules package's business.
+func isUSIMove(m string) bool {
+	square := func(s string) bool { return s[0] >= '1' && s[0] <= '9' && s[1] >= 'a' && s[1] <= 'i' }
+	switch {
+	case len(m) == 4 && m[1] == '*':
+		return strings.IndexByte("PLNSGBR", m[0]) >= 0 && square(m[2:])
+	case len(m) == 4:
+		return square(m[:2]) && square(m[2:])
+	case len(m) == 5 && m[4] == '+':
+		return square(m[:2]) && square(m[2:4])
+	}
+	return false
+}
+
+func (p Player) validate() error {
+	if p.Name == "" {
+		return errors.New("name is empty")
+	}
+	switch p.Kind {
+	case KindMCTS, KindUSI, KindRandom:
+		return nil
+	}
+	return fmt.Errorf("kind %q is not mcts, usi or random", p.Kind)
+}
+
+func (r Rules) validate(plies int) error {
+	switch r.Repetition {
+	case RepetitionFirstMoverLoses, RepetitionGoteWins, RepetitionDraw:
+	default:
+		return fmt.Errorf("rules.repetition %q is not first-mover-loses, gote-wins or draw", r.Repetition)
+	}
+	if r.MaxPlies < 0 {
+		return fmt.Errorf("rules.max_plies %d is negative", r.MaxPlies)
+	}
+	if r.MaxPlies > 0 && plies > r.MaxPlies {
+		return fmt.Errorf("%d plies exceed rules.max_plies %d", plies, r.MaxPlies)
+	}
+	return nil
+}
+
+func (s MoveStats) validate() error {
+	if s.Visits < 0 {
+		return fmt.Errorf("visits %d is negative", s.Visits)
+	}
+	if !(s.Value >= -1 && s.Value <= 1) { // also rejects NaN
+		return fmt.Errorf("value %v is outside [-1, 1]", s.Value)
+	}
+	for i, t := range s.Top {
+		if !isUSIMove(t.Move) {
+			return fmt.Errorf("top[%d].move %q is not a USI move", i, t.Move)
+		}
+		if t.Visits < 0 {
+			return fmt.Errorf("top[%d].visits %d is negative", i, t.Visits)
+		}
+	}
+	if s.MS < 0 || math.IsNaN(s.MS) || math.IsInf(s.MS, 0) {
+		return fmt.Errorf("ms %v is not a duration", s.MS)
+	}
+	return nil
+}
+
+// missingError is a required field that is absent from the JSON.
+type missingError string
+
+func (e missingError) Error() string { return string(e) }
+
+// UnmarshalJSON decodes a stats entry, requiring visits and value: a zero
+// there is data, an absent one is a writer's bug.
+func (s *MoveStats) UnmarshalJSON(b []byte) error {
+	type plain MoveStats // without this method
+	wire := struct {
+		*plain
+		Visits *int64   `json:"visits"`
+		Value  *float64 `json:"value"`
+	}{plain: (*plain)(s)}
+	if err := json.Unmarshal(b, &wire); err != nil {
+		return err
+	}
+	if wire.Visits == nil {
+		return missingError("stats: an entry lacks visits")
+	}
+	if wire.Value == nil {
+		return missingError("stats: an entry lacks value")
+	}
+	s.Visits, s.Value = *wire.Visits, *wire.Value
+	return nil
+}
+
+// gameFields has Game's fields without its methods, for decoding.
+type gameFields Game
+
+// ParseLine decodes and validates one record (one line, without or with its
+// newline). Fields that must be present even when zero (id, seed, moves,
+// plies, players, rules) are checked for presence; unknown fields are
+// ignored so that older readers accept newer additive versions.
+func ParseLine(line []byte) (*Game, error) {
+	g := new(Game)
+	wire := struct {
+		*gameFields
+		ID      *int      `json:"id"`
+		Seed    *uint64   `json:"seed"`
+		Moves   *[]string `json:"moves"`
+		Plies   *int      `json:"plies"`
+		Players *Players  `json:"players"`
+		Rules   *Rules    `json:"rules"`
+	}{gameFields: (*gameFields)(g)}
+	if err := json.Unmarshal(line, &wire); err != nil {
+		var missing missingError
+		if errors.As(err, &missing) {
+			return nil, missing
+		}
+		return nil, fmt.Errorf("not a JSON record: %w", err)
+	}
+	switch {
+	case wire.ID == nil:
+		return nil, missingError("id is missing")
+	case wire.Seed == nil:
+		return nil, errors.New("seed is missing")
+	case wire.Moves == nil || *wire.Moves == nil:
+		return nil, errors.New("moves is missing")
+	case wire.Plies == nil:
+		return nil, errors.New("plies is missing")
+	case wire.Players == nil:
+		return nil, errors.New("players is missing")
+	case wire.Rules == nil:
+		return nil, errors.New("rules is missing")
+	}
+	g.ID, g.Seed, g.Moves, g.Plies = *wire.ID, *wire.Seed, *wire.Moves, *wire.Plies
+	g.Players, g.Rules = *wire.Players, *wire.Rules
+	if err := g.validate(); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// MarshalLine validates g and encodes it as one line, newline included.
+func MarshalLine(g *Game) ([]byte, error) {
+	if err := g.Validate(); err != nil {
+		return nil, err
+	}
+	out := *g
+	if out.Moves == nil {
+		out.Moves = []string{} // "moves" is required: never null
+	}
+	b, err := json.Marshal(&out)
+	if err != nil {
+		return nil, fmt.Errorf("record: game %d: %w", g.ID, err)
+	}
+	return append(b, '\n'), nil
+}

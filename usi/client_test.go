@@ -1,0 +1,599 @@
+package usi
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fairyStockfish returns the path of Fairy-Stockfish. Without it the test
+// fails under CI=true and is skipped elsewhere.
+func fairyStockfish(t *testing.T) string {
+	t.Helper()
+	for _, p := range []string{"/usr/games/fairy-stockfish", "fairy-stockfish"} {
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("fairy-stockfish not found at /usr/games/fairy-stockfish or on PATH (apt-get install fairy-stockfish)")
+	}
+	t.Skip("fairy-stockfish not installed (apt-get install fairy-stockfish); skipping the real-engine test")
+	return ""
+}
+
+// startMinishogi starts Fairy-Stockfish set to minishogi and ready.
+func startMinishogi(t *testing.T) *Client {
+	t.Helper()
+	path := fairyStockfish(t)
+	ctx := context.Background()
+	c, err := Start(ctx, []string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := c.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	if _, err := c.Handshake(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetOption("UCI_Variant", "minishogi"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.IsReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.NewGame(); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// startMoves are the 14 legal first moves of minishogi, derived by hand from
+// rbsgk/4p/5/P4/KGSBR: king 5e4d; gold 4e4d 4e3d; silver 3e4d 3e3d 3e2d;
+// bishop 2e3d 2e4c 2e5b 2e1d; rook 1e1d 1e1c 1e1b (takes the pawn); pawn 5d5c.
+var startMoves = []string{
+	"5e4d", "4e4d", "4e3d", "3e4d", "3e3d", "3e2d",
+	"2e3d", "2e4c", "2e5b", "2e1d", "1e1d", "1e1c", "1e1b", "5d5c",
+}
+
+func TestFairyStockfishHandshake(t *testing.T) {
+	path := fairyStockfish(t)
+	ctx := context.Background()
+	var transcript strings.Builder
+	var mu sync.Mutex
+	c, err := Start(ctx, []string{path}, WithTranscript(lockedWriter{&mu, &transcript}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := c.Handshake(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(info.Name, "Fairy-Stockfish") {
+		t.Errorf("id name = %q, want it to name Fairy-Stockfish", info.Name)
+	}
+	v, ok := info.Option("uci_variant") // names are case-insensitive
+	if !ok {
+		t.Fatal("no UCI_Variant option")
+	}
+	if v.Type != "combo" || !slices.Contains(v.Vars, "minishogi") {
+		t.Errorf("UCI_Variant = %+v, want a combo offering minishogi", v)
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for _, want := range []string{"> usi\n", "< usiok\n", "> quit\n"} {
+		if !strings.Contains(transcript.String(), want) {
+			t.Errorf("transcript lacks %q", want)
+		}
+	}
+}
+
+type lockedWriter struct {
+	mu *sync.Mutex
+	b  *strings.Builder
+}
+
+func (w lockedWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.b.Write(p)
+}
+
+func TestFairyStockfishPerft(t *testing.T) {
+	c := startMinishogi(t)
+	ctx := context.Background()
+	// Published counts, RULES.md section 1 (Fairy-Stockfish and shogiops agree).
+	tests := []struct {
+		name  string
+		sfen  string
+		depth int
+		want  int64
+	}{
+		{"start", "", 1, 14},
+		{"start", "", 2, 181},
+		{"start", "", 3, 2512},
+		{"bare king", "4k/5/5/P4/KGSBR w - 1", 1, 2},
+		{"bare king", "4k/5/5/P4/KGSBR w - 1", 2, 32},
+		{"bare king", "4k/5/5/P4/KGSBR w - 1", 3, 112},
+	}
+	for _, tc := range tests {
+		if err := c.Position(tc.sfen, nil); err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.Perft(ctx, tc.depth)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Nodes != tc.want {
+			t.Errorf("%s perft %d = %d, want %d", tc.name, tc.depth, got.Nodes, tc.want)
+		}
+		if tc.sfen == "" && tc.depth == 1 {
+			var moves []string
+			for m, n := range got.Moves {
+				moves = append(moves, m)
+				if n != 1 {
+					t.Errorf("perft 1 count of %s = %d, want 1", m, n)
+				}
+			}
+			slices.Sort(moves)
+			want := slices.Sorted(slices.Values(startMoves))
+			if !slices.Equal(moves, want) {
+				t.Errorf("perft 1 moves = %v, want %v", moves, want)
+			}
+		}
+	}
+}
+
+// TestFairyStockfishPositionWithMoves checks that `position startpos moves
+// 2e3d` reaches the same position as its SFEN, written by hand, and that
+// both agree with the 2e3d entry of the start's perft 2 breakdown.
+func TestFairyStockfishPositionWithMoves(t *testing.T) {
+	c := startMinishogi(t)
+	ctx := context.Background()
+	if err := c.Position("", nil); err != nil {
+		t.Fatal(err)
+	}
+	d2, err := c.Perft(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := d2.Moves["2e3d"]
+	if want == 0 {
+		t.Fatalf("perft 2 breakdown has no 2e3d: %v", d2.Moves)
+	}
+	for _, pos := range []struct {
+		sfen  string
+		moves []string
+	}{
+		{"", []string{"2e3d"}},
+		{"startpos", []string{"2e3d"}},
+		{"rbsgk/4p/5/P1B2/KGS1R w - 2", nil}, // the bishop on 3d, Gote to move
+	} {
+		if err := c.Position(pos.sfen, pos.moves); err != nil {
+			t.Fatal(err)
+		}
+		got, err := c.Perft(ctx, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Nodes != want {
+			t.Errorf("position %q moves %v: perft 1 = %d, want %d", pos.sfen, pos.moves, got.Nodes, want)
+		}
+	}
+}
+
+func TestFairyStockfishGo(t *testing.T) {
+	c := startMinishogi(t)
+	ctx := context.Background()
+	if err := c.Position("", nil); err != nil {
+		t.Fatal(err)
+	}
+	bm, err := c.Go(ctx, GoParams{MoveTime: 50 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(startMoves, bm.Move) {
+		t.Errorf("bestmove %q is not a legal first move %v", bm.Move, startMoves)
+	}
+	if !bm.Info.HasScore() || bm.Info.Depth < 1 || len(bm.Info.PV) == 0 || bm.Info.PV[0] != bm.Move {
+		t.Errorf("last info %+v: want a score, a depth and a pv starting with %s", bm.Info, bm.Move)
+	}
+
+	// Depth-limited search from a position reached by moves.
+	if err := c.Position("", []string{bm.Move}); err != nil {
+		t.Fatal(err)
+	}
+	reply, err := c.Go(ctx, GoParams{Depth: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reply.Info.Depth != 4 {
+		t.Errorf("go depth 4: last info depth %d", reply.Info.Depth)
+	}
+	if err := c.IsReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestFairyStockfishInfiniteStop(t *testing.T) {
+	c := startMinishogi(t)
+	if err := c.Position("", nil); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		if err := c.Stop(); err != nil {
+			t.Error(err)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	bm, err := c.Go(ctx, GoParams{Infinite: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(startMoves, bm.Move) {
+		t.Errorf("bestmove %q is not a legal first move", bm.Move)
+	}
+}
+
+// TestFairyStockfishCancelledGo checks that a cancelled search returns an
+// error and leaves the engine ready for the next command.
+func TestFairyStockfishCancelledGo(t *testing.T) {
+	c := startMinishogi(t)
+	if err := c.Position("", nil); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := c.Go(ctx, GoParams{Infinite: true}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Go error = %v, want the deadline", err)
+	}
+	if err := c.IsReady(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	got, err := c.Perft(context.Background(), 1)
+	if err != nil || got.Nodes != 14 {
+		t.Fatalf("perft 1 after a cancelled search = %d, %v; want 14", got.Nodes, err)
+	}
+}
+
+// The fake engine: the test binary started again with fakeEngineEnv set runs
+// TestClientFakeEngineProcess, which plays a scripted engine on stdin/stdout
+// (the os/exec TestHelperProcess pattern).
+const fakeEngineEnv = "SHOGILAB_USI_FAKE_ENGINE"
+
+func startFake(t *testing.T, scenario string, opts ...ClientOption) *Client {
+	t.Helper()
+	env := append(os.Environ(), fakeEngineEnv+"="+scenario)
+	opts = append([]ClientOption{WithEnv(env), WithName("fake-" + scenario)}, opts...)
+	c, err := Start(context.Background(), []string{os.Args[0], "-test.run=^TestClientFakeEngineProcess$"}, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestClientFakeEngineProcess(t *testing.T) {
+	scenario := os.Getenv(fakeEngineEnv)
+	if scenario == "" {
+		t.Skip("runs only as the fake engine started by the other tests")
+	}
+	os.Exit(runFakeEngine(scenario))
+}
+
+// runFakeEngine plays one scenario:
+//   - "good": a well-behaved engine; `go` prints info lines and a bestmove;
+//     `go perft N` prints two moves, and a wrong total when N is 9.
+//   - "dies-on-go": like good, but `go` writes to stderr and exits with 3.
+//   - "silent": answers nothing and never exits on its own, not even at EOF.
+//   - "silent-search": answers usi and isready, but `go` and `stop` get nothing.
+func runFakeEngine(scenario string) int {
+	in := bufio.NewScanner(os.Stdin)
+	out := bufio.NewWriter(os.Stdout)
+	say := func(lines ...string) {
+		for _, l := range lines {
+			fmt.Fprintln(out, l)
+		}
+		out.Flush()
+	}
+	for in.Scan() {
+		cmd := in.Text()
+		if scenario == "silent" {
+			continue
+		}
+		switch {
+		case cmd == "usi":
+			say("id name Fake Engine 1.0", "id author shogilab tests",
+				"option name USI_Hash type spin default 16 min 1 max 1024",
+				"option name Style type combo default Normal var Solid var Normal var Risky",
+				"usiok")
+		case cmd == "isready":
+			say("info string loading", "readyok")
+		case cmd == "quit":
+			return 0
+		case strings.HasPrefix(cmd, "go perft"):
+			total := "7"
+			if cmd == "go perft 9" {
+				total = "8"
+			}
+			say("2e3d: 3", "5d5c: 4", "", "Nodes searched: "+total)
+		case strings.HasPrefix(cmd, "go"):
+			switch scenario {
+			case "dies-on-go":
+				fmt.Fprintln(os.Stderr, "fake: internal error")
+				return 3
+			case "silent-search":
+				continue
+			}
+			say("info depth 1 score cp 10 nodes 5 pv 5d5c",
+				"info depth 2 seldepth 3 score mate -2 nodes 40 pv 2e3d 4a3b",
+				"info string done",
+				"bestmove 2e3d ponder 4a3b")
+		}
+	}
+	if scenario == "silent" {
+		time.Sleep(time.Hour) // ignore EOF too: only a kill ends it
+	}
+	return 0
+}
+
+func TestClientFakeGood(t *testing.T) {
+	c := startFake(t, "good")
+	ctx := context.Background()
+	info, err := c.Handshake(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := EngineInfo{
+		Name:   "Fake Engine 1.0",
+		Author: "shogilab tests",
+		Options: []EngineOption{
+			{Name: "USI_Hash", Type: "spin", Default: "16", Min: "1", Max: "1024"},
+			{Name: "Style", Type: "combo", Default: "Normal", Vars: []string{"Solid", "Normal", "Risky"}},
+		},
+	}
+	if !reflect.DeepEqual(info, want) {
+		t.Errorf("Handshake = %+v, want %+v", info, want)
+	}
+	if err := c.IsReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	bm, err := c.Go(ctx, GoParams{MoveTime: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bm.Move != "2e3d" || bm.Ponder != "4a3b" {
+		t.Errorf("bestmove %q ponder %q, want 2e3d ponder 4a3b", bm.Move, bm.Ponder)
+	}
+	if bm.Info.Kind != ScoreMate || bm.Info.Mate != -2 || bm.Info.Depth != 2 || !slices.Equal(bm.Info.PV, []string{"2e3d", "4a3b"}) {
+		t.Errorf("last info = %+v, want the depth-2 line (the info string is not a search line)", bm.Info)
+	}
+	p, err := c.Perft(ctx, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Nodes != 7 || !reflect.DeepEqual(p.Moves, map[string]int64{"2e3d": 3, "5d5c": 4}) {
+		t.Errorf("Perft = %+v", p)
+	}
+	if _, err := c.Perft(ctx, 9); err == nil || !strings.Contains(err.Error(), "add up to 7 but the total is 8") {
+		t.Errorf("Perft with a wrong total: err = %v", err)
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("Close of an engine that quits: %v", err)
+	}
+}
+
+func TestClientEngineDiesMidGame(t *testing.T) {
+	c := startFake(t, "dies-on-go")
+	defer c.Close()
+	ctx := context.Background()
+	if _, err := c.Handshake(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Position("", []string{"2e3d"}); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Go(ctx, GoParams{Depth: 3})
+	if err == nil {
+		t.Fatal("Go succeeded against an engine that died")
+	}
+	for _, want := range []string{"usi: fake-dies-on-go exited while waiting for bestmove", "exit status 3", "fake: internal error"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	// Every later command fails at once and names the engine.
+	if err := c.Position("", nil); err == nil || !strings.Contains(err.Error(), "fake-dies-on-go exited before position") {
+		t.Errorf("Position after death: %v", err)
+	}
+	if err := c.IsReady(ctx); err == nil || !strings.Contains(err.Error(), "fake-dies-on-go exited") {
+		t.Errorf("IsReady after death: %v", err)
+	}
+}
+
+func TestClientSilentEngineTimesOut(t *testing.T) {
+	c := startFake(t, "silent", WithStartupTimeout(200*time.Millisecond), WithQuitGrace(200*time.Millisecond))
+	_, err := c.Handshake(context.Background())
+	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "usi: fake-silent: waiting for usiok") {
+		t.Errorf("Handshake of a silent engine: %v", err)
+	}
+	err = c.Close()
+	if err == nil || !strings.Contains(err.Error(), "did not quit within 200ms; killed") {
+		t.Errorf("Close of an engine that ignores quit: %v", err)
+	}
+	select {
+	case <-c.exited:
+	default:
+		t.Error("the process is not reaped after Close")
+	}
+}
+
+func TestClientSilentSearch(t *testing.T) {
+	c := startFake(t, "silent-search", WithResponseTimeout(300*time.Millisecond))
+	defer c.Close()
+	ctx := context.Background()
+	if _, err := c.Handshake(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// A timed search is bounded by its time plus the response timeout even
+	// with no ctx deadline; the stop that follows gets no answer either.
+	_, err := c.Go(ctx, GoParams{MoveTime: 50 * time.Millisecond})
+	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "waiting for bestmove after stop") {
+		t.Errorf("Go on an engine that never answers: %v", err)
+	}
+	// A depth search is bounded by the ctx.
+	cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	if _, err := c.Go(cctx, GoParams{Depth: 30}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Go with a ctx deadline: %v", err)
+	}
+}
+
+// TestClientCloseWhileWaiting checks that Close from another goroutine ends
+// a Go that would otherwise wait forever.
+func TestClientCloseWhileWaiting(t *testing.T) {
+	c := startFake(t, "silent-search", WithQuitGrace(100*time.Millisecond))
+	if _, err := c.Handshake(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error)
+	go func() {
+		_, err := c.Go(context.Background(), GoParams{Infinite: true})
+		done <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	c.Close()
+	if err := <-done; err == nil {
+		t.Error("Go returned no error after Close")
+	}
+}
+
+func TestClientMissingEngine(t *testing.T) {
+	_, err := Start(context.Background(), []string{"/nonexistent/usi-engine"})
+	if err == nil || !strings.Contains(err.Error(), "usi: cannot start usi-engine") {
+		t.Errorf("Start of a missing engine: %v", err)
+	}
+}
+
+func TestGoParamsCommand(t *testing.T) {
+	tests := []struct {
+		p    GoParams
+		want string
+	}{
+		{GoParams{}, "go"},
+		{GoParams{MoveTime: 50 * time.Millisecond}, "go movetime 50"},
+		{GoParams{BTime: time.Minute, WTime: 30 * time.Second, Byoyomi: time.Second}, "go btime 60000 wtime 30000 byoyomi 1000"},
+		{GoParams{BTime: time.Second, WTime: time.Second, BInc: 100 * time.Millisecond, WInc: 200 * time.Millisecond}, "go btime 1000 wtime 1000 binc 100 winc 200"},
+		{GoParams{Depth: 7, Nodes: 10000}, "go depth 7 nodes 10000"},
+		{GoParams{Infinite: true}, "go infinite"},
+	}
+	for _, tc := range tests {
+		if got := tc.p.command(); got != tc.want {
+			t.Errorf("%+v: command %q, want %q", tc.p, got, tc.want)
+		}
+	}
+}
+
+func TestParseInfo(t *testing.T) {
+	tests := []struct {
+		line string
+		want SearchInfo
+	}{
+		{"info depth 5 seldepth 7 score cp 34 nodes 1234 nps 5000 pv 2e3d 1a2b",
+			SearchInfo{Depth: 5, SelDepth: 7, Kind: ScoreCP, CP: 34, Nodes: 1234, NPS: 5000, PV: []string{"2e3d", "1a2b"}}},
+		{"info depth 9 score mate 3 pv P*3c 4a3b 3c3b+",
+			SearchInfo{Depth: 9, Kind: ScoreMate, Mate: 3, PV: []string{"P*3c", "4a3b", "3c3b+"}}},
+		{"info score mate -2", SearchInfo{Kind: ScoreMate, Mate: -2}},
+		{"info score mate +", SearchInfo{Kind: ScoreMate, Mate: 1, MateLengthUnknown: true}},
+		{"info score mate - depth 4", SearchInfo{Kind: ScoreMate, Mate: -1, MateLengthUnknown: true, Depth: 4}},
+		{"info score cp -120 lowerbound nodes 9", SearchInfo{Kind: ScoreCP, CP: -120, Bound: "lowerbound", Nodes: 9}},
+		{"info string variant minishogi files 5  ranks 5", SearchInfo{String: "variant minishogi files 5  ranks 5"}},
+		{"info depth 2 string hello", SearchInfo{Depth: 2, String: "hello"}},
+		// Fairy-Stockfish's full line.
+		{"info depth 13 seldepth 23 multipv 1 score cp 74 nodes 51289 nps 502833 tbhits 0 time 102 pv 4a3b",
+			SearchInfo{Depth: 13, SelDepth: 23, MultiPV: 1, Kind: ScoreCP, CP: 74, Nodes: 51289, NPS: 502833, Time: 102 * time.Millisecond, PV: []string{"4a3b"}}},
+		// pv before other keys, unknown keys skipped.
+		{"info pv 5d5c 1a1b hashfull 12 foo bar currmove 2e3d currmovenumber 3",
+			SearchInfo{PV: []string{"5d5c", "1a1b"}, HashFull: 12, CurrMove: "2e3d", CurrMoveNumber: 3}},
+		{"info", SearchInfo{}},
+	}
+	for _, tc := range tests {
+		got, err := ParseInfo(tc.line)
+		if err != nil {
+			t.Errorf("%q: %v", tc.line, err)
+			continue
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("%q:\n got %+v\nwant %+v", tc.line, got, tc.want)
+		}
+	}
+	for _, bad := range []string{"bestmove 2e3d", "", "info depth x", "info score cp", "info score cp 1.5", "info score wdl 1 2 3", "info nodes"} {
+		if _, err := ParseInfo(bad); err == nil {
+			t.Errorf("%q parsed without error", bad)
+		}
+	}
+}
+
+func TestParseOptionLine(t *testing.T) {
+	got, err := ParseOptionLine("option name Debug Log File type string default <empty>")
+	want := EngineOption{Name: "Debug Log File", Type: "string", Default: "<empty>"}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, %v; want %+v", got, err, want)
+	}
+	got, err = ParseOptionLine("option name Clear Hash type button")
+	want = EngineOption{Name: "Clear Hash", Type: "button"}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("got %+v, %v; want %+v", got, err, want)
+	}
+	for _, bad := range []string{"option type spin", "option name X", "id name X"} {
+		if _, err := ParseOptionLine(bad); err == nil {
+			t.Errorf("%q parsed without error", bad)
+		}
+	}
+}
+
+func FuzzParseInfo(f *testing.F) {
+	f.Add("info depth 5 seldepth 7 score cp 34 nodes 1234 nps 5000 pv 2e3d 1a2b")
+	f.Add("info score mate -2 string x")
+	f.Add("info score mate +")
+	f.Fuzz(func(t *testing.T, line string) {
+		in, err := ParseInfo(line)
+		if err != nil {
+			return
+		}
+		if in.Kind == ScoreNone && (in.CP != 0 || in.Mate != 0) {
+			t.Errorf("%q: a score value without a score kind: %+v", line, in)
+		}
+		for _, m := range in.PV {
+			if infoKeywords[m] {
+				t.Errorf("%q: pv swallowed the key %q", line, m)
+			}
+		}
+	})
+}
+
+func FuzzParseOptionLine(f *testing.F) {
+	f.Add("option name Style type combo default Normal var Solid var Normal")
+	f.Fuzz(func(t *testing.T, line string) {
+		opt, err := ParseOptionLine(line)
+		if err == nil && (opt.Name == "" || opt.Type == "") {
+			t.Errorf("%q: accepted without a name or a type: %+v", line, opt)
+		}
+	})
+}
