@@ -1,0 +1,90 @@
+package mcts
+
+import (
+	"fmt"
+	"math"
+)
+
+// Config holds the search constants. DefaultConfig gives the values for
+// match play; self-play turns on DirichletEpsilon and TemperaturePlies.
+type Config struct {
+	// Threads is the number of goroutines searching the one tree. Default 1.
+	Threads int
+	// MaxNodes is the capacity of the node pool, allocated once by
+	// NewSearcher (MaxNodes × NodeBytes bytes). An expansion takes one node
+	// per legal move. When the pool is full the search stops as if its
+	// budget were spent and reports StopPoolFull, as Lc0 does on its
+	// RAM limit. Default 1<<22 (128 MiB at 32 bytes a node).
+	MaxNodes int
+	// CPuct weighs the prior against the mean value in PUCT selection,
+	// Q + CPuct·P·√N_parent/(1+N_child) (Silver et al. 2017, AlphaGo Zero;
+	// 1.25 is AlphaZero's c_init). Default 1.25.
+	CPuct float32
+	// FPUReduction sets the value assumed for a child not yet visited
+	// ("first play urgency"): the parent's value minus
+	// FPUReduction·√(prior mass of the visited children), as in Lc0 and
+	// KataGo (whose fpuReductionMax is 0.2). Default 0.2.
+	FPUReduction float32
+	// VirtualLoss is how many lost visits a playout in flight counts for in
+	// its nodes, so that goroutines sharing a tree spread out (Chaslot,
+	// Winands and van den Herik 2008, "Parallel Monte-Carlo Tree Search").
+	// Default 1.
+	VirtualLoss float32
+	// DirichletAlpha and DirichletEpsilon mix Dirichlet(α) noise into the
+	// root priors: P' = (1-ε)·P + ε·η. AlphaZero used α = 0.15 for shogi and
+	// ε = 0.25 in self-play. ε = 0 (the default) turns noise off.
+	DirichletAlpha   float64
+	DirichletEpsilon float64
+	// Temperature and TemperaturePlies: while the root's ply
+	// (Limits.Ply) is below TemperaturePlies, the move is drawn with
+	// probability ∝ visits^(1/Temperature); afterwards, and always when
+	// TemperaturePlies is 0 (the default), the most visited move is played.
+	// Default Temperature 1.
+	Temperature      float64
+	TemperaturePlies int
+	// Seed drives every random choice: noise, temperature and each
+	// goroutine's generator passed to the Evaluator.
+	Seed uint64
+}
+
+// DefaultConfig returns the defaults documented on Config's fields.
+func DefaultConfig() Config {
+	return Config{
+		Threads:        1,
+		MaxNodes:       1 << 22,
+		CPuct:          1.25,
+		FPUReduction:   0.2,
+		VirtualLoss:    1,
+		DirichletAlpha: 0.15,
+		Temperature:    1,
+	}
+}
+
+// Validate reports the first field of c that is out of range.
+func (c Config) Validate() error {
+	bad := func(field string, value any, want string) error {
+		return fmt.Errorf("mcts: config: %s is %v; %s", field, value, want)
+	}
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	switch {
+	case c.Threads < 1 || c.Threads > 1024:
+		return bad("Threads", c.Threads, "need 1 to 1024")
+	case c.MaxNodes < 2 || c.MaxNodes > math.MaxUint32:
+		return bad("MaxNodes", c.MaxNodes, "need 2 to 2^32-1")
+	case !(c.CPuct > 0) || !finite(float64(c.CPuct)):
+		return bad("CPuct", c.CPuct, "need a positive number")
+	case !(c.FPUReduction >= 0) || !finite(float64(c.FPUReduction)):
+		return bad("FPUReduction", c.FPUReduction, "need 0 or more")
+	case !(c.VirtualLoss >= 0) || !finite(float64(c.VirtualLoss)):
+		return bad("VirtualLoss", c.VirtualLoss, "need 0 or more")
+	case !(c.DirichletEpsilon >= 0 && c.DirichletEpsilon <= 1):
+		return bad("DirichletEpsilon", c.DirichletEpsilon, "need 0 to 1")
+	case c.DirichletEpsilon > 0 && (!(c.DirichletAlpha > 0) || !finite(c.DirichletAlpha)):
+		return bad("DirichletAlpha", c.DirichletAlpha, "need a positive number when DirichletEpsilon is set")
+	case c.TemperaturePlies < 0:
+		return bad("TemperaturePlies", c.TemperaturePlies, "need 0 or more")
+	case c.TemperaturePlies > 0 && (!(c.Temperature > 0) || !finite(c.Temperature)):
+		return bad("Temperature", c.Temperature, "need a positive number when TemperaturePlies is set")
+	}
+	return nil
+}

@@ -1,0 +1,203 @@
+package mcts
+
+import (
+	"slices"
+	"sync/atomic"
+	"unsafe"
+)
+
+// node is one position of the tree. The children of a node lie side by side
+// in the pool, so a node needs only the index of the first; the move and the
+// prior that lead to a node are kept in the node itself.
+//
+// counts, valueSum and meta are shared between search goroutines and touched
+// only atomically. children, move and prior are written by the one goroutine
+// that expands the parent, before it publishes the expansion with meta's
+// Store; readers load meta first (KataGo's cpp/search/searchnode.h publishes
+// children the same way).
+type node struct {
+	counts   atomic.Uint64 // completed visits << 32 | playouts in flight (virtual losses)
+	valueSum atomic.Int64  // sum of backed-up values × valueScale, for the player who moved into this node
+	meta     atomic.Uint32 // expansion state, proof and child count; see packMeta
+	children uint32        // pool index of the first child
+	move     Move          // the move from the parent to this node
+	prior    float32       // the parent's prior of move
+}
+
+// NodeBytes is the size of one tree node; MaxNodes × NodeBytes is the memory
+// the node pool takes (an engine's hash-size option converts with it).
+const NodeBytes = int(unsafe.Sizeof(node{}))
+
+// valueScale turns values in [-1, 1] into fixed point, so that backing up is
+// one atomic add and sums are exact and independent of the order of adds.
+// 2^24 keeps float32 values exact and 2^32 visits × 2^24 within int64.
+const valueScale = 1 << 24
+
+const (
+	oneVisit  = 1 << 32 // counts: one completed visit
+	inFlight  = 1       // counts: one playout in flight
+	countMask = 1<<32 - 1
+)
+
+// Expansion states. They only move forward, unexpanded → expanding →
+// expanded, except that a goroutine that finds the pool full steps its node
+// back to unexpanded (and the search then stops).
+const (
+	unexpanded = 0
+	expanding  = 1
+	expanded   = 2
+)
+
+// meta layout: bits 0-1 expansion state, 2-3 proof status, 4-15 proof plies,
+// 16-31 number of children.
+const (
+	stateMask      = 3
+	statusShift    = 2
+	pliesShift     = 4
+	proofPliesBits = 12
+	proofMask      = (1<<(2+proofPliesBits) - 1) << statusShift
+	childShift     = 16
+)
+
+// MaxChildren is the most legal moves a position may have (the child count
+// has 16 bits of a node's meta word); the search panics on more.
+const MaxChildren = 1<<16 - 1
+
+func packMeta(state uint32, p Proof, children int) uint32 {
+	return state | packProof(p) | uint32(children)<<childShift
+}
+
+func packProof(p Proof) uint32 {
+	plies := min(max(p.Plies, 0), MaxProofPlies)
+	return uint32(p.Status)<<statusShift | uint32(plies)<<pliesShift
+}
+
+func metaState(m uint32) uint32  { return m & stateMask }
+func metaStatus(m uint32) Status { return Status(m >> statusShift & 3) }
+func metaChildren(m uint32) uint32 {
+	return m >> childShift
+}
+func metaProof(m uint32) Proof {
+	return Proof{Status: metaStatus(m), Plies: int(m >> pliesShift & MaxProofPlies)}
+}
+
+// setProof records p unless the node is already proven; it reports whether
+// the node is proven afterwards. Proofs never change once set.
+func (n *node) setProof(p Proof) bool {
+	for {
+		m := n.meta.Load()
+		if metaStatus(m) != Unproven {
+			return true
+		}
+		if n.meta.CompareAndSwap(m, m&^proofMask|packProof(p)) {
+			return true
+		}
+	}
+}
+
+// init makes n a fresh leaf reached by move with the given prior. Plain
+// writes suffice (atomic stores cost a full barrier each): no other
+// goroutine sees n before its parent's expansion is published.
+func (n *node) init(move Move, prior float32) {
+	*n = node{move: move, prior: prior}
+}
+
+// copyFrom copies src into n; used only while no search runs.
+func (n *node) copyFrom(src *node) {
+	n.counts.Store(src.counts.Load())
+	n.valueSum.Store(src.valueSum.Load())
+	n.meta.Store(src.meta.Load())
+	n.children = src.children
+	n.move = src.move
+	n.prior = src.prior
+}
+
+// visits is the number of completed playouts through n.
+func (n *node) visits() uint32 { return uint32(n.counts.Load() >> 32) }
+
+// q is the mean value of n for the player who moved into it (0 if unvisited).
+func (n *node) q() float32 {
+	v := n.visits()
+	if v == 0 {
+		return 0
+	}
+	return float32(float64(n.valueSum.Load()) / valueScale / float64(v))
+}
+
+// pool is a fixed arena of nodes. Node 0 is the root; children are handed
+// out in blocks from a bump pointer. Nothing is freed during a search; tree
+// reuse compacts the kept subtree to the front (keepSubtree).
+type pool struct {
+	nodes []node
+	used  atomic.Uint32
+}
+
+// allocate gives the pool room for size nodes and a fresh root.
+func (p *pool) allocate(size int) {
+	p.nodes = make([]node, size)
+	p.reset()
+}
+
+// reset empties the pool, leaving a fresh root.
+func (p *pool) reset() {
+	p.nodes[0].init(0, 1)
+	p.used.Store(1)
+}
+
+// alloc reserves n consecutive nodes, or reports false when they do not fit.
+func (p *pool) alloc(n int) (first uint32, ok bool) {
+	for {
+		used := p.used.Load()
+		if int(used)+n > len(p.nodes) {
+			return 0, false
+		}
+		if p.used.CompareAndSwap(used, used+uint32(n)) {
+			return used, true
+		}
+	}
+}
+
+// keepSubtree makes node r the root and drops everything outside its
+// subtree, moving the kept child blocks to the front of the pool. A block is
+// always allocated after its parent node, so sliding the blocks down in order
+// of position never overwrites a block not yet moved.
+func (p *pool) keepSubtree(r uint32) {
+	type block struct{ start, count uint32 }
+	var blocks []block
+	stack := []uint32{r}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		m := p.nodes[i].meta.Load()
+		if metaState(m) != expanded || metaChildren(m) == 0 {
+			continue
+		}
+		b := block{p.nodes[i].children, metaChildren(m)}
+		blocks = append(blocks, b)
+		for c := b.start; c < b.start+b.count; c++ {
+			stack = append(stack, c)
+		}
+	}
+	slices.SortFunc(blocks, func(a, b block) int { return int(a.start) - int(b.start) })
+
+	var root node
+	root.copyFrom(&p.nodes[r])
+	newStart := make(map[uint32]uint32, len(blocks))
+	next := uint32(1)
+	for _, b := range blocks {
+		newStart[b.start] = next
+		for j := range b.count {
+			p.nodes[next+j].copyFrom(&p.nodes[b.start+j])
+		}
+		next += b.count
+	}
+	p.nodes[0].copyFrom(&root)
+	p.nodes[0].move, p.nodes[0].prior = 0, 1
+	for i := range next {
+		n := &p.nodes[i]
+		if m := n.meta.Load(); metaState(m) == expanded && metaChildren(m) > 0 {
+			n.children = newStart[n.children]
+		}
+	}
+	p.used.Store(next)
+}

@@ -1,0 +1,423 @@
+package mcts
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Limits bounds one search. With no playout or time limit the search runs
+// until its context is cancelled, Stop is called, the root is proven or the
+// pool is full.
+type Limits struct {
+	// Playouts is the number of playouts this search adds; 0 means no limit.
+	// Visits kept from earlier searches by tree reuse do not count.
+	Playouts int64
+	// Time is the longest the search runs; 0 means no limit.
+	Time time.Duration
+	// Ply is the number of plies played in the game before the root; it
+	// decides whether Config.Temperature applies.
+	Ply int
+	// OnInfo, if set, is called every InfoInterval (default one second)
+	// from a separate goroutine, and once more when the search ends.
+	OnInfo       func(Info)
+	InfoInterval time.Duration
+}
+
+// StopReason says why a search ended.
+type StopReason uint8
+
+const (
+	StopPlayouts  StopReason = iota + 1 // Limits.Playouts were done
+	StopTime                            // Limits.Time ran out
+	StopCancelled                       // the context was cancelled or Stop was called
+	StopProven                          // the root's result was proven
+	StopPoolFull                        // the node pool was full
+)
+
+func (r StopReason) String() string {
+	switch r {
+	case StopPlayouts:
+		return "playouts"
+	case StopTime:
+		return "time"
+	case StopCancelled:
+		return "cancelled"
+	case StopProven:
+		return "proven"
+	case StopPoolFull:
+		return "pool full"
+	}
+	return fmt.Sprintf("StopReason(%d)", uint8(r))
+}
+
+// Info is a snapshot of a search, enough for a USI info line.
+type Info struct {
+	Playouts   int64         // playouts completed by this search
+	RootVisits int64         // visits of the root, including those kept by tree reuse
+	Nodes      int           // nodes in use in the pool
+	Collisions int64         // playouts retried because another goroutine was expanding their leaf
+	Elapsed    time.Duration // since the search started
+	Depth      int           // mean depth of this search's playouts, rounded
+	SelDepth   int           // depth of the deepest playout
+	Value      float32       // the root's value for the side to move, in [-1, 1]
+	Proof      Proof         // the root's proven result for the side to move
+	PV         []Move        // principal variation: the best move, the best reply, ...
+}
+
+// PlayoutsPerSecond is Playouts over Elapsed.
+func (i Info) PlayoutsPerSecond() float64 {
+	if i.Elapsed <= 0 {
+		return 0
+	}
+	return float64(i.Playouts) / i.Elapsed.Seconds()
+}
+
+// ChildStats describes one root move after a search.
+type ChildStats struct {
+	Move   Move
+	Visits uint32
+	Q      float32 // mean value for the side to move at the root after playing Move
+	Prior  float32 // the prior the search used, root noise included
+	Proof  Proof   // the proven result of playing Move, for the side to move at the root
+}
+
+// Result is the outcome of a search.
+type Result struct {
+	Info
+	Best Move         // the move to play
+	Root []ChildStats // every legal root move, in the game's LegalMoves order
+	Stop StopReason
+}
+
+// Searcher runs Monte Carlo tree searches with PUCT selection, tree
+// parallelism and the MCTS-solver, keeping its tree between searches.
+// Search and Advance must not be called concurrently; Stop may be called
+// from any goroutine.
+type Searcher struct {
+	cfg     Config
+	pool    pool
+	workers []*worker
+	rng     *rand.Rand // root noise and temperature
+
+	root       Game      // the position of pool node 0, or nil before the first search
+	rootHash   uint64    // root.Hash()
+	rootPriors []float32 // the root children's priors before noise, once saved
+
+	running  atomic.Bool
+	stop     atomic.Bool
+	reason   atomic.Uint32 // the first StopReason of the running search
+	playouts atomic.Int64  // playouts claimed in the running search
+	budget   int64         // Limits.Playouts of the running search
+	started  time.Time
+}
+
+// NewSearcher allocates the node pool and the search goroutines' state.
+// newEvaluator is called once per goroutine (Config.Threads times).
+func NewSearcher(cfg Config, newEvaluator func() Evaluator) (*Searcher, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if newEvaluator == nil {
+		panic("mcts: NewSearcher: nil evaluator factory")
+	}
+	s := &Searcher{
+		cfg: cfg,
+		rng: rand.New(rand.NewPCG(cfg.Seed, 0)),
+	}
+	s.pool.allocate(cfg.MaxNodes)
+	for i := range cfg.Threads {
+		s.workers = append(s.workers, &worker{
+			s:    s,
+			eval: newEvaluator(),
+			// Stream i+1 of the seed: independent of the root's stream 0.
+			rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)+1)),
+		})
+	}
+	return s, nil
+}
+
+// Config returns the searcher's configuration.
+func (s *Searcher) Config() Config { return s.cfg }
+
+// Nodes is the number of pool nodes the tree uses.
+func (s *Searcher) Nodes() int { return int(s.pool.used.Load()) }
+
+// Reset drops the tree.
+func (s *Searcher) Reset() {
+	s.pool.reset()
+	s.root = nil
+	s.rootPriors = nil
+}
+
+// Stop ends the running search, which returns StopCancelled; without a
+// running search it does nothing.
+func (s *Searcher) Stop() {
+	if s.running.Load() {
+		s.halt(StopCancelled)
+	}
+}
+
+func (s *Searcher) halt(r StopReason) {
+	s.reason.CompareAndSwap(0, uint32(r))
+	s.stop.Store(true)
+}
+
+// Advance plays m at the root and keeps the subtree below it for the next
+// search. It returns an error if there is no root yet (no search so far) or
+// m is not legal there.
+func (s *Searcher) Advance(m Move) error {
+	if s.root == nil {
+		return errors.New("mcts: advance: no root position; search once first")
+	}
+	legal := false
+	for _, l := range s.root.LegalMoves(nil) {
+		legal = legal || l == m
+	}
+	if !legal {
+		return fmt.Errorf("mcts: advance: move %s is not legal at the root", s.root.MoveString(m))
+	}
+	s.root.Play(m)
+	s.rootHash = s.root.Hash()
+	s.rootPriors = nil
+	if c, ok := s.childWithMove(0, m); ok {
+		s.pool.keepSubtree(c)
+	} else {
+		s.pool.reset()
+	}
+	return nil
+}
+
+func (s *Searcher) childWithMove(parent uint32, m Move) (uint32, bool) {
+	meta := s.pool.nodes[parent].meta.Load()
+	if metaState(meta) != expanded {
+		return 0, false
+	}
+	first := s.pool.nodes[parent].children
+	for c := first; c < first+metaChildren(meta); c++ {
+		if s.pool.nodes[c].move == m {
+			return c, true
+		}
+	}
+	return 0, false
+}
+
+// attach makes g the root, keeping the tree if g is the root's position or
+// one reached from it by one or two moves in the tree (our move and the
+// reply), found by Hash.
+func (s *Searcher) attach(g Game) {
+	h := g.Hash()
+	if s.root != nil && h != s.rootHash {
+		if path, ok := s.findDescendant(h); ok {
+			for _, m := range path {
+				s.Advance(m) // legal: the moves come from the tree
+			}
+		}
+	}
+	if s.root == nil || h != s.rootHash {
+		s.pool.reset()
+		s.rootPriors = nil
+	}
+	s.root = g.Clone()
+	s.rootHash = h
+}
+
+// findDescendant looks for hash among the root's children and grandchildren
+// in the tree and returns the moves to it.
+func (s *Searcher) findDescendant(hash uint64) ([]Move, bool) {
+	nodes := s.pool.nodes
+	g := s.root
+	var found []Move
+	var walk func(idx uint32, depth int) bool
+	walk = func(idx uint32, depth int) bool {
+		meta := nodes[idx].meta.Load()
+		if depth == 2 || metaState(meta) != expanded {
+			return false
+		}
+		first := nodes[idx].children
+		for c := first; c < first+metaChildren(meta); c++ {
+			g.Play(nodes[c].move)
+			hit := g.Hash() == hash || walk(c, depth+1)
+			g.Undo()
+			if hit {
+				found = append(found, nodes[c].move)
+				return true
+			}
+		}
+		return false
+	}
+	if !walk(0, 0) {
+		return nil, false
+	}
+	for i, j := 0, len(found)-1; i < j; i, j = i+1, j-1 {
+		found[i], found[j] = found[j], found[i]
+	}
+	return found, true
+}
+
+// Search searches g within lim and returns the move to play with the root's
+// statistics. It reuses the tree when g is the position of the last search
+// or is reached from it by moves in the tree (see Advance). It returns an
+// error if g is over or the pool cannot hold the root's moves.
+//
+// With Threads = 1, a fixed Seed and a playout budget, the same sequence of
+// calls gives the same results every time.
+func (s *Searcher) Search(ctx context.Context, g Game, lim Limits) (Result, error) {
+	// Clear the stop flag before the search counts as running, so that a
+	// Stop from now on is not lost.
+	s.stop.Store(false)
+	s.reason.Store(0)
+	if !s.running.CompareAndSwap(false, true) {
+		panic("mcts: Search called while another search runs on the same Searcher")
+	}
+	defer s.running.Store(false)
+	if over, _ := g.Outcome(); over {
+		return Result{}, errors.New("mcts: search: the game is already over")
+	}
+	if lim.Playouts < 0 || lim.Time < 0 {
+		return Result{}, fmt.Errorf("mcts: search: negative limit (playouts %d, time %v)", lim.Playouts, lim.Time)
+	}
+	s.started = time.Now()
+	s.playouts.Store(0)
+	s.budget = lim.Playouts
+	for _, w := range s.workers {
+		w.resetStats()
+		w.game = nil
+	}
+
+	s.attach(g)
+	if err := s.prepareRoot(); err != nil {
+		return Result{}, err
+	}
+	if s.proven(0) {
+		s.halt(StopProven)
+	} else {
+		s.run(ctx, lim)
+	}
+	res := s.result(lim.Ply)
+	if lim.OnInfo != nil {
+		lim.OnInfo(res.Info)
+	}
+	return res, nil
+}
+
+// prepareRoot expands the root if it is new, clears any proof an evaluator
+// gave it (the root needs a proven move, which only its children give),
+// proves it from its children if they allow, and mixes in root noise.
+func (s *Searcher) prepareRoot() error {
+	root := &s.pool.nodes[0]
+	if metaState(root.meta.Load()) != expanded {
+		w := s.workers[0]
+		w.game = s.root.Clone()
+		root.meta.Store(expanding)
+		value, ok := w.expand(0)
+		if !ok {
+			s.pool.reset()
+			return fmt.Errorf("mcts: search: the node pool of %d nodes cannot hold the root's moves", len(s.pool.nodes))
+		}
+		root.valueSum.Add(int64(-value * valueScale))
+		root.counts.Add(oneVisit)
+	}
+	root.meta.Store(root.meta.Load() &^ proofMask)
+	s.tryProve(0)
+	if s.cfg.DirichletEpsilon > 0 {
+		s.addRootNoise()
+	}
+	return nil
+}
+
+// run starts the workers and the limit watchers and waits for the workers.
+func (s *Searcher) run(ctx context.Context, lim Limits) {
+	done := make(chan struct{})
+	var watchers sync.WaitGroup
+	watchers.Go(func() {
+		select {
+		case <-ctx.Done():
+			s.halt(StopCancelled)
+		case <-done:
+		}
+	})
+	if lim.Time > 0 {
+		timer := time.AfterFunc(lim.Time, func() { s.halt(StopTime) })
+		defer timer.Stop()
+	}
+	if lim.OnInfo != nil {
+		every := lim.InfoInterval
+		if every <= 0 {
+			every = time.Second
+		}
+		watchers.Go(func() {
+			tick := time.NewTicker(every)
+			defer tick.Stop()
+			for {
+				select {
+				case <-tick.C:
+					lim.OnInfo(s.info())
+				case <-done:
+					return
+				}
+			}
+		})
+	}
+	var workers sync.WaitGroup
+	for _, w := range s.workers {
+		workers.Go(w.search)
+	}
+	workers.Wait()
+	close(done)
+	watchers.Wait()
+}
+
+// info takes a snapshot of the running or finished search.
+func (s *Searcher) info() Info {
+	root := &s.pool.nodes[0]
+	in := Info{
+		RootVisits: int64(root.visits()),
+		Nodes:      s.Nodes(),
+		Elapsed:    time.Since(s.started),
+		Value:      -root.q(),
+		Proof:      metaProof(root.meta.Load()),
+		PV:         s.pv(),
+	}
+	var depthSum int64
+	for _, w := range s.workers {
+		in.Playouts += w.stats.playouts.Load()
+		in.Collisions += w.stats.collisions.Load()
+		depthSum += w.stats.depthSum.Load()
+		in.SelDepth = max(in.SelDepth, int(w.stats.selDepth.Load()))
+	}
+	if in.Playouts > 0 {
+		in.Depth = int(math.Round(float64(depthSum) / float64(in.Playouts)))
+	}
+	if in.Proof.Status != Unproven {
+		in.Value = in.Proof.Value()
+	}
+	return in
+}
+
+func (s *Searcher) result(ply int) Result {
+	res := Result{Info: s.info(), Stop: StopReason(s.reason.Load())}
+	root := &s.pool.nodes[0]
+	first, count := root.children, metaChildren(root.meta.Load())
+	for c := first; c < first+count; c++ {
+		n := &s.pool.nodes[c]
+		res.Root = append(res.Root, ChildStats{
+			Move:   n.move,
+			Visits: n.visits(),
+			Q:      n.q(),
+			Prior:  n.prior,
+			Proof:  metaProof(n.meta.Load()).parent(),
+		})
+	}
+	best := s.bestChild(0)
+	if s.cfg.TemperaturePlies > ply {
+		best = s.sampleChild(0, s.cfg.Temperature)
+	}
+	res.Best = s.pool.nodes[best].move
+	return res
+}

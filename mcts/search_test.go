@@ -1,0 +1,387 @@
+package mcts
+
+import (
+	"context"
+	"math"
+	"reflect"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// selfPlay plays tic-tac-toe from the empty board with one searcher for
+// both sides, reusing the tree, and returns every search result.
+func selfPlay(t *testing.T, cfg Config, playouts int64) ([]Result, *ticTacToe) {
+	t.Helper()
+	g := newTicTacToe(".........")
+	s := newSearcher(t, cfg, rollouts)
+	var results []Result
+	for ply := 0; ; ply++ {
+		if over, _ := g.Outcome(); over {
+			return results, g
+		}
+		res := search(t, s, g, Limits{Playouts: playouts, Ply: ply})
+		results = append(results, res)
+		g.Play(res.Best)
+	}
+}
+
+func TestTicTacToeSelfPlayIsPerfect(t *testing.T) {
+	// Tic-tac-toe is a draw; every move a perfect player makes keeps the
+	// negamax value of the position.
+	memo := map[uint64]Proof{}
+	for seed := range uint64(4) {
+		cfg := testConfig()
+		cfg.Seed = seed
+		results, g := selfPlay(t, cfg, 3000)
+		replay := newTicTacToe(".........")
+		for _, res := range results {
+			before := solve(replay, memo)
+			replay.Play(res.Best)
+			if after := solve(replay, memo).parent(); after.Status != before.Status {
+				t.Fatalf("seed %d: move %d at %v turns %v into %v", seed, res.Best, replay, before, after)
+			}
+		}
+		if _, v := g.Outcome(); v != 0 {
+			t.Errorf("seed %d: game %v not drawn", seed, g)
+		}
+	}
+}
+
+func withoutTimes(rs []Result) []Result {
+	out := append([]Result(nil), rs...)
+	for i := range out {
+		out[i].Elapsed = 0
+	}
+	return out
+}
+
+func TestReproducible(t *testing.T) {
+	cfg := testConfig()
+	cfg.Seed = 11
+	cfg.DirichletEpsilon = 0.25
+	cfg.DirichletAlpha = 0.3
+	cfg.TemperaturePlies = 4
+	first, _ := selfPlay(t, cfg, 400)
+	second, _ := selfPlay(t, cfg, 400)
+	if !reflect.DeepEqual(withoutTimes(first), withoutTimes(second)) {
+		t.Fatalf("two runs with seed 11 differ:\n%+v\n%+v", first, second)
+	}
+	// The seed matters: another seed changes the statistics.
+	cfg.Seed = 12
+	third, _ := selfPlay(t, cfg, 400)
+	if reflect.DeepEqual(withoutTimes(first), withoutTimes(third)) {
+		t.Fatal("seeds 11 and 12 gave identical games and statistics")
+	}
+}
+
+func TestParallelSearch(t *testing.T) {
+	// Run with -race: four goroutines on one tree.
+	cfg := testConfig()
+	cfg.Threads = 4
+	for _, g := range []Game{newTicTacToe("........."), newTicTacToe("X...O...."), newNim(0, 2, 3, 4), newNim(3, 17)} {
+		s := newSearcher(t, cfg, rollouts)
+		res := search(t, s, g, Limits{Playouts: 20000})
+		checkTree(t, s, g)
+		if res.Playouts > 20000 || res.Stop != StopPlayouts && res.Stop != StopProven {
+			t.Errorf("%v: %d playouts, stop %v", g, res.Playouts, res.Stop)
+		}
+		if res.Stop == StopPlayouts && res.Playouts != 20000 {
+			t.Errorf("%v: %d playouts, want 20000", g, res.Playouts)
+		}
+		want := solve(g, map[uint64]Proof{})
+		g.Play(res.Best)
+		if got := solve(g, map[uint64]Proof{}).parent(); got.Status != want.Status {
+			t.Errorf("best move gives %v, not %v", got, want)
+		}
+		if over, _ := g.Outcome(); !over {
+			// Reuse the tree of a parallel search for another.
+			search(t, s, g, Limits{Playouts: 2000})
+			checkTree(t, s, g)
+		}
+		g.Undo()
+	}
+
+	// Four goroutines filling a small pool.
+	cfg.MaxNodes = 3000
+	s := newSearcher(t, cfg, uniform)
+	g := &endless{width: 5}
+	res := search(t, s, g, Limits{Playouts: 100000})
+	if res.Stop != StopPoolFull || res.Nodes > cfg.MaxNodes {
+		t.Errorf("small pool: stop %v with %d nodes", res.Stop, res.Nodes)
+	}
+	checkTree(t, s, g)
+}
+
+func TestPoolFull(t *testing.T) {
+	cfg := testConfig()
+	cfg.MaxNodes = 40
+	g := newTicTacToe(".........")
+	s := newSearcher(t, cfg, rollouts)
+	res := search(t, s, g, Limits{Playouts: 10000})
+	if res.Stop != StopPoolFull || res.Nodes > 40 || res.Playouts >= 10000 {
+		t.Fatalf("stop %v, %d nodes, %d playouts; want pool full within 40 nodes", res.Stop, res.Nodes, res.Playouts)
+	}
+	if res.Best >= 9 || res.Root[res.Best].Visits == 0 {
+		t.Errorf("best %d is not a searched move", res.Best)
+	}
+	checkTree(t, s, g)
+
+	cfg.MaxNodes = 5
+	s = newSearcher(t, cfg, rollouts)
+	if _, err := s.Search(context.Background(), g, Limits{Playouts: 10}); err == nil ||
+		!strings.Contains(err.Error(), "cannot hold the root's moves") {
+		t.Errorf("a pool of 5 nodes for 9 root moves: error %v", err)
+	}
+}
+
+// snapshot records the subtree at idx as move path → visits, proof.
+func snapshot(s *Searcher, idx uint32) map[string][2]uint32 {
+	out := map[string][2]uint32{}
+	var walk func(idx uint32, path string)
+	walk = func(idx uint32, path string) {
+		n := &s.pool.nodes[idx]
+		meta := n.meta.Load()
+		out[path] = [2]uint32{n.visits(), meta & proofMask}
+		if metaState(meta) != expanded {
+			return
+		}
+		for c := n.children; c < n.children+metaChildren(meta); c++ {
+			walk(c, path+" "+string(rune('0'+s.pool.nodes[c].move)))
+		}
+	}
+	walk(idx, "")
+	return out
+}
+
+func TestTreeReuse(t *testing.T) {
+	g := newTicTacToe(".........")
+	s := newSearcher(t, testConfig(), rollouts)
+	res := search(t, s, g, Limits{Playouts: 3000})
+	child, _ := s.childWithMove(0, res.Best)
+	kept := snapshot(s, child)
+	if err := s.Advance(res.Best); err != nil {
+		t.Fatal(err)
+	}
+	if got := snapshot(s, 0); !reflect.DeepEqual(got, kept) {
+		t.Fatal("Advance changed the kept subtree")
+	}
+	if s.Nodes() != len(kept) {
+		t.Errorf("%d nodes in use after Advance, the subtree has %d", s.Nodes(), len(kept))
+	}
+	g.Play(res.Best)
+	before := kept[""][0]
+	res = search(t, s, g, Limits{Playouts: 1000})
+	if res.RootVisits != int64(before)+res.Playouts {
+		t.Errorf("root visits %d, want %d kept + %d new", res.RootVisits, before, res.Playouts)
+	}
+	checkTree(t, s, g)
+
+	// Search finds the position two plies down (our move and the reply)
+	// by itself.
+	reply := res.PV[1]
+	child, _ = s.childWithMove(0, res.Best)
+	grandchild, _ := s.childWithMove(child, reply)
+	kept = snapshot(s, grandchild)
+	g.Play(res.Best)
+	g.Play(reply)
+	res = search(t, s, g, Limits{Playouts: 1})
+	if res.RootVisits != int64(kept[""][0])+res.Playouts {
+		t.Errorf("after two plies: root visits %d, want %d kept + %d new", res.RootVisits, kept[""][0], res.Playouts)
+	}
+	checkTree(t, s, g)
+
+	// An unrelated position starts afresh.
+	res = search(t, s, newTicTacToe("....X...."), Limits{Playouts: 10})
+	if res.RootVisits != 11 {
+		t.Errorf("fresh root: %d visits, want 1 + 10", res.RootVisits)
+	}
+	if err := s.Advance(99); err == nil {
+		t.Error("Advance accepted an illegal move")
+	}
+}
+
+func TestTemperatureSampling(t *testing.T) {
+	// With visits 100 and 300, temperature τ draws the second move with
+	// probability 300^(1/τ) / (100^(1/τ) + 300^(1/τ)): 3/4 for τ = 1 and
+	// 9/10 for τ = 1/2.
+	g := newNim(0, 2) // two moves: take 1 or take 2
+	s := newSearcher(t, testConfig(), uniform)
+	search(t, s, g, Limits{Playouts: 1})
+	root := &s.pool.nodes[0]
+	s.pool.nodes[root.children].counts.Store(100 << 32)
+	s.pool.nodes[root.children+1].meta.Store(packMeta(expanded, Proof{}, 0)) // forget its proof
+	s.pool.nodes[root.children+1].counts.Store(300 << 32)
+	for _, c := range []struct{ tau, want float64 }{{1, 0.75}, {0.5, 0.9}} {
+		const draws = 20000
+		second := 0
+		for range draws {
+			if s.sampleChild(0, c.tau) == root.children+1 {
+				second++
+			}
+		}
+		// Five standard deviations of a binomial proportion.
+		got, tol := float64(second)/draws, 5*0.0031
+		if got < c.want-tol || got > c.want+tol {
+			t.Errorf("τ=%v: second move drawn %.4f of the time, want %.2f", c.tau, got, c.want)
+		}
+	}
+}
+
+func TestDirichletNoise(t *testing.T) {
+	// Pure noise (ε = 1) over 4 moves with α = 0.5: each prior has the
+	// Dirichlet mean α/(4α) = 1/4 and standard deviation
+	// √(α(4α-α)/((4α)²(4α+1))) = 1/4.
+	cfg := testConfig()
+	cfg.DirichletEpsilon = 1
+	cfg.DirichletAlpha = 0.5
+	g := newNim(0, 4)
+	s := newSearcher(t, cfg, uniform)
+	search(t, s, g, Limits{Playouts: 1})
+	root := &s.pool.nodes[0]
+	const samples = 4000
+	var mean [4]float64
+	for range samples {
+		s.addRootNoise()
+		sum := float32(0)
+		for i := range 4 {
+			p := s.pool.nodes[root.children+uint32(i)].prior
+			sum += p
+			mean[i] += float64(p) / samples
+		}
+		if sum < 0.999 || sum > 1.001 {
+			t.Fatalf("noised priors sum to %v", sum)
+		}
+	}
+	for i, m := range mean {
+		if tol := 5 * 0.25 / 63.2; m < 0.25-tol || m > 0.25+tol { // 63.2 = √4000
+			t.Errorf("prior %d: mean %.4f, want 0.25", i, m)
+		}
+	}
+}
+
+// endless is a game that never ends: every position has width moves.
+type endless struct {
+	width   int
+	hash    uint64
+	history []uint64
+}
+
+func (g *endless) LegalMoves(dst []Move) []Move {
+	for i := range g.width {
+		dst = append(dst, Move(i))
+	}
+	return dst
+}
+func (g *endless) Play(m Move) {
+	g.history = append(g.history, g.hash)
+	g.hash = (g.hash ^ uint64(m+1)) * 0x100000001b3
+}
+func (g *endless) Undo() {
+	g.hash = g.history[len(g.history)-1]
+	g.history = g.history[:len(g.history)-1]
+}
+func (g *endless) Outcome() (bool, float32) { return false, 0 }
+func (g *endless) Hash() uint64             { return g.hash }
+func (g *endless) Clone() Game {
+	c := *g
+	c.history = append([]uint64(nil), g.history...)
+	return &c
+}
+func (g *endless) MoveString(m Move) string { return string(rune('a' + m)) }
+
+func TestStopConditions(t *testing.T) {
+	cfg := testConfig()
+	cfg.Threads = 2
+	cfg.MaxNodes = 1 << 21
+	game := func() Game { return &endless{width: 3} }
+
+	s := newSearcher(t, cfg, uniform)
+	start := time.Now()
+	res := search(t, s, game(), Limits{Time: 20 * time.Millisecond})
+	if res.Stop != StopTime || time.Since(start) < 20*time.Millisecond {
+		t.Errorf("time limit: stop %v after %v", res.Stop, time.Since(start))
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
+	defer cancel()
+	s = newSearcher(t, cfg, uniform)
+	if res, err := s.Search(ctx, game(), Limits{}); err != nil || res.Stop != StopCancelled {
+		t.Errorf("cancelled context: stop %v, error %v", res.Stop, err)
+	}
+
+	// Stop from the info callback's goroutine, after some infos.
+	s = newSearcher(t, cfg, uniform)
+	var infos atomic.Int32
+	res = search(t, s, game(), Limits{InfoInterval: time.Millisecond, OnInfo: func(in Info) {
+		if infos.Add(1) == 3 {
+			s.Stop()
+		}
+	}})
+	if res.Stop != StopCancelled || infos.Load() < 3 {
+		t.Errorf("Stop: stop %v after %d infos", res.Stop, infos.Load())
+	}
+	if len(res.PV) == 0 || res.PV[0] != res.Best || res.Depth < 1 || res.SelDepth < res.Depth {
+		t.Errorf("info: PV %v, best %v, depth %d, seldepth %d", res.PV, res.Best, res.Depth, res.SelDepth)
+	}
+}
+
+func TestSearchErrors(t *testing.T) {
+	s := newSearcher(t, testConfig(), uniform)
+	if _, err := s.Search(context.Background(), newTicTacToe("XXXOO...."), Limits{}); err == nil {
+		t.Error("searched a finished game")
+	}
+	if _, err := s.Search(context.Background(), newTicTacToe(""), Limits{Playouts: -1}); err == nil {
+		t.Error("accepted a negative budget")
+	}
+	if err := s.Advance(0); err == nil {
+		t.Error("Advance without a searched root gave no error")
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	for _, c := range []struct {
+		field  string
+		change func(*Config)
+	}{
+		{"Threads", func(c *Config) { c.Threads = 0 }},
+		{"MaxNodes", func(c *Config) { c.MaxNodes = 1 }},
+		{"CPuct", func(c *Config) { c.CPuct = 0 }},
+		{"FPUReduction", func(c *Config) { c.FPUReduction = -1 }},
+		{"VirtualLoss", func(c *Config) { c.VirtualLoss = float32(math.NaN()) }},
+		{"DirichletEpsilon", func(c *Config) { c.DirichletEpsilon = 1.5 }},
+		{"DirichletAlpha", func(c *Config) { c.DirichletEpsilon, c.DirichletAlpha = 0.25, 0 }},
+		{"TemperaturePlies", func(c *Config) { c.TemperaturePlies = -1 }},
+		{"Temperature", func(c *Config) { c.TemperaturePlies, c.Temperature = 8, 0 }},
+	} {
+		cfg := testConfig()
+		c.change(&cfg)
+		_, err := NewSearcher(cfg, uniform)
+		if err == nil || !strings.HasPrefix(err.Error(), "mcts: config: "+c.field+" is ") {
+			t.Errorf("%s: error %v", c.field, err)
+		}
+	}
+	if err := DefaultConfig().Validate(); err != nil {
+		t.Errorf("defaults: %v", err)
+	}
+}
+
+func TestNodeBytes(t *testing.T) {
+	// The heap a pool takes, measured by the runtime, is NodeBytes a node;
+	// 32 bytes is the layout's design (two nodes to a cache line).
+	const nodes = 1 << 20
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	var p pool
+	p.allocate(nodes)
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(p.nodes)
+	perNode := float64(after.TotalAlloc-before.TotalAlloc) / nodes
+	t.Logf("unsafe.Sizeof: %d B/node; heap: %.3f B/node", NodeBytes, perNode)
+	if NodeBytes != 32 || perNode < 32 || perNode > 32.1 {
+		t.Errorf("node: %d bytes by Sizeof, %.3f by the heap; want 32", NodeBytes, perNode)
+	}
+}

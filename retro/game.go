@@ -1,0 +1,69 @@
+package retro
+
+import "fmt"
+
+// Value is the game-theoretic value of a position for the side to move.
+type Value int8
+
+// The values. Unknown is only given to positions whose fate lies beyond a ply bound of the
+// enumeration; a fully enumerated graph has none.
+const (
+	Unknown Value = iota
+	Loss
+	Draw
+	Win
+)
+
+// String returns "unknown", "loss", "draw" or "win".
+func (v Value) String() string {
+	switch v {
+	case Unknown:
+		return "unknown"
+	case Loss:
+		return "loss"
+	case Draw:
+		return "draw"
+	case Win:
+		return "win"
+	}
+	return fmt.Sprintf("Value(%d)", int8(v))
+}
+
+// Negate returns the value for the other player: a win for one side is a loss for the other.
+func (v Value) Negate() Value {
+	switch v {
+	case Loss:
+		return Win
+	case Win:
+		return Loss
+	}
+	return v
+}
+
+// Game is a two-player game with alternating moves, given to the solver as a small table of
+// functions in the manner of GamesmanOne's tier solver API. S is a position; K is an exact,
+// compact code for it (for example uint16, or [2]uint64 for a 128-bit Minishogi code).
+//
+// Code must be exact: two positions with equal codes are the same position for the game
+// (the solver deduplicates by the code itself, not by a hash of it). A game may make Code
+// canonical, mapping symmetric positions (same value) to one code; the solver then stores one
+// representative per class, and moves read off it are moves of that representative.
+type Game[S any, K comparable] interface {
+	// Code returns the position's exact code.
+	Code(s S) K
+	// Children appends to dst the positions after each legal move of s, in move order, and
+	// returns the extended slice. It is not called on terminal positions.
+	Children(s S, dst []S) []S
+	// Terminal reports whether the game is over in s and, if so, its value for the side to
+	// move. A non-terminal position without children is a loss for the side to move (as in
+	// shogi, where a player with no legal move loses).
+	Terminal(s S) (v Value, over bool)
+}
+
+// DenseGame is an optional extension of Game for games whose positions are numbered densely:
+// DenseCode(s) is in [0, CodeSpace()) and equal exactly when Code is equal. The solver then
+// indexes positions with a slice instead of a map, which makes repeated small solves cheap.
+type DenseGame[S any] interface {
+	CodeSpace() int
+	DenseCode(s S) int
+}
