@@ -1,0 +1,79 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/shogilab/shogilab/analysis/gamestats"
+	"github.com/shogilab/shogilab/analysis/selection"
+	"github.com/shogilab/shogilab/internal/figure"
+	"github.com/shogilab/shogilab/record"
+)
+
+func runGames(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("analyze games", flag.ContinueOnError)
+	rf := addRecordFlags(fs)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: analyze games [flags] FILES...")
+		fmt.Fprintln(fs.Output(), "\nResults by colour with Wilson 95% intervals, terminations and the distribution of game\nlength (plies) of the games in FILES (JSON Lines records, plain or gzip).\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	paths, err := parseRecordArgs(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	summary := gamestats.New()
+	counts, err := rf.stream(paths, stderr, func(g *record.Game) error { summary.Add(g); return nil })
+	if err != nil {
+		return err
+	}
+	r := summary.Report()
+	if rf.dir != "" {
+		p, err := gamestats.PlotLengths(r)
+		if err != nil {
+			return err
+		}
+		if _, err := figure.Save(p, rf.dir, "game-lengths"); err != nil {
+			return err
+		}
+	}
+	if rf.json {
+		return json.NewEncoder(stdout).Encode(struct {
+			Counts selection.Counts `json:"counts"`
+			gamestats.Report
+		}{counts, r})
+	}
+	printCounts(stdout, counts)
+	w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "result\tgames\tshare\t95% interval\t")
+	for _, s := range []struct {
+		name string
+		s    gamestats.Share
+	}{{"Sente wins", r.SenteWins}, {"Gote wins", r.GoteWins}, {"draws", r.Draws}} {
+		fmt.Fprintf(w, "%s\t%d\t%.3f\t[%.3f, %.3f]\t\n", s.name, s.s.Count, s.s.Value, s.s.Interval[0], s.s.Interval[1])
+	}
+	fmt.Fprintf(w, "Sente's score\t%d\t%.3f\t[%.3f, %.3f]\t\n", r.Games, r.SenteScore.Value, r.SenteScore.Interval[0], r.SenteScore.Interval[1])
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	w = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "termination\tgames\tsente\tgote\tdraws\tshare\t95% interval\t")
+	for _, t := range r.Terminations {
+		fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t%.3f\t[%.3f, %.3f]\t\n", t.Termination, t.Games(), t.SenteWins, t.GoteWins, t.Draws,
+			t.Share.Value, t.Share.Interval[0], t.Share.Interval[1])
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	w = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(w, "length (plies)\tgames\tmean\tmin\tq1\tmedian\tq3\tp90\tmax\t")
+	for _, l := range r.Lengths {
+		fmt.Fprintf(w, "%s\t%d\t%.1f\t%d\t%d\t%d\t%d\t%d\t%d\t\n", l.Result, l.Games, l.Mean, l.Min, l.Q1, l.Median, l.Q3, l.P90, l.Max)
+	}
+	return w.Flush()
+}

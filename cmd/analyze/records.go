@@ -1,0 +1,118 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/shogilab/shogilab/analysis/selection"
+	"github.com/shogilab/shogilab/record"
+)
+
+// recordFlags are the flags the record analyses (openings, games, ratings)
+// share: which games to read and how to report.
+type recordFlags struct {
+	json, skipBad                    bool
+	player, start, since, until, dir string
+}
+
+func addRecordFlags(fs *flag.FlagSet) *recordFlags {
+	f := &recordFlags{}
+	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of tables")
+	fs.BoolVar(&f.skipBad, "skip-bad", false, "skip bad records (and games with illegal moves), counting them, instead of stopping")
+	fs.StringVar(&f.player, "player", "", "keep only games where a side's player has this `name`")
+	fs.StringVar(&f.start, "start", "", "keep only games from this start position: an `SFEN or name` (startpos, bishop, rook, two-piece, three-piece, four-piece, bare-king)")
+	fs.StringVar(&f.since, "since", "", "keep only games started on or after this `date` (YYYY-MM-DD or RFC 3339, UTC; games without started_at are dropped)")
+	fs.StringVar(&f.until, "until", "", "keep only games started before this `date`")
+	fs.StringVar(&f.dir, "plots", "", "write the plots (PNG and SVG) into this `directory`")
+	return f
+}
+
+// filter builds the selection the flags ask for.
+func (f *recordFlags) filter() (selection.Filter, error) {
+	sel := selection.Filter{Player: f.player}
+	if f.start != "" {
+		if err := sel.SetStart(f.start); err != nil {
+			return sel, err
+		}
+	}
+	for _, d := range []struct {
+		flag, value string
+		to          *time.Time
+	}{{"since", f.since, &sel.Since}, {"until", f.until, &sel.Until}} {
+		if d.value == "" {
+			continue
+		}
+		t, err := selection.ParseDate(d.value)
+		if err != nil {
+			return sel, fmt.Errorf("--%s: %w", d.flag, err)
+		}
+		*d.to = t
+	}
+	return sel, nil
+}
+
+// parseRecordArgs parses the flags and checks that files were given.
+func parseRecordArgs(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
+	if err := parseFlags(fs, args, stdout); err != nil {
+		return nil, err
+	}
+	if fs.NArg() == 0 {
+		return nil, errors.New("no record files given (want FILES..., .jsonl or .jsonl.gz)")
+	}
+	return fs.Args(), nil
+}
+
+// stream reads the games the flags select and calls fn with each, showing
+// progress on stderr. fn's errors wrapping selection.ErrBadGame are skipped
+// with --skip-bad.
+func (f *recordFlags) stream(paths []string, stderr io.Writer, fn func(*record.Game) error) (selection.Counts, error) {
+	sel, err := f.filter()
+	if err != nil {
+		return selection.Counts{}, err
+	}
+	update, finish := newStreamProgress(stderr)
+	defer finish()
+	opts := selection.Options{SkipBad: f.skipBad, Progress: update}
+	return selection.Stream(paths, sel, opts, fn)
+}
+
+// progressEvery is how many games pass between plain progress lines when
+// stderr is not a terminal: a line per 100,000 games keeps a log of a
+// million-game run short.
+const progressEvery = 100_000
+
+// newStreamProgress reports games read so far: a spinner with a count and
+// rate when stderr is a terminal, else a plain line every progressEvery
+// games. The total is unknown until the files end.
+func newStreamProgress(stderr io.Writer) (update func(read int), finish func()) {
+	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
+		bar := progressbar.NewOptions(-1,
+			progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription("games"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetItsString("games"),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
+		return func(read int) {
+				if read%1000 == 0 { // the bar's own throttle still costs a lock per call
+					bar.Set(read)
+				}
+			}, func() {
+				bar.Finish()
+			}
+	}
+	start := time.Now()
+	return func(read int) {
+		if read%progressEvery == 0 {
+			fmt.Fprintf(stderr, "games: %d read (%.0f/s)\n", read, float64(read)/time.Since(start).Seconds())
+		}
+	}, func() {}
+}

@@ -1,0 +1,184 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const (
+	smallRecords    = "../../analysis/testdata/small.jsonl"    // 7 games, hand-counted in its README
+	handicapRecords = "../../analysis/testdata/handicap.jsonl" // 1 bare-king game gamma beats alpha
+	badRecords      = "../../analysis/testdata/bad.jsonl"      // line 2 is not JSON; line 3 has an illegal move
+)
+
+func TestOpeningsJSON(t *testing.T) {
+	code, stdout, stderr := runArgs("openings", "--json", "--depth", "2", "--min-games", "2", smallRecords)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var out struct {
+		Lines []struct {
+			Moves                      []string
+			Games                      int
+			SenteWins, GoteWins, Draws int
+			Score                      float64
+			Interval                   []float64
+		}
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(stdout), &raw); err != nil {
+		t.Fatal(err)
+	}
+	var lines []map[string]any
+	if err := json.Unmarshal(raw["lines"], &lines); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"moves", "games", "sente_wins", "gote_wins", "draws", "score", "interval"} {
+		if _, ok := lines[0][key]; !ok {
+			t.Errorf("lines[0] lacks %q: %v", key, lines[0])
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	// By hand: 2e3d (3 games, 2/1/0), 2e3d 4a3b (2, 1/1/0), 3e2d (2, 1/0/1),
+	// 3e2d 4a3b (2, 1/0/1), 5d5c (2, 0/2/0); 5d5c 4a3b has 1 game.
+	want := []string{"2e3d", "2e3d 4a3b", "3e2d", "3e2d 4a3b", "5d5c"}
+	if len(out.Lines) != len(want) {
+		t.Fatalf("lines %+v", out.Lines)
+	}
+	for i, w := range want {
+		if strings.Join(out.Lines[i].Moves, " ") != w {
+			t.Errorf("line %d %v; want %s", i, out.Lines[i].Moves, w)
+		}
+	}
+	if l := out.Lines[0]; l.Games != 3 || math.Abs(l.Score-2.0/3) > 1e-12 || len(l.Interval) != 2 || !(l.Interval[0] < l.Score && l.Score < l.Interval[1]) {
+		t.Errorf("2e3d: %+v", l)
+	}
+}
+
+func TestOpeningsCSVAndTable(t *testing.T) {
+	code, stdout, _ := runArgs("openings", "--csv", "--depth", "1", smallRecords)
+	rows, err := csv.NewReader(strings.NewReader(stdout)).ReadAll()
+	if code != 0 || err != nil || len(rows) != 4 || rows[0][1] != "moves" || rows[1][1] != "2e3d" || rows[1][2] != "3" {
+		t.Errorf("csv: exit %d, %v, %q", code, err, rows)
+	}
+	code, stdout, _ = runArgs("openings", "--depth", "4", smallRecords)
+	for _, want := range []string{"7 games read", "2e3d 4a3b 3e2d 3a4b", "r1sgk/2b1p/5/P1BS1/KG2R w -"} {
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("table lacks %q:\n%s", want, stdout)
+		}
+	}
+}
+
+func TestGamesAndRatingsJSON(t *testing.T) {
+	code, stdout, stderr := runArgs("games", "--json", smallRecords, handicapRecords)
+	var g struct {
+		Games     int
+		SenteWins struct{ Count int } `json:"sente_wins"`
+		Counts    struct{ Read int }
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &g) != nil || g.Games != 8 || g.SenteWins.Count != 4 || g.Counts.Read != 8 {
+		t.Errorf("games: exit %d %s %+v", code, stderr, g)
+	}
+	code, stdout, stderr = runArgs("ratings", "--json", "--model", "half-point", smallRecords)
+	var r struct {
+		Players []struct {
+			Name string
+			Elo  float64
+		}
+		LOS map[string]map[string]float64
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &r) != nil || len(r.Players) != 2 {
+		t.Fatalf("ratings: exit %d %s %s", code, stderr, stdout)
+	}
+	// alpha scores 4.5 of 7: -400·log10(1/s - 1) apart.
+	s := 4.5 / 7
+	if d := r.Players[0].Elo - r.Players[1].Elo; r.Players[0].Name != "alpha" || math.Abs(d+400*math.Log10(1/s-1)) > 1e-6 {
+		t.Errorf("ratings %+v", r.Players)
+	}
+	if los := r.LOS["alpha"]["beta"]; !(los > 0.5 && los < 1) || math.Abs(los+r.LOS["beta"]["alpha"]-1) > 1e-12 {
+		t.Errorf("LOS %v", r.LOS)
+	}
+}
+
+func TestRecordFilters(t *testing.T) {
+	code, stdout, _ := runArgs("games", "--json", "--start", "bare-king", smallRecords, handicapRecords)
+	if !strings.Contains(stdout, `"games":1,`) || code != 0 {
+		t.Errorf("--start bare-king: %s", stdout)
+	}
+	code, stdout, _ = runArgs("games", "--json", "--player", "gamma", "--since", "2025-01-05", "--until", "2025-01-06", smallRecords, handicapRecords)
+	if !strings.Contains(stdout, `"games":1,`) || code != 0 {
+		t.Errorf("--player --since --until: %s", stdout)
+	}
+}
+
+func TestRecordBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"openings"}, "analyze openings: no record files given"},
+		{[]string{"openings", "--depth", "0", smallRecords}, "analyze openings: --depth 0"},
+		{[]string{"openings", "--csv", "--json", smallRecords}, "analyze openings: --csv and --json"},
+		{[]string{"openings", badRecords}, "analyze openings: record: " + badRecords + ":2: not a JSON record"},
+		{[]string{"games", "nosuch.jsonl"}, "analyze games: record: open nosuch.jsonl"},
+		{[]string{"games", "--start", "queen-odds", smallRecords}, `analyze games: selection: start "queen-odds"`},
+		{[]string{"games", "--since", "yesterday", smallRecords}, `analyze games: --since: selection: date "yesterday"`},
+		{[]string{"ratings", smallRecords, handicapRecords}, "analyze ratings: ratings: the likelihood has no maximum"},
+		{[]string{"ratings", "--anchor", "zeta", smallRecords}, `analyze ratings: ratings: anchor "zeta"`},
+		{[]string{"ratings", "--depth", "3", smallRecords}, "analyze ratings: flag provided but not defined: -depth"},
+	} {
+		code, _, stderr := runArgs(c.args...)
+		if code != 1 || !oneLine(stderr) || !strings.HasPrefix(stderr, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want %q...", c.args, code, stderr, c.want)
+		}
+	}
+	// Skipping: the bad line and the illegal game are counted, not fatal.
+	code, stdout, _ := runArgs("openings", "--skip-bad", badRecords)
+	if code != 0 || !strings.Contains(stdout, "1 bad records skipped, 1 games with bad moves skipped") {
+		t.Errorf("--skip-bad: exit %d\n%s", code, stdout)
+	}
+}
+
+func TestRecordHelp(t *testing.T) {
+	for _, sub := range []string{"openings", "games", "ratings"} {
+		code, stdout, _ := runArgs(sub, "-h")
+		if code != 0 || !strings.Contains(stdout, "Usage: analyze "+sub) || !strings.Contains(stdout, "-plots") {
+			t.Errorf("%s -h: exit %d\n%s", sub, code, stdout)
+		}
+	}
+}
+
+func TestRecordPlots(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"openings", "--depth", "4", "--plots", dir, smallRecords},
+		{"games", "--plots", dir, smallRecords},
+		{"ratings", "--plots", dir, smallRecords},
+	} {
+		if code, _, stderr := runArgs(args...); code != 0 {
+			t.Fatalf("%v: exit %d %s", args, code, stderr)
+		}
+	}
+	for _, name := range []string{"first-moves", "top-lines", "game-lengths", "ratings"} {
+		f, err := os.Open(filepath.Join(dir, name+".png"))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		if _, err := png.DecodeConfig(f); err != nil {
+			t.Errorf("%s.png: %v", name, err)
+		}
+		f.Close()
+		if _, err := os.Stat(filepath.Join(dir, name+".svg")); err != nil {
+			t.Error(err)
+		}
+	}
+}
