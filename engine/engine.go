@@ -4,33 +4,142 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
+	"time"
 
+	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/usi"
 )
 
 // Engine is the Minishogi engine behind the USI server: it keeps the game (start position
-// and moves, so repetitions are seen) and answers perft, display and search.
+// and moves, so repetitions are seen), its options, and a Player that searches on `go`.
 type Engine struct {
-	game *minishogi.Game
+	game   *minishogi.Game
+	cfg    PlayerConfig
+	rules  minishogi.GameOptions
+	margin time.Duration // MoveOverhead: time kept back from every timed search
+	player *Player       // nil until the first search after an option changed
 }
 
-// New returns an engine at the start position.
+// New returns an engine at the start position with the default options.
 func New() *Engine {
-	return &Engine{game: minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{})}
+	cfg := DefaultPlayerConfig()
+	cfg.Search.MaxNodes = defaultHashMB << 20 / mcts.NodeBytes
+	return &Engine{
+		game:   minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{}),
+		cfg:    cfg,
+		margin: defaultOverheadMS * time.Millisecond,
+	}
 }
 
-func (e *Engine) Name() string          { return "shogilab" }
-func (e *Engine) Author() string        { return "the shogilab authors" }
-func (e *Engine) Options() []usi.Option { return nil }
+const (
+	defaultHashMB     = 256 // 8M nodes: about 500k playouts from the opening, some seconds of search
+	defaultOverheadMS = 30
+)
 
-// SetOption rejects every option: the engine declares none yet.
+func (e *Engine) Name() string   { return "shogilab" }
+func (e *Engine) Author() string { return "the shogilab authors" }
+
+// Options declares the USI options. Real-valued search constants are strings holding a
+// decimal number, since USI spins are integers.
+func (e *Engine) Options() []usi.Option {
+	d := DefaultPlayerConfig()
+	return []usi.Option{
+		{Name: "Threads", Type: "spin", Default: "1", Min: 1, Max: 64},
+		{Name: "USI_Hash", Type: "spin", Default: strconv.Itoa(defaultHashMB), Min: 1, Max: 65536},
+		{Name: "Seed", Type: "spin", Default: "0", Min: 0, Max: math.MaxInt64},
+		{Name: "CPuct", Type: "string", Default: fmtFloat(d.Search.CPuct)},
+		{Name: "FPUReduction", Type: "string", Default: fmtFloat(d.Search.FPUReduction)},
+		{Name: "VirtualLoss", Type: "string", Default: fmtFloat(d.Search.VirtualLoss)},
+		{Name: "MateDepth", Type: "combo", Default: strconv.Itoa(d.Eval.MateDepth), Vars: []string{"0", "1", "3"}},
+		{Name: "MoveOverhead", Type: "spin", Default: strconv.Itoa(defaultOverheadMS), Min: 0, Max: 10000},
+		{Name: "Repetition", Type: "combo", Default: minishogi.FirstMoverLoses.String(),
+			Vars: []string{minishogi.FirstMoverLoses.String(), minishogi.GoteWins.String(), minishogi.RepetitionDraws.String()}},
+		{Name: "MaxPlies", Type: "spin", Default: "0", Min: 0, Max: 100000},
+	}
+}
+
+func fmtFloat(x float32) string { return strconv.FormatFloat(float64(x), 'g', -1, 32) }
+
+// SetOption sets a declared option (USI names are case-insensitive; "Hash" is taken for
+// USI_Hash). The search is rebuilt with the new settings at the next `go`.
 func (e *Engine) SetOption(name, value string) error {
-	return fmt.Errorf("engine: unknown option %q", name)
+	integer := func(lo, hi int64) (int64, error) {
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil || n < lo || n > hi {
+			return 0, fmt.Errorf("engine: option %s: %q is not an integer from %d to %d", name, value, lo, hi)
+		}
+		return n, nil
+	}
+	positive := func(zeroOK bool) (float32, error) {
+		x, err := strconv.ParseFloat(value, 32)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 || (x == 0 && !zeroOK) {
+			return 0, fmt.Errorf("engine: option %s: %q is not a positive number", name, value)
+		}
+		return float32(x), nil
+	}
+	cfg := e.cfg
+	var err error
+	switch strings.ToLower(name) {
+	case "threads":
+		var n int64
+		n, err = integer(1, 64)
+		cfg.Search.Threads = int(n)
+	case "usi_hash", "hash":
+		var n int64
+		n, err = integer(1, 65536)
+		cfg.Search.MaxNodes = int(min(n<<20/int64(mcts.NodeBytes), math.MaxUint32))
+	case "seed":
+		var n int64
+		n, err = integer(0, math.MaxInt64)
+		cfg.Search.Seed = uint64(n)
+	case "cpuct":
+		cfg.Search.CPuct, err = positive(false)
+	case "fpureduction":
+		cfg.Search.FPUReduction, err = positive(true)
+	case "virtualloss":
+		cfg.Search.VirtualLoss, err = positive(true)
+	case "matedepth":
+		var n int64
+		if n, err = integer(0, 3); err == nil && n == 2 {
+			err = fmt.Errorf("engine: option MateDepth: 2 is not one of 0, 1, 3")
+		}
+		cfg.Eval.MateDepth = int(n)
+	case "moveoverhead":
+		var n int64
+		n, err = integer(0, 10000)
+		e.margin = time.Duration(n) * time.Millisecond
+		return err
+	case "repetition":
+		var r minishogi.RepetitionRule
+		if r, err = minishogi.ParseRepetitionRule(value); err == nil {
+			e.rules.Repetition = r
+		}
+		return err
+	case "maxplies":
+		var n int64
+		n, err = integer(0, 100000)
+		e.rules.MaxPlies = int(n)
+		return err
+	default:
+		return fmt.Errorf("engine: unknown option %q", name)
+	}
+	if err != nil {
+		return err
+	}
+	e.cfg, e.player = cfg, nil
+	return nil
 }
 
-func (e *Engine) NewGame() {}
+// NewGame drops the search tree and restarts the random choices from the Seed option.
+func (e *Engine) NewGame() {
+	if e.player != nil {
+		e.player.NewGame(e.cfg.Search.Seed) // the config was valid when the player was made
+	}
+}
 
 // SetPosition replaces the game only when the SFEN and every move are valid.
 func (e *Engine) SetPosition(sfen string, moves []string) error {
@@ -41,7 +150,7 @@ func (e *Engine) SetPosition(sfen string, moves []string) error {
 			return err
 		}
 	}
-	g := minishogi.NewGame(start, minishogi.GameOptions{})
+	g := minishogi.NewGame(start, e.rules)
 	for i, m := range moves {
 		if err := g.PlayUSI(m); err != nil {
 			return fmt.Errorf("move %d (%s): %w", i+1, m, err)
@@ -101,8 +210,79 @@ func (e *Engine) Display() string {
 	return b.String()
 }
 
-// Go has no search yet: it says so and resigns.
+// Go searches the current position within the limits (see TimeBudget), sending an info
+// line every half second and at the end, and returns the best move, or "resign" when every
+// move is proven lost or the game is already over.
 func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string)) (string, error) {
-	info("string search is not implemented yet")
-	return "resign", nil
+	if r := e.game.Result(); r.Over() {
+		info(fmt.Sprintf("string the game is over (%s)", r.Termination))
+		return "resign", nil
+	}
+	if e.player == nil {
+		p, err := NewPlayer(e.cfg)
+		if err != nil {
+			return "", err
+		}
+		e.player = p
+	}
+	if limits.Depth > 0 {
+		info("string go depth is not supported by a tree search; ignored")
+	}
+	pos := e.game.Position()
+	lim := TimeBudget(limits, pos.SideToMove(), e.margin)
+	fill := float64(e.cfg.Search.MaxNodes)
+	lim.InfoInterval = 500 * time.Millisecond
+	lim.OnInfo = func(in mcts.Info) {
+		var b strings.Builder
+		nps := int64(in.PlayoutsPerSecond())
+		fmt.Fprintf(&b, "depth %d seldepth %d nodes %d nps %d time %d hashfull %d score %s",
+			in.Depth, in.SelDepth, in.Playouts, nps, in.Elapsed.Milliseconds(),
+			int(1000*float64(in.Nodes)/fill), e.player.score(in))
+		if len(in.PV) > 0 {
+			b.WriteString(" pv")
+			for _, m := range in.PV {
+				b.WriteString(" " + minishogi.Move(m).String())
+			}
+		}
+		info(b.String())
+	}
+	d, err := e.player.Think(ctx, e.game, lim)
+	if err != nil {
+		return "", err
+	}
+	if limits.Infinite {
+		// USI: after `go infinite` the bestmove waits for `stop`, even when the search
+		// ended by itself (a proven root or a full pool).
+		<-ctx.Done()
+	}
+	if d.Resign {
+		return "resign", nil
+	}
+	return d.Move.String(), nil
+}
+
+// TimeBudget turns the limits of a USI `go` into search limits for the side to move: nodes
+// as playouts; movetime less the margin; with clocks, a twentieth of the remaining time plus
+// the increment and the byoyomi, less the margin, and never more than the time left before
+// byoyomi runs out. Without any limit (`go infinite`, or a bare `go`) the search runs until
+// `stop`. A timed search gets at least a millisecond.
+func TimeBudget(p usi.GoParams, stm minishogi.Color, margin time.Duration) Limits {
+	lim := Limits{Playouts: p.Nodes}
+	if p.Infinite {
+		return lim
+	}
+	remaining, inc := p.BTime, p.BInc
+	if stm == minishogi.Gote {
+		remaining, inc = p.WTime, p.WInc
+	}
+	switch {
+	case p.MoveTime > 0:
+		lim.Time = p.MoveTime - margin
+	case remaining > 0 || inc > 0 || p.Byoyomi > 0:
+		lim.Time = min(remaining/20+inc+p.Byoyomi, remaining+p.Byoyomi) - margin
+	default:
+		return lim
+	}
+	lim.Time = max(lim.Time, time.Millisecond)
+	return lim
 }

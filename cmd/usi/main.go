@@ -4,6 +4,7 @@
 //	usi
 //	position startpos moves 2e3d
 //	go perft 3
+//	go movetime 1000
 //	d
 //	quit
 package main
@@ -25,7 +26,9 @@ func main() {
 
 usi is the shogilab Minishogi engine. It reads USI commands on standard input and answers on
 standard output: usi, isready, setoption, usinewgame, position startpos|sfen ... [moves ...],
-go (search limits, or perft N), stop, d (show the position), quit.
+go (nodes, movetime, byoyomi, btime/wtime/binc/winc, infinite; or perft N), stop,
+d (show the position), quit. The reply to usi lists the options (Threads, USI_Hash, Seed,
+CPuct, FPUReduction, VirtualLoss, MateDepth, MoveOverhead, Repetition, MaxPlies).
 `)
 		flag.PrintDefaults()
 		fmt.Fprintf(flag.CommandLine.Output(), "\nexample: usi -perft 7 -threads 0   (leaves from the start position, and leaves per second)\n")

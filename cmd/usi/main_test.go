@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/usi"
 )
 
@@ -60,11 +61,24 @@ func TestProtocol(t *testing.T) {
 		// and perft 1 after 2e3d lists these 14 moves).
 		"Nodes searched: 14",
 		"Sfen: rbsgk/4p/5/P1B2/KGS1R w - 2",
-		"bestmove resign",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	// The bare `go` searches until `quit` stops it; its move must be one of Gote's legal
+	// replies to 2e3d (the rules package decides legality independently of the search).
+	_, best, ok := strings.Cut(out, "bestmove ")
+	if !ok {
+		t.Fatalf("no bestmove:\n%s", out)
+	}
+	best = strings.Fields(best)[0]
+	pos, err := minishogi.ParseSFEN("rbsgk/4p/5/P1B2/KGS1R w - 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pos.ParseMove(best); err != nil {
+		t.Errorf("bestmove %s: %v", best, err)
 	}
 }
 

@@ -1,0 +1,349 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/shogilab/shogilab/record"
+)
+
+// binary is the selfplay command built once for the tests that run it as a
+// process (signals, Slurm).
+var binary string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "selfplay-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	binary = filepath.Join(dir, "selfplay")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "building selfplay: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// needProgram finds an outside program: missing, it fails the test under
+// CI=true and skips it otherwise.
+func needProgram(t *testing.T, name, install string, paths ...string) string {
+	t.Helper()
+	for _, p := range append(paths, name) {
+		if path, err := exec.LookPath(p); err == nil {
+			return path
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s not found (%s)", name, install)
+	}
+	t.Skipf("%s not installed (%s); skipping", name, install)
+	return ""
+}
+
+func runCmd(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return o.String(), e.String(), code
+}
+
+// games reads record files, sorted by id, timing fields stripped.
+func games(t *testing.T, paths ...string) []*record.Game {
+	t.Helper()
+	r := record.NewReader(paths)
+	defer r.Close()
+	var gs []*record.Game
+	for {
+		g, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.StripTiming()
+		gs = append(gs, g)
+	}
+	sort.Slice(gs, func(i, j int) bool { return gs[i].ID < gs[j].ID })
+	return gs
+}
+
+func sameGames(t *testing.T, what string, got, want []*record.Game) {
+	t.Helper()
+	if len(got) != len(want) || len(want) == 0 {
+		t.Fatalf("%s: %d games, want %d", what, len(got), len(want))
+	}
+	for i := range want {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			t.Fatalf("%s: game %d differs", what, want[i].ID)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"merge", "-h"}, {"verify", "-h"}, {"export", "-h"}, {"help"}} {
+		out, errOut, code := runCmd(t, args...)
+		if code != 0 || !strings.Contains(out, "Usage") || errOut != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+}
+
+// TestBadInput checks that each bad input is one line on stderr naming the
+// problem, and a non-zero exit.
+func TestBadInput(t *testing.T) {
+	dir := t.TempDir()
+	badSFEN := filepath.Join(dir, "bad.sfen")
+	os.WriteFile(badSFEN, []byte("rbsgk/4p/5/P4/KGSBR b - 1\nrbsgk/4p/5/P4/KGSBQ b - 1\n"), 0o644)
+	aFile := filepath.Join(dir, "file")
+	os.WriteFile(aFile, []byte("x"), 0o644)
+	quick := []string{"--games", "1", "--sente", "random", "--gote", "random"}
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--start", "@" + filepath.Join(dir, "missing.sfen")}, "missing.sfen"},
+		{[]string{"--start", "@" + badSFEN}, "bad.sfen:2"},
+		{[]string{"--start", "queen-odds"}, "queen-odds"},
+		{[]string{"--gote", "usi:/nonexistent/engine"}, "/nonexistent/engine"},
+		{[]string{"--out", filepath.Join(aFile, "sub")}, "output directory"},
+		{[]string{"--shard", "3/3"}, "shard"},
+		{[]string{"--repetition", "sometimes"}, "repetition"},
+		{[]string{"--bogus"}, "bogus"},
+		{[]string{"--sente", "alphazero"}, "alphazero"},
+		{[]string{"--shards", "4"}, "JOB_COMPLETION_INDEX"},
+	}
+	for _, tc := range tests {
+		args := append(append([]string{}, quick...), tc.args...)
+		if !contains(tc.args, "--out") {
+			args = append(args, "--out", filepath.Join(dir, "out"))
+		}
+		_, errOut, code := runCmd(t, args...)
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		if code == 0 || len(lines) != 1 || !strings.HasPrefix(lines[0], "selfplay") || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want one line with %q", tc.args, code, errOut, tc.want)
+		}
+	}
+	for _, args := range [][]string{{"merge", "-o", filepath.Join(dir, "m.jsonl")}, {"verify", aFile}, {"export", "--format", "pgn", aFile}, {"frobnicate"}} {
+		_, errOut, code := runCmd(t, args...)
+		if code == 0 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestRunReportAndTools runs a small match, then merge, verify and export,
+// through the command's JSON output.
+func TestRunReportAndTools(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runCmd(t, "--games", "5", "--parallel", "2", "--playouts", "20", "--out", dir, "--json", "--gzip")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep runReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("--json output %q: %v", out, err)
+	}
+	n := 0
+	for _, c := range rep.Results {
+		n += c
+	}
+	if rep.Games != 5 || rep.Played != 5 || n != 5 || !strings.HasSuffix(rep.File, ".jsonl.gz") || rep.Bytes == 0 {
+		t.Errorf("report %+v", rep)
+	}
+	merged := filepath.Join(dir, "all.jsonl")
+	if _, e, code := runCmd(t, "merge", "-o", merged, "--games", "5", rep.File); code != 0 {
+		t.Fatalf("merge: %s", e)
+	}
+	if o, e, code := runCmd(t, "verify", "--seed", "1", merged); code != 0 || !strings.Contains(o, "5 games") {
+		t.Fatalf("verify: %s %s", o, e)
+	}
+	if _, e, code := runCmd(t, "verify", "--seed", "2", merged); code == 0 || !strings.Contains(e, "base seed 2") {
+		t.Errorf("verify with the wrong seed: %s", e)
+	}
+	for _, f := range []string{"kif", "csa"} {
+		o, e, code := runCmd(t, "export", "--format", f, "--id", "3", merged)
+		if code != 0 || o == "" {
+			t.Errorf("export %s: %s", f, e)
+		}
+	}
+}
+
+// TestKillAndResume is the kill test of the issue: start the built binary,
+// SIGKILL it once some games are written, run the same command again, and
+// compare with an uninterrupted run.
+func TestKillAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a few dozen MCTS games")
+	}
+	dir := t.TempDir()
+	args := func(out string) []string {
+		return []string{"--games", "10", "--parallel", "2", "--playouts", "60", "--seed", "7", "--out", out}
+	}
+	ref := filepath.Join(dir, "ref")
+	if out, err := exec.Command(binary, args(ref)...).CombinedOutput(); err != nil {
+		t.Fatalf("uninterrupted run: %v\n%s", err, out)
+	}
+	killed := filepath.Join(dir, "killed")
+	path := filepath.Join(killed, "games-0-of-1.jsonl")
+	cmd := exec.Command(binary, args(killed)...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitLines(t, path, 3)
+	cmd.Process.Kill() // SIGKILL
+	cmd.Wait()
+	n := countLines(path)
+	if n >= 10 {
+		t.Fatalf("the run finished (%d games) before the kill", n)
+	}
+	if out, err := exec.Command(binary, args(killed)...).CombinedOutput(); err != nil {
+		t.Fatalf("rerun: %v\n%s", err, out)
+	}
+	sameGames(t, "killed and rerun", games(t, path), games(t, filepath.Join(ref, "games-0-of-1.jsonl")))
+}
+
+// TestSIGTERMStopsCleanly: SIGTERM ends the run with exit status 130 and
+// whole records only.
+func TestSIGTERMStopsCleanly(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "games-0-of-1.jsonl")
+	cmd := exec.Command(binary, "--games", "50", "--parallel", "2", "--playouts", "60", "--out", dir)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitLines(t, path, 1)
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitInterrupted {
+		t.Fatalf("after SIGTERM: %v, stderr %s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "run the same command again") {
+		t.Errorf("stderr %q does not say how to resume", stderr.String())
+	}
+	data, _ := os.ReadFile(path)
+	if len(data) == 0 || data[len(data)-1] != '\n' {
+		t.Errorf("the file does not end in a whole record")
+	}
+	if _, err := record.ParseLine(data[bytes.LastIndexByte(data[:len(data)-1], '\n')+1:]); err != nil {
+		t.Errorf("last record: %v", err)
+	}
+}
+
+func waitLines(t *testing.T, path string, n int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for countLines(path) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s did not reach %d games", path, n)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func countLines(path string) int {
+	data, _ := os.ReadFile(path)
+	return bytes.Count(data, []byte("\n"))
+}
+
+// TestAgainstFairyStockfish plays a few games against Debian's
+// fairy-stockfish through the USI client, with both colours.
+func TestAgainstFairyStockfish(t *testing.T) {
+	fsf := needProgram(t, "fairy-stockfish", "apt-get install fairy-stockfish", "/usr/games/fairy-stockfish")
+	dir := t.TempDir()
+	spec := "usi:" + fsf + ",nodes=500,option.Threads=1"
+	for _, sides := range [][2]string{{spec, "mcts"}, {"random", spec}} {
+		out, errOut, code := runCmd(t, "--games", "2", "--parallel", "2", "--playouts", "40", "--max-plies", "120",
+			"--sente", sides[0], "--gote", sides[1], "--out", filepath.Join(dir, sides[1][:3]), "--json")
+		if code != 0 {
+			t.Fatalf("%v: %s", sides, errOut)
+		}
+		var rep runReport
+		json.Unmarshal([]byte(out), &rep)
+		if rep.Terminations[record.EngineError] > 0 || rep.Terminations[record.IllegalMove] > 0 || rep.Games != 2 {
+			t.Errorf("%v: %+v", sides, rep)
+		}
+		for _, g := range games(t, rep.File) {
+			usiSide := g.Players.Sente
+			if sides[1] == spec {
+				usiSide = g.Players.Gote
+			}
+			if usiSide.Kind != record.KindUSI || usiSide.Name != "fairy-stockfish" {
+				t.Errorf("game %d players %+v", g.ID, g.Players)
+			}
+		}
+	}
+}
+
+// TestSlurmArray submits deploy/slurm.sbatch as a three-task array job to a
+// real Slurm (ci/slurm-setup.sh starts a single-node cluster), waits, merges
+// the shards and verifies them, and compares with an unsharded run.
+func TestSlurmArray(t *testing.T) {
+	sbatch := needProgram(t, "sbatch", "run ci/slurm-setup.sh as root")
+	if out, err := exec.Command("scontrol", "ping").CombinedOutput(); err != nil || !strings.Contains(string(out), "UP") {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("slurmctld is not up (run ci/slurm-setup.sh): %s", out)
+		}
+		t.Skipf("slurmctld is not up (run ci/slurm-setup.sh): %s", out)
+	}
+	script, err := filepath.Abs("../../deploy/slurm.sbatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	cmd := exec.Command(sbatch, "--wait", "--array=1-3", "--time=10", "--cpus-per-task=1", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "SELFPLAY="+binary, "GAMES=8", "SEED=5", "OUT="+out,
+		"SELFPLAY_ARGS=--playouts 30 --max-plies 80")
+	if o, err := cmd.CombinedOutput(); err != nil {
+		logs, _ := filepath.Glob(filepath.Join(dir, "selfplay-*.log"))
+		var text string
+		for _, l := range logs {
+			b, _ := os.ReadFile(l)
+			text += l + ":\n" + string(b)
+		}
+		t.Fatalf("sbatch: %v\n%s\n%s", err, o, text)
+	}
+	shards, _ := filepath.Glob(filepath.Join(out, "games-*-of-3.jsonl"))
+	if len(shards) != 3 {
+		t.Fatalf("shard files %v, want 3", shards)
+	}
+	merged := filepath.Join(dir, "all.jsonl")
+	if _, e, code := runCmd(t, append([]string{"merge", "-o", merged, "--games", "8"}, shards...)...); code != 0 {
+		t.Fatalf("merge: %s", e)
+	}
+	if _, e, code := runCmd(t, "verify", "--seed", "5", merged); code != 0 {
+		t.Fatalf("verify: %s", e)
+	}
+	ref := filepath.Join(dir, "ref")
+	if _, e, code := runCmd(t, "--games", "8", "--seed", "5", "--playouts", "30", "--max-plies", "80", "--out", ref); code != 0 {
+		t.Fatalf("unsharded run: %s", e)
+	}
+	sameGames(t, "Slurm shards merged", games(t, merged), games(t, filepath.Join(ref, "games-0-of-1.jsonl")))
+}

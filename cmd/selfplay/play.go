@@ -1,0 +1,204 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"text/tabwriter"
+	"time"
+
+	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/selfplay"
+)
+
+const playUsage = `Usage: selfplay [run] [flags]
+
+Plays --games games between --sente and --gote and appends their records to
+OUT/games-I-of-N.jsonl (.jsonl.gz with --gzip). Game id's seed follows from
+--seed and the id alone, so the records do not depend on --parallel or on the
+sharding (with one search thread per game). Run the same command again after a
+kill to finish the run: finished games are kept, a partial record is cut, and
+only the missing games are played. SIGINT and SIGTERM stop cleanly (exit 130).
+
+Players (--sente, --gote):
+  mcts[:playouts=N,movetime=D,threads=N,noise=X,temperature-plies=N,name=S]
+  usi:COMMAND[,movetime=D,nodes=N,depth=N,option.NAME=VALUE,name=S]
+  random
+For example --gote 'usi:/usr/games/fairy-stockfish,nodes=20000,option.Threads=1'.
+A usi player without a limit gets --movetime, or else --playouts as nodes.
+
+Sharding: --shard i/n, or from a Slurm job array (SLURM_ARRAY_TASK_ID, _COUNT,
+_MIN), or from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX with --shards N).
+
+Flags:
+`
+
+func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	games := fs.Int("games", 100, "games in the whole run (all shards)")
+	parallel := fs.Int("parallel", runtime.NumCPU(), "games played at once")
+	threads := fs.Int("threads", 1, "search threads per game of an mcts player (1 keeps records reproducible)")
+	playouts := fs.Int64("playouts", 400, "mcts playouts per move")
+	movetime := fs.Duration("movetime", 0, "time per move instead of playouts (e.g. 100ms); not reproducible")
+	seed := fs.Uint64("seed", 1, "base seed of the run")
+	start := fs.String("start", "startpos", "startpos, a handicap ("+joinNames()+"), or @FILE of SFEN openings used in turn")
+	tempPlies := fs.Int("temperature-plies", 10, "mcts: plies at the start of a game whose moves are drawn in proportion to visits")
+	noise := fs.Float64("noise", 0.25, "mcts: weight of Dirichlet noise in the root priors (0 turns it off)")
+	maxPlies := fs.Int("max-plies", 256, "play limit: a game reaching it is a draw (0: none)")
+	repetition := fs.String("repetition", "first-mover-loses", "non-check fourfold repetition: first-mover-loses, gote-wins or draw")
+	out := fs.String("out", "selfplay-out", "output directory")
+	shardFlag := fs.String("shard", "", "this process's shard i/n (default: from Slurm or Kubernetes, else 0/1)")
+	shards := fs.Int("shards", 0, "shard count of a Kubernetes Indexed Job (its completions)")
+	gzip := fs.Bool("gzip", false, "write .jsonl.gz")
+	sente := fs.String("sente", "mcts", "player of Sente")
+	gote := fs.String("gote", "mcts", "player of Gote")
+	jsonOut := fs.Bool("json", false, "print the summary as one JSON object")
+	progressEvery := fs.Duration("progress-interval", 10*time.Second, "period of the progress lines when stderr is not a terminal")
+	if err := parseFlags(fs, args, stdout, playUsage); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("selfplay: unexpected argument %q", fs.Arg(0))
+	}
+	switch {
+	case *games < 0:
+		return fmt.Errorf("selfplay: --games %d is negative", *games)
+	case *parallel < 1:
+		return fmt.Errorf("selfplay: --parallel %d: want at least 1", *parallel)
+	case *threads < 1:
+		return fmt.Errorf("selfplay: --threads %d: want at least 1", *threads)
+	case *maxPlies < 0:
+		return fmt.Errorf("selfplay: --max-plies %d is negative", *maxPlies)
+	case *movetime < 0 || *playouts < 0:
+		return fmt.Errorf("selfplay: negative budget per move")
+	}
+	openings, err := selfplay.ParseStart(*start)
+	if err != nil {
+		return err
+	}
+	rep, err := minishogi.ParseRepetitionRule(*repetition)
+	if err != nil {
+		return fmt.Errorf("selfplay: --repetition: %w", err)
+	}
+	defaults := selfplay.PlayerSpec{Playouts: *playouts, MoveTime: *movetime, Threads: *threads, Noise: *noise, TemperaturePlies: *tempPlies}
+	if *movetime > 0 {
+		defaults.Playouts = 0
+	}
+	senteSpec, err := selfplay.ParsePlayerSpec(*sente, defaults)
+	if err != nil {
+		return fmt.Errorf("%w (--sente)", err)
+	}
+	goteSpec, err := selfplay.ParsePlayerSpec(*gote, defaults)
+	if err != nil {
+		return fmt.Errorf("%w (--gote)", err)
+	}
+	shard := selfplay.Whole
+	if *shardFlag != "" {
+		if shard, err = selfplay.ParseShard(*shardFlag); err != nil {
+			return err
+		}
+	} else {
+		s, ok, err := selfplay.ShardFromEnv(os.Getenv, *shards)
+		switch {
+		case err != nil:
+			return err
+		case ok:
+			shard = s
+		case *shards > 0:
+			return fmt.Errorf("selfplay: --shards %d without JOB_COMPLETION_INDEX: use --shard i/n outside a Kubernetes Indexed Job", *shards)
+		}
+	}
+	for _, s := range []selfplay.PlayerSpec{senteSpec, goteSpec} {
+		if err := s.CheckEngine(ctx); err != nil {
+			return err
+		}
+	}
+
+	r := &selfplay.Run{
+		Match: selfplay.Match{
+			Sente: senteSpec, Gote: goteSpec, Openings: openings,
+			Rules: minishogi.GameOptions{Repetition: rep, MaxPlies: *maxPlies},
+			Seed:  *seed, Version: selfplay.Version(),
+		},
+		Games: *games, Parallel: *parallel, Shard: shard, OutDir: *out, Gzip: *gzip,
+	}
+	prog := newProgress(stderr, *progressEvery)
+	r.Progress = prog.update
+	began := time.Now()
+	sum, err := r.Execute(ctx)
+	prog.finish()
+	if err != nil {
+		return err
+	}
+	return report(stdout, sum, time.Since(began), *jsonOut)
+}
+
+func joinNames() string {
+	s := ""
+	for i, n := range minishogi.HandicapNames() {
+		if i > 0 {
+			s += ", "
+		}
+		s += n
+	}
+	return s
+}
+
+// runReport is the --json summary of a run.
+type runReport struct {
+	File         string                     `json:"file"`
+	Shard        string                     `json:"shard"`
+	Games        int                        `json:"games"`
+	Kept         int                        `json:"kept"`
+	Played       int                        `json:"played"`
+	Seconds      float64                    `json:"seconds"`
+	GamesPerHour float64                    `json:"games_per_hour"`
+	Plies        int                        `json:"plies"`
+	Bytes        int64                      `json:"bytes"`
+	Results      map[record.Result]int      `json:"results"`
+	Terminations map[record.Termination]int `json:"terminations"`
+}
+
+// report verifies the shard's file (so every run checks its own records
+// with the rules) and prints what it holds.
+func report(w io.Writer, sum selfplay.Summary, took time.Duration, asJSON bool) error {
+	v, err := selfplay.Verify([]string{sum.Path}, selfplay.VerifyOptions{})
+	if err != nil {
+		return err
+	}
+	if v.Games != sum.Total {
+		return fmt.Errorf("selfplay: %s holds %d games, want %d", sum.Path, v.Games, sum.Total)
+	}
+	rep := runReport{
+		File: sum.Path, Shard: sum.Shard.String(), Games: v.Games, Kept: sum.Kept, Played: sum.Played,
+		Seconds: took.Seconds(), Plies: v.Plies, Results: v.Results, Terminations: v.Terminations,
+	}
+	if st, err := os.Stat(sum.Path); err == nil {
+		rep.Bytes = st.Size()
+	}
+	if sum.Played > 0 && took > 0 {
+		rep.GamesPerHour = float64(sum.Played) / took.Hours()
+	}
+	if asJSON {
+		return json.NewEncoder(w).Encode(rep)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "file\t%s\n", rep.File)
+	fmt.Fprintf(tw, "shard\t%s\n", rep.Shard)
+	fmt.Fprintf(tw, "games\t%d (kept %d, played %d)\n", rep.Games, rep.Kept, rep.Played)
+	fmt.Fprintf(tw, "time\t%.1f s, %.0f games/hour\n", rep.Seconds, rep.GamesPerHour)
+	fmt.Fprintf(tw, "plies\t%d (%.1f a game)\n", rep.Plies, float64(rep.Plies)/float64(max(rep.Games, 1)))
+	fmt.Fprintf(tw, "bytes\t%d (%.0f a game)\n", rep.Bytes, float64(rep.Bytes)/float64(max(rep.Games, 1)))
+	fmt.Fprintf(tw, "results\tsente %d, gote %d, draw %d\n", rep.Results[record.Sente], rep.Results[record.Gote], rep.Results[record.Draw])
+	for _, t := range []record.Termination{record.Checkmate, record.Stalemate, record.Repetition, record.PerpetualCheck, record.MaxPlies, record.Resignation, record.IllegalMove, record.EngineError} {
+		if n := rep.Terminations[t]; n > 0 {
+			fmt.Fprintf(tw, "  %s\t%d\n", t, n)
+		}
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,25 @@
+// Package eval is the Minishogi evaluator of the shogilab engine: for every position the
+// search expands it gives move priors, a value, and, when it finds one, a proven mate.
+//
+// A tour:
+//
+//	e := eval.New(eval.DefaultConfig())           // one per search goroutine
+//	searcher, _ := mcts.NewSearcher(cfg, func() mcts.Evaluator { return eval.New(ecfg) })
+//	cp := e.Centipawns(&pos)                       // the static evaluation, side to move
+//
+// Priors come from move features, each adding a weight to the move's log-prior: captures
+// by the value taken, promotions (and a penalty when a bishop or rook declines), checks,
+// drops next to the enemy king, escapes of an attacked piece, and a penalty for putting a
+// piece en prise. The value is a centipawn score (material on the board and in hand, king
+// safety, the best capture on offer, the tempo) mapped to (-1, 1) by tanh. Every number is
+// a field of Weights, in one place, so that a later issue can fit them to self-play data.
+//
+// The mate search runs at every expansion: mate in one by trying each checking move, and,
+// where the side to move has a check, mate in three by checks only, within a node budget.
+// A mate is returned as mcts.Evaluation.Proof, which the search's MCTS-solver propagates;
+// so the engine never misses a mate in one, and never plays a move whose reply mates once
+// that move's node has been expanded (its mate in one is then a proven loss for the mover).
+//
+// The evaluator needs the position behind the search's game: it works on any mcts.Game
+// that also implements Game, such as engine.Game.
+package eval

@@ -1,0 +1,282 @@
+package eval
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/shogilab/shogilab/mcts"
+	ms "github.com/shogilab/shogilab/rules/minishogi"
+)
+
+// Game is what the evaluator needs from the search's game beyond mcts.Game: the position,
+// and whether a position may have occurred earlier (engine.Game provides both).
+type Game interface {
+	mcts.Game
+	// Position returns the current position; the evaluator makes moves on it and takes
+	// them back.
+	Position() *ms.Position
+	// MaybeSeen reports whether a position with this hash may have occurred before in
+	// the game; false must mean it has not.
+	MaybeSeen(hash uint64) bool
+	// PliesLeft is how many more moves the play limit allows: a mate longer than that
+	// would come after the game was drawn.
+	PliesLeft() int
+}
+
+// Evaluator judges Minishogi positions for the search (mcts.Evaluator). It keeps scratch
+// move lists, so each search goroutine needs its own: New is cheap.
+type Evaluator struct {
+	cfg Config
+	w   *Weights
+	// lists[i] holds the moves at ply i of the mate search (0: the attacker's checks,
+	// 1: the defender's replies, 2: the attacker's second moves, 3: the defender after it).
+	lists  [4]ms.MoveList
+	checks [ms.MaxMoves]ms.Move // the checking moves at the evaluated position
+	nodes  int                  // moves the running mate search has made
+}
+
+// New returns an evaluator; it panics if cfg is invalid (see Config.Validate).
+func New(cfg Config) *Evaluator {
+	if err := cfg.Validate(); err != nil {
+		panic(err)
+	}
+	e := &Evaluator{cfg: cfg}
+	e.w = &e.cfg.Weights
+	return e
+}
+
+// Config returns the evaluator's configuration.
+func (e *Evaluator) Config() Config { return e.cfg }
+
+// Evaluate implements mcts.Evaluator. g must implement Game. It writes a prior for each
+// move from its features, returns the value of the static evaluation, and returns a proof
+// when the mate search finds a mate in one or (where the side to move has checks) in three.
+func (e *Evaluator) Evaluate(g mcts.Game, moves []mcts.Move, priors []float32, _ *rand.Rand) mcts.Evaluation {
+	game, ok := g.(Game)
+	if !ok {
+		panic("eval: Evaluate needs a game with Position and MaybeSeen (engine.Game)")
+	}
+	pos := game.Position()
+	var maps attackMaps
+	maps.compute(pos)
+	nChecks := e.priors(pos, &maps, moves, priors)
+
+	checks := e.checks[:nChecks]
+	if e.cfg.MateDepth >= 1 {
+		for _, m := range checks {
+			if e.matesAtOnce(pos, m) {
+				e.markMate(moves, priors, m)
+				return mcts.Evaluation{Value: 1, Proof: mcts.Proof{Status: mcts.Win, Plies: 1}}
+			}
+		}
+	}
+	if e.cfg.MateDepth >= 3 && nChecks > 0 && game.PliesLeft() >= 3 {
+		if m, ok := e.mateIn3(pos, game, checks); ok {
+			e.markMate(moves, priors, m)
+			return mcts.Evaluation{Value: 1, Proof: mcts.Proof{Status: mcts.Win, Plies: 3}}
+		}
+	}
+	return mcts.Evaluation{Value: e.w.Value(e.score(pos, &maps))}
+}
+
+// Centipawns returns the static evaluation of pos for its side to move.
+func (e *Evaluator) Centipawns(pos *ms.Position) int {
+	var maps attackMaps
+	maps.compute(pos)
+	return int(math.Round(float64(e.score(pos, &maps))))
+}
+
+// attackMaps are the squares each side attacks in the current position.
+type attackMaps struct {
+	by        [2]ms.Bitboard
+	occ       ms.Bitboard
+	kingLines ms.Bitboard // squares a rook or bishop on the enemy king's square would see
+}
+
+func (a *attackMaps) compute(pos *ms.Position) {
+	a.occ = pos.Occupied()
+	for c := ms.Sente; c <= ms.Gote; c++ {
+		var att ms.Bitboard
+		for b := pos.ColorPieces(c); b != 0; b &= b - 1 {
+			s := b.First()
+			att |= ms.PieceAttacks(pos.PieceAt(s).Type(), c, s, a.occ)
+		}
+		a.by[c] = att
+	}
+}
+
+// score is the static evaluation in centipawns for the side to move: material on the board
+// and in hand, king safety, the best capture on offer, and the tempo.
+func (e *Evaluator) score(pos *ms.Position, maps *attackMaps) float32 {
+	w := e.w
+	us := pos.SideToMove()
+	var side [2]float32
+	for c := ms.Sente; c <= ms.Gote; c++ {
+		var s float32
+		for b := pos.ColorPieces(c); b != 0; b &= b - 1 {
+			s += w.Board[pos.PieceAt(b.First()).Type()]
+		}
+		for _, pt := range ms.HandTypes {
+			s += float32(pos.Hand(c, pt)) * w.Hand[pt]
+		}
+		zone := ms.PieceAttacks(ms.King, c, pos.KingSquare(c), 0)
+		attacked := zone & maps.by[c.Opponent()]
+		free := zone &^ attacked &^ pos.ColorPieces(c)
+		s += w.KingEscape*float32(free.Count()) - w.KingZoneAttacked*float32(attacked.Count())
+		side[c] = s
+	}
+	return side[us] - side[us.Opponent()] + w.Threat*e.bestCapture(pos, maps) + w.Tempo
+}
+
+// bestCapture is the most the side to move wins by one capture, judged by the static
+// exchange in its simplest form: an undefended piece is won whole, a defended one for its
+// value minus the cheapest attacker's.
+func (e *Evaluator) bestCapture(pos *ms.Position, maps *attackMaps) float32 {
+	us := pos.SideToMove()
+	them := us.Opponent()
+	kingSq := pos.KingSquare(them)
+	best := float32(0)
+	for b := pos.ColorPieces(them) & maps.by[us]; b != 0; b &= b - 1 {
+		s := b.First()
+		if s == kingSq {
+			continue // a check, not a capture
+		}
+		gain := e.w.Board[pos.PieceAt(s).Type()]
+		if maps.by[them].Has(s) {
+			cheapest := float32(math.Inf(1))
+			for a := pos.Attackers(s, us, maps.occ); a != 0; a &= a - 1 {
+				cheapest = min(cheapest, e.attackerValue(pos.PieceAt(a.First()).Type()))
+			}
+			gain -= cheapest
+		}
+		best = max(best, gain)
+	}
+	return best
+}
+
+// attackerValue is what a piece risks by capturing: its board value, and for the king
+// (which may only capture undefended pieces) more than anything it could win.
+func (e *Evaluator) attackerValue(pt ms.PieceType) float32 {
+	if pt == ms.King {
+		return 1e4
+	}
+	return e.w.Board[pt]
+}
+
+// markMate gives the proven mating move m the prior PriorMate, so that the search
+// visits it first and proves the position through it.
+func (e *Evaluator) markMate(moves []mcts.Move, priors []float32, m ms.Move) {
+	for i := range moves {
+		if ms.Move(moves[i]) == m {
+			priors[i] = e.prior(e.w.PriorMate)
+		}
+	}
+}
+
+func (e *Evaluator) prior(logit float32) float32 { return fastExp(logit) }
+
+// fastExp is e^x within 0.5% for |x| <= 30 (clamped outside): priors are only compared
+// and normalised, and math.Exp cost a seventh of a playout. It splits x·log2(e) into an
+// integer part, set directly as the float's exponent, and a fraction f whose 2^f is a
+// quadratic fit on [0, 1) (exact at both ends).
+func fastExp(x float32) float32 {
+	const log2e = 1.4426950408889634
+	y := min(max(x, -30), 30) * log2e
+	i := float32(math.Floor(float64(y)))
+	f := y - i
+	mant := 1 + f*(0.6565+0.3435*f)
+	return math.Float32frombits(uint32(int32(i)+127)<<23) * mant
+}
+
+// priors writes the prior of each move and collects the checking moves in e.checks,
+// returning their number. Mating moves found later overwrite their prior.
+func (e *Evaluator) priors(pos *ms.Position, maps *attackMaps, moves []mcts.Move, priors []float32) int {
+	w := e.w
+	us := pos.SideToMove()
+	them := us.Opponent()
+	theirKing := pos.KingSquare(them)
+	maps.kingLines = kingLines(theirKing, maps.occ)
+	zoneRank := 0 // the promotion zone: the farthest rank
+	if us == ms.Gote {
+		zoneRank = 4
+	}
+	nChecks := 0
+	for i, mv := range moves {
+		m := ms.Move(mv)
+		to := m.To()
+		var f float32
+		check := false
+		if m.IsDrop() {
+			pt := m.DropType()
+			switch chebyshev(to, theirKing) {
+			case 1:
+				f += w.PriorDropNearKing
+			case 2:
+				f += w.PriorDropNearKing / 2
+			}
+			if maps.by[them].Has(to) && !maps.by[us].Has(to) {
+				f -= w.PriorHang * w.Board[pt] / 100
+			}
+			// A drop cannot uncover a line, so it checks only by itself.
+			check = ms.PieceAttacks(pt, us, to, maps.occ|1<<uint(to)).Has(theirKing)
+		} else {
+			from := m.From()
+			mover := pos.PieceAt(from).Type()
+			after := mover
+			captured := pos.PieceAt(to)
+			gain := float32(0)
+			if captured != ms.NoPiece {
+				gain = w.Board[captured.Type()]
+				f += w.PriorCapture * gain / 100
+			}
+			if m.IsPromotion() {
+				after = mover.Promoted()
+				f += w.PriorPromote
+			} else if (mover == ms.Bishop || mover == ms.Rook) && (from.Rank() == zoneRank || to.Rank() == zoneRank) {
+				f -= w.PriorDecline
+			}
+			if maps.by[them].Has(to) && mover != ms.King { // a legal king move is never en prise
+				risk := w.Board[after]
+				if pos.Attackers(to, us, maps.occ)&^(1<<uint(from)) != 0 {
+					risk -= gain // defended: an exchange
+				}
+				if risk > 0 {
+					f -= w.PriorHang * risk / 100
+				}
+			} else if maps.by[them].Has(from) && mover != ms.King {
+				f += w.PriorEscape * w.Board[mover] / 100
+			}
+			check = givesCheck(pos, m, after, maps.occ, maps.kingLines)
+		}
+		if check {
+			f += w.PriorCheck
+			e.checks[nChecks] = m
+			nChecks++
+		}
+		priors[i] = e.prior(f)
+	}
+	return nChecks
+}
+
+// chebyshev is the king-step distance between two squares.
+func chebyshev(a, b ms.Square) int {
+	df, dr := a.File()-b.File(), a.Rank()-b.Rank()
+	return max(df, -df, dr, -dr)
+}
+
+// kingLines are the squares a rook or a bishop on the king's square would attack: the only
+// squares from which a moving piece can uncover a check.
+func kingLines(king ms.Square, occ ms.Bitboard) ms.Bitboard {
+	return ms.PieceAttacks(ms.Rook, ms.Sente, king, occ) | ms.PieceAttacks(ms.Bishop, ms.Sente, king, occ)
+}
+
+// givesCheck reports whether the legal board move m, whose piece becomes kind after,
+// checks the enemy king. A direct check is read off the attack table; the move is made
+// only when the piece leaves one of the king's lines and might uncover a check.
+func givesCheck(pos *ms.Position, m ms.Move, after ms.PieceType, occ, lines ms.Bitboard) bool {
+	us := pos.SideToMove()
+	from, to := m.From(), m.To()
+	vacated := occ&^(1<<uint(from)) | 1<<uint(to)
+	return ms.PieceAttacks(after, us, to, vacated).Has(pos.KingSquare(us.Opponent())) ||
+		(lines.Has(from) && pos.GivesCheck(m))
+}

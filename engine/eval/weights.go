@@ -1,0 +1,133 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+
+	ms "github.com/shogilab/shogilab/rules/minishogi"
+)
+
+// Weights are every number the evaluation uses, in one place, so that a later issue can
+// learn them from self-play data. Values are in centipawns (a pawn on the board is 100);
+// prior weights are added to a move's log-prior, so a weight of w multiplies the move's
+// prior by e^w. The defaults are hand-set in the usual shogi order of piece strength (pawn <
+// silver < gold < bishop < rook, promoted pieces above their base); they are a starting
+// point, not a fitted result.
+type Weights struct {
+	// Board is the value of a piece on the board, by PieceType (index 0 and King unused).
+	Board [ms.Dragon + 1]float32
+	// Hand is the value of a piece in hand, by PieceType (Pawn..Rook). A piece in hand is
+	// worth more than on the board because it can be dropped anywhere.
+	Hand [ms.Rook + 1]float32
+	// KingZoneAttacked is subtracted for every square next to a side's king that the
+	// opponent attacks; KingEscape is added for every such square that is empty of the
+	// side's own pieces and not attacked (room to run).
+	KingZoneAttacked float32
+	KingEscape       float32
+	// Threat is the share of the best capture the side to move has (the value of an
+	// undefended piece, or of a defended piece minus its cheapest attacker) that counts
+	// in its favour: the opponent cannot save everything at once.
+	Threat float32
+	// Tempo is the worth of having the move.
+	Tempo float32
+	// ValueScale maps centipawns to a value for the search: value = tanh(cp/ValueScale).
+	ValueScale float32
+
+	// PriorCapture is added per 100 centipawns of the captured piece.
+	PriorCapture float32
+	// PriorPromote is added to a promotion; PriorDecline is subtracted when a bishop or
+	// rook declines to promote (it loses nothing by promoting in Minishogi).
+	PriorPromote float32
+	PriorDecline float32
+	// PriorCheck is added to a move that gives check.
+	PriorCheck float32
+	// PriorDropNearKing is added to a drop next to the enemy king, half of it two squares
+	// away.
+	PriorDropNearKing float32
+	// PriorEscape is added per 100 centipawns of a piece that leaves an attacked square
+	// for a square the opponent does not attack.
+	PriorEscape float32
+	// PriorHang is subtracted per 100 centipawns that a move puts en prise: the whole
+	// piece on an undefended attacked square, or what it is worth more than what it
+	// captured on a defended one.
+	PriorHang float32
+	// PriorMate is added to a move that the mate search proves wins, so that the search
+	// visits it first.
+	PriorMate float32
+}
+
+// DefaultWeights returns the hand-set defaults described on Weights.
+func DefaultWeights() Weights {
+	var w Weights
+	w.Board[ms.Pawn] = 100
+	w.Board[ms.Silver] = 450
+	w.Board[ms.Gold] = 500
+	w.Board[ms.Bishop] = 550
+	w.Board[ms.Rook] = 650
+	w.Board[ms.Tokin] = 520
+	w.Board[ms.ProSilver] = 500
+	w.Board[ms.Horse] = 800
+	w.Board[ms.Dragon] = 950
+	w.Hand[ms.Pawn] = 120
+	w.Hand[ms.Silver] = 500
+	w.Hand[ms.Gold] = 560
+	w.Hand[ms.Bishop] = 600
+	w.Hand[ms.Rook] = 720
+	w.KingZoneAttacked = 40
+	w.KingEscape = 20
+	w.Threat = 0.5
+	w.Tempo = 30
+	// A rook up (about 650) is a value of tanh(650/700) ≈ 0.73: clearly winning, not yet sure.
+	w.ValueScale = 700
+	w.PriorCapture = 0.6
+	w.PriorPromote = 1.0
+	w.PriorDecline = 2.0
+	w.PriorCheck = 1.0
+	w.PriorDropNearKing = 0.8
+	w.PriorEscape = 0.4
+	w.PriorHang = 0.5
+	w.PriorMate = 20
+	return w
+}
+
+// Config is the evaluator's weights and the effort of its mate search.
+type Config struct {
+	Weights Weights
+	// MateDepth is how deep the mate search looks at every expansion, in plies of the
+	// winning side's moves counted as in "mate in N": 0 (off), 1 or 3. Mate in 3 is
+	// tried only in positions where the side to move has a check.
+	MateDepth int
+	// MateNodes bounds the moves a mate-in-3 search makes; a search that runs out proves
+	// nothing. It keeps the cost of an expansion bounded in positions full of checks.
+	MateNodes int
+}
+
+// DefaultConfig returns the default weights with mate-in-3 searches of at most 400 moves.
+func DefaultConfig() Config {
+	return Config{Weights: DefaultWeights(), MateDepth: 3, MateNodes: 400}
+}
+
+// Validate reports the first field of c that is out of range.
+func (c Config) Validate() error {
+	switch {
+	case c.MateDepth != 0 && c.MateDepth != 1 && c.MateDepth != 3:
+		return fmt.Errorf("eval: config: MateDepth is %d; need 0, 1 or 3", c.MateDepth)
+	case c.MateNodes < 0:
+		return fmt.Errorf("eval: config: MateNodes is %d; need 0 or more", c.MateNodes)
+	case !(c.Weights.ValueScale > 0) || math.IsInf(float64(c.Weights.ValueScale), 0):
+		return fmt.Errorf("eval: config: Weights.ValueScale is %v; need a positive number", c.Weights.ValueScale)
+	}
+	return nil
+}
+
+// Value maps a score in centipawns for the side to move to a search value in (-1, 1).
+func (w *Weights) Value(cp float32) float32 {
+	return float32(math.Tanh(float64(cp / w.ValueScale)))
+}
+
+// Centipawns is the inverse of Value, for reporting a search value as a USI `score cp`.
+// Values at ±1 are clipped to ±0.999 (a score of about ±2.6 ValueScale).
+func (w *Weights) Centipawns(value float32) int {
+	v := math.Max(-0.999, math.Min(0.999, float64(value)))
+	return int(math.Round(float64(w.ValueScale) * math.Atanh(v)))
+}

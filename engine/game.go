@@ -1,0 +1,207 @@
+package engine
+
+import (
+	"math"
+
+	"github.com/shogilab/shogilab/mcts"
+	"github.com/shogilab/shogilab/rules/minishogi"
+)
+
+// seenBuckets is the size of Game's table of position counts by hash bucket. The table only
+// filters: a bucket with fewer than four entries rules out a fourth occurrence without
+// scanning the history. 1024 buckets keep false alarms rare in games of a few hundred plies.
+const seenBuckets = 1024
+
+// Game is a Minishogi game as the search sees it: an mcts.Game over a Position with the
+// history of hashes and checks that the repetition rules of RULES.md section 1 need.
+// Play and Undo allocate nothing once the history has room (NewGame leaves room for
+// historyRoom plies beyond the moves given). Not safe for concurrent use; Clone it.
+type Game struct {
+	pos        minishogi.Position
+	opts       minishogi.GameOptions
+	firstMover minishogi.Color // side to move at the start: loses a plain repetition by default
+	moves      []minishogi.Move
+	undos      []minishogi.Undo
+	hashes     []uint64 // hashes[i]: the position after i moves
+	checks     []bool   // checks[i]: move i gave check
+	seen       [seenBuckets]uint16
+
+	legal      minishogi.MoveList // legal moves of pos, valid while legalValid
+	legalValid bool
+}
+
+// historyRoom is how many plies beyond the given moves the history holds without growing.
+const historyRoom = 512
+
+// NewGame returns the game from start after moves, which must be legal (they are played
+// without checks; use minishogi.Game to validate moves from outside).
+func NewGame(start minishogi.Position, moves []minishogi.Move, opts minishogi.GameOptions) *Game {
+	n := len(moves) + historyRoom
+	g := &Game{
+		pos:        start,
+		opts:       opts,
+		firstMover: start.SideToMove(),
+		moves:      make([]minishogi.Move, 0, n),
+		undos:      make([]minishogi.Undo, 0, n),
+		hashes:     make([]uint64, 1, n+1),
+		checks:     make([]bool, 0, n),
+	}
+	g.hashes[0] = start.Hash()
+	g.seen[start.Hash()%seenBuckets]++
+	for _, m := range moves {
+		g.play(m)
+	}
+	return g
+}
+
+// FromGame returns the search's view of a rules game: the same start, moves and options.
+func FromGame(rg *minishogi.Game) *Game {
+	return NewGame(rg.Start(), rg.Moves(), rg.Options())
+}
+
+// Position returns the current position. The evaluator may make moves on it but must
+// take them back.
+func (g *Game) Position() *minishogi.Position { return &g.pos }
+
+// MaybeSeen reports whether a position with this hash may have occurred in the game so far
+// (false means it certainly has not). A mate search uses it to distrust lines that could
+// be cut short by a repetition.
+func (g *Game) MaybeSeen(hash uint64) bool { return g.seen[hash%seenBuckets] > 0 }
+
+// PliesLeft returns how many more moves the play limit allows (math.MaxInt without one).
+func (g *Game) PliesLeft() int {
+	if g.opts.MaxPlies <= 0 {
+		return math.MaxInt
+	}
+	return g.opts.MaxPlies - len(g.moves)
+}
+
+// Ply returns the number of moves played since the start.
+func (g *Game) Ply() int { return len(g.moves) }
+
+// LegalMoves implements mcts.Game.
+func (g *Game) LegalMoves(dst []mcts.Move) []mcts.Move {
+	g.generate()
+	for _, m := range g.legal.Slice() {
+		dst = append(dst, mcts.Move(m))
+	}
+	return dst
+}
+
+func (g *Game) generate() {
+	if !g.legalValid {
+		g.pos.GenerateLegal(&g.legal)
+		g.legalValid = true
+	}
+}
+
+// Play implements mcts.Game; m must be legal.
+func (g *Game) Play(m mcts.Move) { g.play(minishogi.Move(m)) }
+
+func (g *Game) play(m minishogi.Move) {
+	g.undos = append(g.undos, g.pos.MakeMove(m))
+	g.moves = append(g.moves, m)
+	h := g.pos.Hash()
+	g.hashes = append(g.hashes, h)
+	g.checks = append(g.checks, g.pos.InCheck())
+	g.seen[h%seenBuckets]++
+	g.legalValid = false
+}
+
+// Undo implements mcts.Game.
+func (g *Game) Undo() {
+	n := len(g.moves)
+	if n == 0 {
+		panic("engine: Undo with no move played")
+	}
+	g.seen[g.hashes[n]%seenBuckets]--
+	g.pos.UnmakeMove(g.moves[n-1], g.undos[n-1])
+	g.moves, g.undos = g.moves[:n-1], g.undos[:n-1]
+	g.hashes, g.checks = g.hashes[:n], g.checks[:n-1]
+	g.legalValid = false
+}
+
+// Outcome implements mcts.Game with the end-of-game rules of RULES.md section 1, in the
+// order minishogi.Game applies them: no legal move loses; a fourth occurrence ends the game
+// by the perpetual-check or repetition rule; the play limit draws.
+func (g *Game) Outcome() (over bool, value float32) {
+	g.generate()
+	if g.legal.N == 0 {
+		return true, -1
+	}
+	if loser, draw, ok := g.repetition(); ok {
+		switch {
+		case draw:
+			return true, 0
+		case loser == g.pos.SideToMove():
+			return true, -1
+		}
+		return true, 1
+	}
+	if g.opts.MaxPlies > 0 && len(g.moves) >= g.opts.MaxPlies {
+		return true, 0
+	}
+	return false, 0
+}
+
+// repetition reports, when the current position occurs for the fourth time, who loses
+// (or that it is a draw).
+func (g *Game) repetition() (loser minishogi.Color, draw, ok bool) {
+	n := len(g.moves)
+	now := g.hashes[n]
+	if g.seen[now%seenBuckets] < 4 {
+		return 0, false, false
+	}
+	first, count := n, 0
+	for i := n; i >= 0 && count < 4; i -= 2 { // equal positions have the same side to move
+		if g.hashes[i] == now {
+			first = i
+			count++
+		}
+	}
+	if count < 4 {
+		return 0, false, false
+	}
+	// Perpetual check: a side that checked with every one of its moves since the first of the
+	// four occurrences loses, unless both did. The side to move now made moves first,
+	// first+2, ...; its opponent the others.
+	stm := g.pos.SideToMove()
+	allChecks := [2]bool{true, true}
+	for i := first; i < n; i++ {
+		c := stm
+		if (i-first)%2 == 1 {
+			c = stm.Opponent()
+		}
+		allChecks[c] = allChecks[c] && g.checks[i]
+	}
+	if allChecks[minishogi.Sente] != allChecks[minishogi.Gote] {
+		if allChecks[minishogi.Sente] {
+			return minishogi.Sente, false, true
+		}
+		return minishogi.Gote, false, true
+	}
+	switch g.opts.Repetition {
+	case minishogi.GoteWins:
+		return minishogi.Sente, false, true
+	case minishogi.RepetitionDraws:
+		return 0, true, true
+	}
+	return g.firstMover, false, true
+}
+
+// Hash implements mcts.Game: the position's hash (board, hands, side to move).
+func (g *Game) Hash() uint64 { return g.pos.Hash() }
+
+// Clone implements mcts.Game: an independent copy, history included.
+func (g *Game) Clone() mcts.Game {
+	c := *g
+	n := len(g.moves) + historyRoom
+	c.moves = append(make([]minishogi.Move, 0, n), g.moves...)
+	c.undos = append(make([]minishogi.Undo, 0, n), g.undos...)
+	c.hashes = append(make([]uint64, 0, n+1), g.hashes...)
+	c.checks = append(make([]bool, 0, n), g.checks...)
+	return &c
+}
+
+// MoveString implements mcts.Game: USI notation.
+func (g *Game) MoveString(m mcts.Move) string { return minishogi.Move(m).String() }

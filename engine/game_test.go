@@ -1,0 +1,110 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/shogilab/shogilab/rules/minishogi"
+)
+
+// TestOutcomeAgreesWithRules plays random games that often move a piece back where it came
+// from, or gives check, so that repetitions, perpetual checks and mates all occur, and checks at every ply
+// that Game.Outcome agrees with minishogi.Game.Result, the rules package's separate
+// implementation of the same end-of-game rules, under every repetition rule. Undo is
+// checked on the way back.
+func TestOutcomeAgreesWithRules(t *testing.T) {
+	seen := map[minishogi.Termination]int{}
+	for _, rule := range []minishogi.RepetitionRule{minishogi.FirstMoverLoses, minishogi.GoteWins, minishogi.RepetitionDraws} {
+		for seed := range uint64(60) {
+			rng := rand.New(rand.NewPCG(seed, uint64(rule)))
+			opts := minishogi.GameOptions{Repetition: rule, MaxPlies: 150}
+			rules := minishogi.NewGame(minishogi.StartPosition(), opts)
+			g := NewGame(minishogi.StartPosition(), nil, opts)
+			var played []minishogi.Move
+			for {
+				over, value := g.Outcome()
+				res := rules.Result()
+				if over != res.Over() {
+					t.Fatalf("rule %s seed %d ply %d: Outcome over %v, rules %v (%s)", rule, seed, len(played), over, res.Over(), res.Termination)
+				}
+				if over {
+					want := float32(0)
+					if !res.Draw {
+						want = -1
+						if res.Winner == g.Position().SideToMove() {
+							want = 1
+						}
+					}
+					if value != want {
+						t.Fatalf("rule %s seed %d: %s: Outcome %v, want %v", rule, seed, res.Termination, value, want)
+					}
+					seen[res.Termination]++
+					break
+				}
+				moves := g.Position().LegalMoves(nil)
+				m := moves[rng.IntN(len(moves))]
+				if rng.IntN(2) == 0 { // prefer a check, so that perpetual checks occur
+					pos := g.Position()
+					for _, l := range moves {
+						if pos.GivesCheck(l) {
+							m = l
+						}
+					}
+				}
+				if n := len(played); n >= 2 && rng.IntN(4) > 0 {
+					// Move the piece the side moved last back, when that is legal.
+					if last := played[n-2]; !last.IsDrop() && !last.IsPromotion() {
+						back := minishogi.NewMove(last.To(), last.From(), false)
+						for _, l := range moves {
+							if l == back {
+								m = back
+							}
+						}
+					}
+				}
+				g.play(m)
+				if err := rules.Play(m); err != nil {
+					t.Fatal(err)
+				}
+				played = append(played, m)
+			}
+			start := minishogi.StartPosition()
+			end := g.Position().SFEN()
+			for range played {
+				g.Undo()
+			}
+			if got := g.Position().SFEN(); got != minishogi.StartSFEN || g.Hash() != start.Hash() {
+				t.Fatalf("undo from %s gave %s", end, got)
+			}
+		}
+	}
+	for _, term := range []minishogi.Termination{minishogi.Checkmate, minishogi.Repetition, minishogi.PerpetualCheck} {
+		if seen[term] == 0 {
+			t.Errorf("no game ended by %s: the test does not exercise it (%v)", term, seen)
+		}
+	}
+}
+
+func TestCloneIsIndependent(t *testing.T) {
+	g := NewGame(minishogi.StartPosition(), nil, minishogi.GameOptions{})
+	m, _ := g.Position().ParseMove("2e3d")
+	c := g.Clone()
+	g.play(m)
+	start := minishogi.StartPosition()
+	if c.Hash() != start.Hash() {
+		t.Error("playing on the original moved the clone")
+	}
+	if g.MoveString(42) != minishogi.Move(42).String() {
+		t.Error("MoveString is not USI")
+	}
+}
+
+func BenchmarkPlayUndo(b *testing.B) {
+	g := NewGame(minishogi.StartPosition(), nil, minishogi.GameOptions{})
+	m, _ := g.Position().ParseMove("2e3d")
+	b.ReportAllocs()
+	for b.Loop() {
+		g.play(m)
+		g.Undo()
+	}
+}

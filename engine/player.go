@@ -1,0 +1,225 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/shogilab/shogilab/engine/eval"
+	"github.com/shogilab/shogilab/mcts"
+	"github.com/shogilab/shogilab/rules/minishogi"
+)
+
+// PlayerConfig configures a Player: the search constants (threads, node pool, PUCT, noise,
+// temperature, seed) and the evaluator's weights and mate search.
+type PlayerConfig struct {
+	Search mcts.Config
+	Eval   eval.Config
+}
+
+// DefaultPlayerConfig returns the defaults of mcts.DefaultConfig and eval.DefaultConfig,
+// with a node pool of 1<<20 nodes (32 MiB).
+func DefaultPlayerConfig() PlayerConfig {
+	s := mcts.DefaultConfig()
+	s.MaxNodes = 1 << 20
+	return PlayerConfig{Search: s, Eval: eval.DefaultConfig()}
+}
+
+// Validate reports the first invalid field.
+func (c PlayerConfig) Validate() error {
+	if err := c.Search.Validate(); err != nil {
+		return fmt.Errorf("engine: %w", err)
+	}
+	if err := c.Eval.Validate(); err != nil {
+		return fmt.Errorf("engine: %w", err)
+	}
+	return nil
+}
+
+// Player is the engine without USI: it thinks about a game and returns a decision with
+// the search's statistics. It keeps its search tree between calls, so that consecutive
+// positions of one game reuse it. Not safe for concurrent use (one Think at a time), but
+// Stop may be called from any goroutine.
+type Player struct {
+	cfg      PlayerConfig
+	searcher *mcts.Searcher
+}
+
+// NewPlayer allocates the node pool (Search.MaxNodes × mcts.NodeBytes bytes) and returns
+// a player, or an error if cfg is invalid.
+func NewPlayer(cfg PlayerConfig) (*Player, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	ecfg := cfg.Eval
+	s, err := mcts.NewSearcher(cfg.Search, func() mcts.Evaluator { return eval.New(ecfg) })
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	return &Player{cfg: cfg, searcher: s}, nil
+}
+
+// Config returns the player's configuration.
+func (p *Player) Config() PlayerConfig { return p.cfg }
+
+// NewGame drops the search tree and restarts every random choice from seed, so that a
+// game played from here depends only on seed and the moves (with one search goroutine and
+// playout budgets). It allocates a fresh node pool.
+func (p *Player) NewGame(seed uint64) error {
+	cfg := p.cfg
+	cfg.Search.Seed = seed
+	// mcts.Searcher fixes its generators at creation, so a new seed needs a new searcher.
+	// Drop the old pool first so that two never live at once.
+	p.searcher = nil
+	q, err := NewPlayer(cfg)
+	if err != nil {
+		return err
+	}
+	*p = *q
+	return nil
+}
+
+// Stop ends a running Think early; it returns its decision as usual.
+func (p *Player) Stop() { p.searcher.Stop() }
+
+// Limits bound one Think. With neither Playouts nor Time the search runs until ctx is
+// done, Stop is called, the root is proven or the pool is full.
+type Limits struct {
+	Playouts int64         // playouts to add; 0: no limit
+	Time     time.Duration // longest think; 0: no limit
+	// OnInfo, if set, gets a snapshot of the search every InfoInterval (default 1 s) and
+	// once at the end, from another goroutine while the search runs.
+	OnInfo       func(mcts.Info)
+	InfoInterval time.Duration
+}
+
+// Score is a search result as USI reports it: a proven mate in plies (positive when the
+// side to move mates, negative when it is mated) or else centipawns.
+type Score struct {
+	Mate int // plies to the end of a proven game, signed; 0 when not proven (see Proven)
+	CP   int
+	// Proven tells a mate (Mate != 0) or a proven draw apart from an estimate.
+	Proven bool
+}
+
+// String returns "cp N" or "mate N", the words of a USI info line.
+func (s Score) String() string {
+	if s.Proven && s.Mate != 0 {
+		return fmt.Sprintf("mate %d", s.Mate)
+	}
+	return fmt.Sprintf("cp %d", s.CP)
+}
+
+// MoveStat is one root move after a search.
+type MoveStat struct {
+	Move   minishogi.Move
+	Visits uint32
+	Q      float32    // mean value for the side to move after playing Move
+	Prior  float32    // the prior the search used, root noise included
+	Proof  mcts.Proof // the proven result of playing Move, for the side to move
+}
+
+// Decision is what Think decided, with the statistics a record keeps.
+type Decision struct {
+	Move minishogi.Move // the move to play; when Resign, the longest resistance
+	// Resign is true when every move is proven lost. Think never claims a win: a proven
+	// win is played out.
+	Resign     bool
+	Value      float32 // the root's value for the side to move, in [-1, 1]
+	Score      Score
+	RootVisits int64 // the root's visits, including those kept from earlier searches
+	Playouts   int64 // playouts of this search
+	Collisions int64 // playouts retried because another goroutine was expanding their leaf
+	Nodes      int   // tree nodes in use
+	Depth      int   // mean playout depth
+	SelDepth   int   // deepest playout
+	Elapsed    time.Duration
+	PV         []minishogi.Move
+	Top        []MoveStat // the visited or proven root moves, most visited first
+	Stop       mcts.StopReason
+}
+
+// Think searches the current position of g within lim and returns the move to play. g is
+// not changed. It returns an error if the game is over.
+func (p *Player) Think(ctx context.Context, g *minishogi.Game, lim Limits) (Decision, error) {
+	if g.Result().Over() {
+		return Decision{}, fmt.Errorf("engine: think: the game is over (%s)", g.Result().Termination)
+	}
+	return p.think(ctx, FromGame(g), lim)
+}
+
+func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, error) {
+	mlim := mcts.Limits{
+		Playouts:     lim.Playouts,
+		Time:         lim.Time,
+		Ply:          game.Ply(),
+		OnInfo:       lim.OnInfo,
+		InfoInterval: lim.InfoInterval,
+	}
+	res, err := p.searcher.Search(ctx, game, mlim)
+	if err == nil && res.Stop == mcts.StopPoolFull && res.Playouts < res.RootVisits/10 {
+		// The tree kept from earlier searches filled the pool, leaving this search almost
+		// no room: start a fresh tree with what is left of the budget.
+		p.searcher.Reset()
+		if mlim.Playouts > 0 {
+			mlim.Playouts = max(mlim.Playouts-res.Playouts, 1)
+		}
+		if mlim.Time > 0 {
+			mlim.Time = max(mlim.Time-res.Elapsed, time.Millisecond)
+		}
+		wasted := res.Playouts
+		res, err = p.searcher.Search(ctx, game, mlim)
+		res.Playouts += wasted
+	}
+	if err != nil {
+		return Decision{}, fmt.Errorf("engine: %w", err)
+	}
+	d := Decision{
+		Move:       minishogi.Move(res.Best),
+		Resign:     res.Proof.Status == mcts.Loss,
+		Value:      res.Value,
+		Score:      p.score(res.Info),
+		RootVisits: res.RootVisits,
+		Playouts:   res.Playouts,
+		Collisions: res.Collisions,
+		Nodes:      res.Nodes,
+		Depth:      res.Depth,
+		SelDepth:   res.SelDepth,
+		Elapsed:    res.Elapsed,
+		Stop:       res.Stop,
+	}
+	for _, m := range res.PV {
+		d.PV = append(d.PV, minishogi.Move(m))
+	}
+	for _, c := range res.Root {
+		if c.Visits > 0 || c.Proof.Status != mcts.Unproven {
+			d.Top = append(d.Top, MoveStat{minishogi.Move(c.Move), c.Visits, c.Q, c.Prior, c.Proof})
+		}
+	}
+	slices.SortStableFunc(d.Top, func(a, b MoveStat) int { return int(b.Visits) - int(a.Visits) })
+	if res.RootVisits <= 1 && len(res.Root) > 0 && res.Proof.Status == mcts.Unproven {
+		// Stopped before any child was visited: the best prior is the best guess.
+		best := res.Root[0]
+		for _, c := range res.Root[1:] {
+			if c.Prior > best.Prior {
+				best = c
+			}
+		}
+		d.Move = minishogi.Move(best.Move)
+	}
+	return d, nil
+}
+
+// score turns a search snapshot into a USI score.
+func (p *Player) score(in mcts.Info) Score {
+	switch in.Proof.Status {
+	case mcts.Win:
+		return Score{Mate: in.Proof.Plies, CP: 30000, Proven: true}
+	case mcts.Loss:
+		return Score{Mate: -max(in.Proof.Plies, 1), CP: -30000, Proven: true}
+	case mcts.Draw:
+		return Score{Proven: true}
+	}
+	return Score{CP: p.cfg.Eval.Weights.Centipawns(in.Value)}
+}

@@ -1,0 +1,136 @@
+package notation
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/shogilab/shogilab/record"
+)
+
+// bareKingMate is Fairy-Stockfish's mate in 8 plies from the bare-king
+// handicap (RULES.md section 1).
+func bareKingMate() *record.Game {
+	return &record.Game{
+		ID: 0, Seed: 1, Variant: "minishogi", Start: "4k/5/5/P4/KGSBR w - 1",
+		Moves:  []string{"1a2a", "4e4d", "2a2b", "2e5b", "2b2a", "4d3c", "2a3a", "1e1a"},
+		Result: record.Sente, Termination: record.Checkmate, Plies: 8,
+		Players: record.Players{Sente: record.Player{Name: "a", Kind: record.KindUSI}, Gote: record.Player{Name: "b", Kind: record.KindUSI}},
+		Rules:   record.Rules{Repetition: record.RepetitionFirstMoverLoses}, Version: "test",
+	}
+}
+
+// The expected texts are written by hand from the formats' descriptions
+// (Kakinoki's KIF page; CSA standard file format 2.2): squares are file
+// then rank, the KIF origin in parentheses as digits, a CSA move names the
+// piece after it moved.
+func TestKIFBareKing(t *testing.T) {
+	got, err := KIF(bareKingMate())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `#KIF version=2.0 encoding=UTF-8
+#shogilab game 0 seed 1 termination checkmate
+後手の持駒：なし
+  ５ ４ ３ ２ １
++---------------+
+| ・ ・ ・ ・v玉|一
+| ・ ・ ・ ・ ・|二
+| ・ ・ ・ ・ ・|三
+| 歩 ・ ・ ・ ・|四
+| 玉 金 銀 角 飛|五
++---------------+
+先手の持駒：なし
+後手番
+先手：a
+後手：b
+手数----指手---------消費時間--
+   1 ２一玉(11)
+   2 ４四金(45)
+   3 ２二玉(21)
+   4 ５二角(25)
+   5 ２一玉(22)
+   6 ３三金(44)
+   7 ３一玉(21)
+   8 １一飛(15)
+   9 詰み
+まで8手で先手の勝ち
+`
+	if got != want {
+		t.Errorf("KIF:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestCSABareKing(t *testing.T) {
+	g := bareKingMate()
+	g.Moves[7] = "1e1a+" // the promoting rook mates too
+	got, err := CSA(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `V2.2
+N+a
+N-b
+$EVENT:shogilab game 0 seed 1
+P1 *  *  *  * -OU
+P2 *  *  *  *  * 
+P3 *  *  *  *  * 
+P4+FU *  *  *  * 
+P5+OU+KI+GI+KA+HI
+-
+-1121OU
++4544KI
+-2122OU
++2552KA
+-2221OU
++4433KI
+-2131OU
++1511RY
+%TSUMI
+'termination checkmate, result sente
+`
+	if got != want {
+		t.Errorf("CSA:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// From the normal start: a capture on the previous move's square and a recapture (both KIF
+// 同), a drop, and a resignation.
+func TestStartposCaptureDropResign(t *testing.T) {
+	g := &record.Game{
+		ID: 3, Seed: 9, Variant: "minishogi", Start: "rbsgk/4p/5/P4/KGSBR b - 1",
+		Moves:  []string{"2e4c", "3a3b", "4c3b", "2a3b", "S*4b"},
+		Result: record.Sente, Termination: record.Resignation, Plies: 5,
+		Players: record.Players{Sente: record.Player{Name: "x", Kind: record.KindRandom}, Gote: record.Player{Name: "y", Kind: record.KindRandom}},
+		Rules:   record.Rules{Repetition: record.RepetitionDraw}, Version: "test",
+	}
+	kif, err := KIF(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"手合割：5五将棋\n", "   1 ４三角(25)\n", "   2 ３二銀(31)\n", "   3 同　角(43)\n",
+		"   4 同　金(21)\n", "   5 ４二銀打\n", "   6 投了\n", "まで5手で先手の勝ち\n"} {
+		if !strings.Contains(kif, line) {
+			t.Errorf("KIF lacks %q:\n%s", line, kif)
+		}
+	}
+	csa, err := CSA(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range []string{"P1-HI-KA-GI-KI-OU\n", "P5+OU+KI+GI+KA+HI\n", "\n+\n+2543KA\n", "-3132GI\n", "+4332KA\n", "-2132KI\n", "+0042GI\n", "%TORYO\n"} {
+		if !strings.Contains(csa, line) {
+			t.Errorf("CSA lacks %q:\n%s", line, csa)
+		}
+	}
+}
+
+func TestIllegalMoveIsAnError(t *testing.T) {
+	g := bareKingMate()
+	g.Moves[1] = "4e3c"
+	if _, err := KIF(g); err == nil || !strings.Contains(err.Error(), "move 2 4e3c") {
+		t.Errorf("KIF of an illegal move: %v", err)
+	}
+	if _, err := CSA(g); err == nil {
+		t.Error("CSA of an illegal move: no error")
+	}
+}

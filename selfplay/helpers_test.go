@@ -1,0 +1,111 @@
+package selfplay
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/rules/minishogi"
+)
+
+// testMatch is a fast match: the MCTS engine at a tiny budget against
+// itself (so records carry search statistics), or random players.
+func testMatch(t testing.TB, kind string) Match {
+	t.Helper()
+	defaults := PlayerSpec{Playouts: 24, Threads: 1, Noise: 0.25, TemperaturePlies: 6}
+	spec, err := ParsePlayerSpec(kind, defaults)
+	if err != nil {
+		t.Fatal(err)
+	}
+	openings, err := ParseStart("startpos")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Match{
+		Sente: spec, Gote: spec, Openings: openings,
+		Rules: minishogi.GameOptions{MaxPlies: 60}, Seed: 42, Version: "test",
+	}
+}
+
+// readGames reads record files and returns the games sorted by id with the
+// timing fields stripped, so that runs of one seed compare equal.
+func readGames(t testing.TB, paths ...string) []*record.Game {
+	t.Helper()
+	r := record.NewReader(paths)
+	defer r.Close()
+	var games []*record.Game
+	for {
+		g, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.StripTiming()
+		games = append(games, g)
+	}
+	sort.Slice(games, func(i, j int) bool { return games[i].ID < games[j].ID })
+	return games
+}
+
+func sameGames(t testing.TB, what string, got, want []*record.Game) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d games, want %d", what, len(got), len(want))
+	}
+	for i := range got {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			a, _ := record.MarshalLine(got[i])
+			b, _ := record.MarshalLine(want[i])
+			t.Fatalf("%s: game %d differs:\n got %s\nwant %s", what, want[i].ID, a, b)
+		}
+	}
+}
+
+func execute(t testing.TB, r *Run) Summary {
+	t.Helper()
+	sum, err := r.Execute(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+// schemaCheck validates every line of the files against
+// datasets/record.schema.json.
+func schemaCheck(t testing.TB, paths ...string) {
+	t.Helper()
+	sch, err := jsonschema.NewCompiler().Compile("../datasets/record.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range bytes.Split(bytes.TrimSpace(data), []byte("\n")) {
+			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(line))
+			if err == nil {
+				err = sch.Validate(inst)
+			}
+			if err != nil {
+				t.Fatalf("%s:%d does not validate against the schema: %v", filepath.Base(p), i+1, err)
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		t.Fatal("no records to validate")
+	}
+}

@@ -1,0 +1,105 @@
+package selfplay
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/shogilab/shogilab/record"
+)
+
+// MergeSummary is what Merge wrote.
+type MergeSummary struct {
+	Files int    `json:"files"`
+	Games int    `json:"games"`
+	Out   string `json:"out"`
+}
+
+// Merge combines shard files into out (gzip when its name ends in .gz),
+// sorted by id. It fails, writing nothing, when an id appears twice (naming
+// both places) or when an id is missing: with games > 0 the run must hold
+// ids 0..games-1 exactly; with games 0, every id from 0 to the largest
+// found. The merged file is written beside out and renamed into place, so
+// out is never partial.
+//
+// Merge holds every game in memory (a Minishogi record is a few kilobytes;
+// a million games need a few gigabytes).
+func Merge(paths []string, out string, games int) (MergeSummary, error) {
+	sum := MergeSummary{Files: len(paths), Out: out}
+	if len(paths) == 0 {
+		return sum, fmt.Errorf("selfplay: merge: no input files")
+	}
+	type place struct {
+		file string
+		line int
+	}
+	byID := map[int]*record.Game{}
+	where := map[int]place{}
+	for _, p := range paths {
+		err := eachRecord(p, func(line int, g *record.Game) error {
+			if prev, dup := where[g.ID]; dup {
+				return fmt.Errorf("game %d is also in %s:%d", g.ID, prev.file, prev.line)
+			}
+			byID[g.ID] = g
+			where[g.ID] = place{p, line}
+			return nil
+		})
+		if err != nil {
+			return sum, fmt.Errorf("selfplay: merge: %w", err)
+		}
+	}
+	want := games
+	if want == 0 {
+		for id := range byID {
+			want = max(want, id+1)
+		}
+	}
+	var missing []string
+	for id := range want {
+		if byID[id] == nil {
+			missing = append(missing, strconv.Itoa(id))
+		}
+	}
+	if len(missing) > 0 {
+		shown := missing[:min(len(missing), 10)]
+		return sum, fmt.Errorf("selfplay: merge: %d of %d games missing, ids %s%s", len(missing), want, strings.Join(shown, ", "), map[bool]string{true: ", ...", false: ""}[len(missing) > len(shown)])
+	}
+	if len(byID) > want {
+		var extra []int
+		for id := range byID {
+			if id >= want {
+				extra = append(extra, id)
+			}
+		}
+		slices.Sort(extra)
+		return sum, fmt.Errorf("selfplay: merge: game %d (in %s) is beyond the %d games asked for", extra[0], where[extra[0]].file, want)
+	}
+
+	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
+	if err != nil {
+		return sum, fmt.Errorf("selfplay: merge: %w", err)
+	}
+	tmpName := tmp.Name()
+	defer os.Remove(tmpName) // after a successful rename there is nothing to remove
+	w := record.NewWriter(tmp)
+	if strings.HasSuffix(out, ".gz") {
+		w = record.NewGzipWriter(tmp)
+	}
+	for id := range want {
+		if err := w.Write(byID[id]); err != nil {
+			tmp.Close()
+			return sum, fmt.Errorf("selfplay: merge: %w", err)
+		}
+	}
+	if err := tmp.Close(); err != nil {
+		return sum, fmt.Errorf("selfplay: merge: %w", err)
+	}
+	if err := os.Rename(tmpName, out); err != nil {
+		return sum, fmt.Errorf("selfplay: merge: %w", err)
+	}
+	sum.Games = want
+	return sum, nil
+}

@@ -1,0 +1,447 @@
+package selfplay
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/rules/minishogi"
+)
+
+// SplitMix64's first outputs for seed 1234567, as published on Rosetta Code
+// ("Pseudo-random numbers/Splitmix64"): the generator adds the golden gamma
+// to its state before each output, so output k is splitMix64(seed + k·gamma).
+func TestSplitMix64Reference(t *testing.T) {
+	want := []uint64{6457827717110365317, 3203168211198807973, 9817491932198370423, 4593380528125082431, 16408922859458223821}
+	state := uint64(1234567)
+	for i, w := range want {
+		if got := splitMix64(state); got != w {
+			t.Errorf("output %d = %d, want %d", i, got, w)
+		}
+		state += 0x9e3779b97f4a7c15
+	}
+}
+
+func TestGameSeedsDiffer(t *testing.T) {
+	seen := map[uint64]string{}
+	for base := uint64(0); base < 4; base++ {
+		for id := range 1000 {
+			s := GameSeed(base, id)
+			if prev, dup := seen[s]; dup {
+				t.Fatalf("GameSeed(%d, %d) = GameSeed of %s", base, id, prev)
+			}
+			seen[s] = fmt.Sprint(base, id)
+		}
+	}
+}
+
+func TestShardIDs(t *testing.T) {
+	// Hand-derived: 10 games in 3 shards.
+	want := [][2]int{{0, 3}, {3, 6}, {6, 10}}
+	for i, w := range want {
+		if lo, hi := (Shard{i, 3}).IDs(10); lo != w[0] || hi != w[1] {
+			t.Errorf("shard %d/3 of 10: [%d, %d), want [%d, %d)", i, lo, hi, w[0], w[1])
+		}
+	}
+	// Every id exactly once, blocks within one game of each other.
+	for games := range 40 {
+		for n := 1; n <= 7; n++ {
+			count := make([]int, games)
+			small, big := games, 0
+			for i := range n {
+				lo, hi := (Shard{i, n}).IDs(games)
+				small, big = min(small, hi-lo), max(big, hi-lo)
+				for id := lo; id < hi; id++ {
+					count[id]++
+				}
+			}
+			for id, c := range count {
+				if c != 1 {
+					t.Fatalf("%d games in %d shards: id %d played %d times", games, n, id, c)
+				}
+			}
+			if big-small > 1 {
+				t.Fatalf("%d games in %d shards: blocks of %d and %d", games, n, small, big)
+			}
+		}
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	if s, err := ParseShard("2/5"); err != nil || s != (Shard{2, 5}) {
+		t.Errorf("ParseShard(2/5) = %v, %v", s, err)
+	}
+	for _, bad := range []string{"", "3", "5/5", "-1/2", "1/0", "a/b", "1/2/3"} {
+		if _, err := ParseShard(bad); err == nil {
+			t.Errorf("ParseShard(%q) accepted", bad)
+		}
+	}
+}
+
+func TestShardFromEnv(t *testing.T) {
+	tests := []struct {
+		env     map[string]string
+		kube    int
+		want    Shard
+		ok      bool
+		wantErr string
+	}{
+		{env: nil, ok: false},
+		// sbatch --array=1-4: task ids 1..4 are shards 0..3.
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "1"}, want: Shard{2, 4}, ok: true},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "0"}, want: Shard{0, 3}, ok: true},
+		// --array=0-10:2 has 6 tasks with ids up to 10.
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "10", "SLURM_ARRAY_TASK_COUNT": "6", "SLURM_ARRAY_TASK_MIN": "0"}, wantErr: "step or holes"},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "1"}, wantErr: "SLURM_ARRAY_TASK_COUNT"},
+		{env: map[string]string{"JOB_COMPLETION_INDEX": "2"}, kube: 5, want: Shard{2, 5}, ok: true},
+		{env: map[string]string{"JOB_COMPLETION_INDEX": "2"}, wantErr: "--shards"},
+		{env: map[string]string{"JOB_COMPLETION_INDEX": "5"}, kube: 5, wantErr: "not below"},
+	}
+	for _, tc := range tests {
+		s, ok, err := ShardFromEnv(func(k string) string { return tc.env[k] }, tc.kube)
+		switch {
+		case tc.wantErr != "":
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Errorf("%v: error %v, want one with %q", tc.env, err, tc.wantErr)
+			}
+		case err != nil || ok != tc.ok || s != tc.want:
+			t.Errorf("%v: %v %v %v, want %v %v", tc.env, s, ok, err, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestParsePlayerSpec(t *testing.T) {
+	def := PlayerSpec{Playouts: 800, Threads: 1, Noise: 0.25, TemperaturePlies: 10}
+	s, err := ParsePlayerSpec("mcts:playouts=50,threads=2,name=small", def)
+	if err != nil || s.Playouts != 50 || s.Threads != 2 || s.Noise != 0.25 || s.DisplayName() != "small" {
+		t.Errorf("mcts spec: %+v, %v", s, err)
+	}
+	s, err = ParsePlayerSpec("usi:/usr/games/fairy-stockfish -x,movetime=150,option.Skill Level=3", def)
+	if err != nil || len(s.Argv) != 2 || s.MoveTime != 150*time.Millisecond || s.Nodes != 0 ||
+		len(s.Options) != 1 || s.Options[0] != (Option{"Skill Level", "3"}) || s.DisplayName() != "fairy-stockfish" {
+		t.Errorf("usi spec: %+v, %v", s, err)
+	}
+	// A usi engine without a limit of its own takes --playouts as nodes.
+	if s, err = ParsePlayerSpec("usi:fsf", def); err != nil || s.Nodes != 800 || s.MoveTime != 0 {
+		t.Errorf("usi default limit: %+v, %v", s, err)
+	}
+	for _, bad := range []string{"alphazero", "usi", "usi:", "usi:movetime=3", "mcts:playouts", "mcts:playouts=x",
+		"mcts:nodes=5", "random:playouts=3", "mcts:noise=2", "usi:e,depth=-1"} {
+		if _, err := ParsePlayerSpec(bad, def); err == nil {
+			t.Errorf("ParsePlayerSpec(%q) accepted", bad)
+		}
+	}
+}
+
+func TestParseStart(t *testing.T) {
+	o, err := ParseStart("bare-king")
+	if err != nil || len(o) != 1 || o[0].SFEN != "4k/5/5/P4/KGSBR w - 1" || o[0].Name != "bare-king" {
+		t.Errorf("bare-king: %+v, %v", o, err)
+	}
+	if _, err := ParseStart("queen-odds"); err == nil {
+		t.Error("unknown start accepted")
+	}
+	dir := t.TempDir()
+	good := filepath.Join(dir, "open.txt")
+	os.WriteFile(good, []byte("# two openings\nrbsgk/4p/5/P4/KGSBR b - 1\n\nsfen 4k/5/5/P4/KGSBR w - 1\n"), 0o644)
+	o, err = ParseStart("@" + good)
+	if err != nil || len(o) != 2 || o[0].Name != "opening:2" || o[1].Name != "opening:4" || o[1].SFEN != "4k/5/5/P4/KGSBR w - 1" {
+		t.Errorf("openings file: %+v, %v", o, err)
+	}
+	bad := filepath.Join(dir, "bad.txt")
+	os.WriteFile(bad, []byte("rbsgk/4p/5/P4/KGSBR b - 1\nrbsgk/4p/6/P4/KGSBR b - 1\n"), 0o644)
+	if _, err := ParseStart("@" + bad); err == nil || !strings.Contains(err.Error(), "bad.txt:2") {
+		t.Errorf("bad SFEN: error %v, want one naming bad.txt:2", err)
+	}
+	if _, err := ParseStart("@" + filepath.Join(dir, "missing.txt")); err == nil {
+		t.Error("missing openings file accepted")
+	}
+}
+
+// TestSameRecordsAnyParallelismOrSharding is the reproducibility check of
+// the issue: one worker, two workers, and three shards merged give the same
+// records apart from the timing fields.
+func TestSameRecordsAnyParallelismOrSharding(t *testing.T) {
+	const games = 7
+	dir := t.TempDir()
+	m := testMatch(t, "mcts")
+	one := execute(t, &Run{Match: m, Games: games, Parallel: 1, OutDir: filepath.Join(dir, "one")})
+	two := execute(t, &Run{Match: m, Games: games, Parallel: 2, OutDir: filepath.Join(dir, "two"), Gzip: true})
+	var shards []string
+	for i := range 3 {
+		s := execute(t, &Run{Match: m, Games: games, Parallel: 2, Shard: Shard{i, 3}, OutDir: filepath.Join(dir, "shards")})
+		shards = append(shards, s.Path)
+	}
+	merged := filepath.Join(dir, "merged.jsonl")
+	if _, err := Merge(shards, merged, games); err != nil {
+		t.Fatal(err)
+	}
+	want := readGames(t, one.Path)
+	if len(want) != games || len(want[0].Stats) != want[0].Plies || want[0].Stats[0].Visits == 0 {
+		t.Fatalf("reference run: %d games, first with %d stats for %d plies", len(want), len(want[0].Stats), want[0].Plies)
+	}
+	sameGames(t, "2 workers (gzip)", readGames(t, two.Path), want)
+	sameGames(t, "3 shards merged", readGames(t, merged), want)
+	schemaCheck(t, one.Path, merged)
+	if _, err := Verify([]string{one.Path, two.Path, merged}, VerifyOptions{CheckSeeds: true, Seed: m.Seed}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestResume cuts a finished run's file as a SIGKILL would (whole records
+// and half of the next) and checks that running again restores exactly the
+// uninterrupted run's records.
+func TestResume(t *testing.T) {
+	const games = 8
+	dir := t.TempDir()
+	m := testMatch(t, "random")
+	full := execute(t, &Run{Match: m, Games: games, Parallel: 1, OutDir: filepath.Join(dir, "full")})
+	want := readGames(t, full.Path)
+	data, err := os.ReadFile(full.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	cut := strings.Join(lines[:3], "") + lines[3][:len(lines[3])/2]
+	r := &Run{Match: m, Games: games, Parallel: 2, OutDir: filepath.Join(dir, "killed")}
+	os.MkdirAll(r.OutDir, 0o755)
+	path := filepath.Join(r.OutDir, Whole.FileName(false))
+	if err := os.WriteFile(path, []byte(cut), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := execute(t, r)
+	if sum.Kept != 3 || sum.Played != games-3 {
+		t.Errorf("resume kept %d and played %d, want 3 and %d", sum.Kept, sum.Played, games-3)
+	}
+	sameGames(t, "resumed", readGames(t, path), want)
+	// A further run finds nothing to do.
+	if sum := execute(t, r); sum.Played != 0 || sum.Kept != games {
+		t.Errorf("rerun of a finished run: %+v", sum)
+	}
+}
+
+func TestResumeRefusesAnotherRun(t *testing.T) {
+	dir := t.TempDir()
+	m := testMatch(t, "random")
+	execute(t, &Run{Match: m, Games: 3, OutDir: dir})
+	m.Seed++
+	_, err := (&Run{Match: m, Games: 3, OutDir: dir}).Execute(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "not this run's") {
+		t.Errorf("a run with another seed on the same directory: %v", err)
+	}
+	_, err = (&Run{Match: m, Games: 3, OutDir: dir, Gzip: true}).Execute(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "--gzip") {
+		t.Errorf("a gzip run over a plain one: %v", err)
+	}
+}
+
+// TestInterrupt cancels a run after its second game: Execute reports the
+// interruption, the file holds only whole records, and a rerun completes
+// the uninterrupted run's records.
+func TestInterrupt(t *testing.T) {
+	const games = 6
+	dir := t.TempDir()
+	m := testMatch(t, "mcts")
+	want := readGames(t, execute(t, &Run{Match: m, Games: games, OutDir: filepath.Join(dir, "full")}).Path)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	r := &Run{Match: m, Games: games, Parallel: 2, OutDir: filepath.Join(dir, "cut")}
+	r.Progress = func(p Progress) {
+		if p.Done >= 2 {
+			cancel()
+		}
+	}
+	sum, err := r.Execute(ctx)
+	if !errors.Is(err, ErrInterrupted) || !sum.Interrupted {
+		t.Fatalf("cancelled run: %+v, %v", sum, err)
+	}
+	got, end, err := record.Recover(sum.Path)
+	if st, _ := os.Stat(sum.Path); err != nil || end != st.Size() || len(got) < 2 || len(got) >= games {
+		t.Fatalf("after the interrupt: %d games, end %d, err %v", len(got), end, err)
+	}
+	r.Progress = nil
+	execute(t, r)
+	sameGames(t, "interrupted then resumed", readGames(t, sum.Path), want)
+}
+
+func TestMergeFailsLoudly(t *testing.T) {
+	dir := t.TempDir()
+	m := testMatch(t, "random")
+	a := execute(t, &Run{Match: m, Games: 6, Shard: Shard{0, 2}, OutDir: dir}).Path
+	b := execute(t, &Run{Match: m, Games: 6, Shard: Shard{1, 2}, OutDir: dir}).Path
+	out := filepath.Join(dir, "all.jsonl")
+	if _, err := Merge([]string{a}, out, 6); err == nil || !strings.Contains(err.Error(), "3 of 6 games missing, ids 3, 4, 5") {
+		t.Errorf("missing shard: %v", err)
+	}
+	if _, err := Merge([]string{a, b, a}, out, 6); err == nil || !strings.Contains(err.Error(), "game 0 is also in") {
+		t.Errorf("duplicate shard: %v", err)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a failed merge wrote its output")
+	}
+	if sum, err := Merge([]string{b, a}, out, 0); err != nil || sum.Games != 6 {
+		t.Errorf("good merge: %+v, %v", sum, err)
+	}
+	got := readGames(t, out)
+	for i, g := range got {
+		if g.ID != i {
+			t.Fatalf("merged game %d has id %d", i, g.ID)
+		}
+	}
+}
+
+// bareKingMate is Fairy-Stockfish's mate in 8 plies from the bare-king
+// handicap (RULES.md section 1).
+func bareKingMate() *record.Game {
+	return &record.Game{
+		ID: 0, Seed: 1, Variant: "minishogi", Start: "4k/5/5/P4/KGSBR w - 1", StartName: "bare-king",
+		Moves:  []string{"1a2a", "4e4d", "2a2b", "2e5b", "2b2a", "4d3c", "2a3a", "1e1a"},
+		Result: record.Sente, Termination: record.Checkmate, Plies: 8,
+		Players: record.Players{Sente: record.Player{Name: "a", Kind: record.KindUSI}, Gote: record.Player{Name: "b", Kind: record.KindUSI}},
+		Rules:   record.Rules{Repetition: record.RepetitionFirstMoverLoses, MaxPlies: 100}, Version: "test",
+	}
+}
+
+func TestVerifyGame(t *testing.T) {
+	if err := VerifyGame(bareKingMate()); err != nil {
+		t.Fatalf("the bare-king mate: %v", err)
+	}
+	tests := []struct {
+		name string
+		edit func(g *record.Game)
+		want string
+	}{
+		{"illegal move", func(g *record.Game) { g.Moves[3] = "2e2a" }, "move 4 2e2a"},
+		{"move after the mate", func(g *record.Game) { g.Moves = append(g.Moves, "3a4b"); g.Plies++ }, "after the game ended"},
+		{"not over yet", func(g *record.Game) { g.Moves = g.Moves[:7]; g.Plies = 7 }, "not over after its 7 moves"},
+		{"wrong termination", func(g *record.Game) { g.Termination = record.Stalemate }, "record says stalemate"},
+		// After 7 plies from a Gote-first start Sente is to move: Gote cannot have resigned.
+		{"resignation by the side not to move", func(g *record.Game) {
+			g.Moves, g.Plies, g.Termination, g.Result = g.Moves[:7], 7, record.Resignation, record.Sente
+		}, "the side to move"},
+		{"play limit before the end", func(g *record.Game) { g.Rules.MaxPlies = 6 }, "after the game ended by max_plies"},
+	}
+	for _, tc := range tests {
+		g := bareKingMate()
+		tc.edit(g)
+		if err := VerifyGame(g); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
+		}
+	}
+	// Resigning on one's own move is fine.
+	g := bareKingMate()
+	g.Moves, g.Plies, g.Termination, g.Result = g.Moves[:7], 7, record.Resignation, record.Gote
+	if err := VerifyGame(g); err != nil {
+		t.Errorf("Sente resigning on its move: %v", err)
+	}
+}
+
+func TestVerifyNamesFileAndLine(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "g.jsonl")
+	w, _ := record.Create(path)
+	for id := range 3 {
+		g := bareKingMate()
+		g.ID = id
+		if id == 2 {
+			g.Moves[0] = "1a1b" // legal, but then Sente's 4e4d ... 1e1a no longer mates
+		}
+		w.Write(g)
+	}
+	w.Close()
+	_, err := Verify([]string{path}, VerifyOptions{})
+	var le *record.LineError
+	if !errors.As(err, &le) || le.File != path || le.Line != 3 {
+		t.Errorf("error %v, want one at %s line 3", err, path)
+	}
+}
+
+// scriptEngine writes a fake USI engine: a shell script that handshakes and
+// then does what onGo says when asked to search.
+func scriptEngine(t *testing.T, onGo string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "engine.sh")
+	script := `#!/bin/sh
+while read -r cmd rest; do
+  case "$cmd" in
+    usi) echo "id name fake"; echo "usiok" ;;
+    isready) echo "readyok" ;;
+    go) ` + onGo + ` ;;
+    quit) exit 0 ;;
+  esac
+done
+`
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestEngineFailuresAreRecorded plays a random Sente against engines that
+// die, answer an illegal move or resign: each game is recorded with the
+// matching termination, Gote losing, and the run goes on to the end.
+func TestEngineFailuresAreRecorded(t *testing.T) {
+	tests := []struct {
+		onGo string
+		want record.Termination
+	}{
+		{"exit 3", record.EngineError},
+		{`echo "bestmove 9a9b"`, record.IllegalMove},
+		{`echo "bestmove resign"`, record.Resignation},
+	}
+	for _, tc := range tests {
+		m := testMatch(t, "random")
+		gote, err := ParsePlayerSpec("usi:"+scriptEngine(t, tc.onGo)+",nodes=1", PlayerSpec{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Gote = gote
+		sum := execute(t, &Run{Match: m, Games: 3, Parallel: 2, OutDir: t.TempDir()})
+		games := readGames(t, sum.Path)
+		if len(games) != 3 {
+			t.Fatalf("%s: %d games recorded, want 3", tc.want, len(games))
+		}
+		for _, g := range games {
+			if g.Termination != tc.want || g.Result != record.Sente || g.Plies != 1 {
+				t.Errorf("%s: game %d ended %s %s after %d plies", tc.want, g.ID, g.Termination, g.Result, g.Plies)
+			}
+		}
+		if _, err := Verify([]string{sum.Path}, VerifyOptions{}); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+func TestCheckEngine(t *testing.T) {
+	spec, _ := ParsePlayerSpec("usi:/nonexistent/engine,nodes=1", PlayerSpec{})
+	if err := spec.CheckEngine(context.Background()); err == nil || !strings.Contains(err.Error(), "/nonexistent/engine") {
+		t.Errorf("missing engine: %v", err)
+	}
+	spec, _ = ParsePlayerSpec("usi:"+scriptEngine(t, "exit 1")+",nodes=1", PlayerSpec{})
+	if err := spec.CheckEngine(context.Background()); err != nil {
+		t.Errorf("a working handshake: %v", err)
+	}
+}
+
+func TestHandicapStart(t *testing.T) {
+	m := testMatch(t, "random")
+	m.Openings, _ = ParseStart("bare-king")
+	sum := execute(t, &Run{Match: m, Games: 4, OutDir: t.TempDir()})
+	for _, g := range readGames(t, sum.Path) {
+		if g.Start != "4k/5/5/P4/KGSBR w - 1" || g.StartName != "bare-king" {
+			t.Errorf("game %d starts from %s (%s)", g.ID, g.Start, g.StartName)
+		}
+		pos, _ := minishogi.ParseSFEN(g.Start)
+		if _, err := pos.ParseMove(g.Moves[0]); err != nil {
+			t.Errorf("game %d: first move %s is not Gote's: %v", g.ID, g.Moves[0], err)
+		}
+	}
+	schemaCheck(t, sum.Path)
+}

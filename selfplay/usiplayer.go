@@ -1,0 +1,220 @@
+package selfplay
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os/exec"
+	"sync"
+	"time"
+
+	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/usi"
+)
+
+// usiPlayer is an external USI engine playing one game. Its process comes
+// from an EnginePool when the Match has one (Fairy-Stockfish takes seconds
+// to start, longer than a fast game) and goes back to it after a game in
+// which it did not fail; a failed engine is closed, so a crash costs only
+// its own game. Every game starts with `usinewgame`, which makes
+// Stockfish-family engines clear their hash and history tables, so a
+// game's moves do not depend on the games the process played before (with
+// one engine thread such engines are deterministic at a node or depth
+// limit).
+type usiPlayer struct {
+	client *usi.Client
+	params usi.GoParams
+	pool   *EnginePool
+	key    string
+	failed bool
+}
+
+// EnginePool keeps idle USI engine processes for reuse by later games. It
+// is safe for concurrent use. Close ends the idle processes.
+type EnginePool struct {
+	mu   sync.Mutex
+	idle map[string][]*usiPlayer
+}
+
+// NewEnginePool returns an empty pool.
+func NewEnginePool() *EnginePool { return &EnginePool{idle: map[string][]*usiPlayer{}} }
+
+func (e *EnginePool) get(key string) *usiPlayer {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	list := e.idle[key]
+	if len(list) == 0 {
+		return nil
+	}
+	p := list[len(list)-1]
+	e.idle[key] = list[:len(list)-1]
+	return p
+}
+
+func (e *EnginePool) put(p *usiPlayer) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.idle[p.key] = append(e.idle[p.key], p)
+}
+
+// Close quits every idle engine.
+func (e *EnginePool) Close() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var first error
+	for key, list := range e.idle {
+		for _, p := range list {
+			if err := p.client.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+		delete(e.idle, key)
+	}
+	return first
+}
+
+// engineKey identifies the processes a spec can reuse: same command, same options.
+func (s PlayerSpec) engineKey() string {
+	return fmt.Sprintf("%q %q", s.Argv, s.Options)
+}
+
+// untimedMoveLimit is the longest a USI engine may think on a node or
+// depth limit before it counts as hung (engine_error): far beyond any
+// self-play budget, short enough that a hung engine does not stall a run.
+const untimedMoveLimit = 5 * time.Minute
+
+// usiLimits is the `go` command of the spec's budget.
+func (s PlayerSpec) usiLimits() usi.GoParams {
+	return usi.GoParams{MoveTime: s.MoveTime, Nodes: s.Nodes, Depth: s.Depth}
+}
+
+// CheckEngine starts the spec's USI engine once and shakes hands, so that a
+// command that does not exist or is not a USI engine is one error before
+// the run rather than a lost game per game. Other kinds need no check.
+func (s PlayerSpec) CheckEngine(ctx context.Context) error {
+	if s.Kind != record.KindUSI {
+		return nil
+	}
+	if _, err := exec.LookPath(s.Argv[0]); err != nil {
+		return fmt.Errorf("selfplay: engine %q: %w", s.Argv[0], err)
+	}
+	p, err := newUSIPlayer(ctx, s, nil)
+	if err != nil {
+		return err
+	}
+	return p.Close()
+}
+
+// newUSIPlayer takes an idle engine from pool (nil: none) or starts one,
+// and readies it for a new game.
+func newUSIPlayer(ctx context.Context, s PlayerSpec, pool *EnginePool) (*usiPlayer, error) {
+	key := s.engineKey()
+	if pool != nil {
+		if p := pool.get(key); p != nil {
+			if err := p.newGame(ctx); err == nil {
+				p.params = s.usiLimits()
+				return p, nil
+			}
+			p.client.Close() // broken while idle: start a fresh one
+		}
+	}
+	c, err := usi.Start(ctx, s.Argv)
+	if err != nil {
+		return nil, err
+	}
+	p := &usiPlayer{client: c, params: s.usiLimits(), pool: pool, key: key}
+	if err := p.setUp(ctx, s); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *usiPlayer) newGame(ctx context.Context) error {
+	if err := p.client.NewGame(); err != nil {
+		return err
+	}
+	return p.client.IsReady(ctx)
+}
+
+func (p *usiPlayer) setUp(ctx context.Context, s PlayerSpec) error {
+	info, err := p.client.Handshake(ctx)
+	if err != nil {
+		return err
+	}
+	// Fairy-Stockfish plays many variants and must be told which one.
+	if opt, ok := info.Option("UCI_Variant"); ok {
+		if err := p.client.SetOption(opt.Name, "minishogi"); err != nil {
+			return err
+		}
+	}
+	for _, o := range s.Options {
+		if err := p.client.SetOption(o.Name, o.Value); err != nil {
+			return err
+		}
+	}
+	return p.newGame(ctx)
+}
+
+func (p *usiPlayer) Move(ctx context.Context, g *minishogi.Game) (Decision, error) {
+	start := g.Start()
+	moves := g.Moves()
+	usiMoves := make([]string, len(moves))
+	for i, m := range moves {
+		usiMoves[i] = m.String()
+	}
+	// Always the SFEN, never `startpos`: an engine playing several
+	// variants may not take startpos to mean Minishogi's.
+	if err := p.client.Position(start.SFEN(), usiMoves); err != nil {
+		p.failed = true
+		return Decision{}, err
+	}
+	if p.params.MoveTime == 0 {
+		// The client bounds a timed search itself; a node or depth search
+		// of an engine that hangs needs a deadline, or the run would hang.
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, untimedMoveLimit)
+		defer cancel()
+	}
+	bm, err := p.client.Go(ctx, p.params)
+	if err != nil {
+		p.failed = true
+		return Decision{}, err
+	}
+	return Decision{Move: bm.Move, Stats: usiStats(bm.Info)}, nil
+}
+
+// Close returns a healthy engine to the pool and quits any other.
+func (p *usiPlayer) Close() error {
+	if p.pool != nil && !p.failed {
+		p.pool.put(p)
+		return nil
+	}
+	return p.client.Close()
+}
+
+// usiStats converts an engine's last info line. Visits are its nodes. The
+// value maps centipawns to an expected outcome with the logistic curve of
+// the Elo model at 400 centipawns per factor of ten in odds,
+// 2/(1+10^(-cp/400)) - 1, a common convention (Stockfish's own win-rate
+// model is fitted per version; this is only a scale for datasets). A mate
+// score is ±1 (a "mate 0" or negative mate: the side to move is mated).
+func usiStats(in usi.SearchInfo) *record.MoveStats {
+	st := &record.MoveStats{Visits: max(in.Nodes, 0)}
+	switch in.Kind {
+	case usi.ScoreCP:
+		cp := in.CP
+		st.ScoreCP = &cp
+		st.Value = 2/(1+math.Pow(10, -float64(cp)/400)) - 1
+	case usi.ScoreMate:
+		mate := in.Mate
+		st.Mate = &mate
+		st.Value = -1
+		if mate > 0 {
+			st.Value = 1
+		}
+	}
+	// No top moves: an alpha-beta engine has no visit counts per move.
+	return st
+}
