@@ -1,0 +1,31 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"strings"
+
+	"github.com/shogilab/shogilab/rules/minishogi"
+)
+
+func runHandicap(args []string, stdout, stderr io.Writer) error {
+	var f mateFlags
+	fs := flag.NewFlagSet("solve handicap", flag.ContinueOnError)
+	f.register(fs)
+	names := strings.Join(minishogi.HandicapNames(), ", ")
+	if err := parseFlags(fs, args, stdout, `usage: solve handicap NAME [flags]
+
+Solves a Minishogi handicap start (`+names+`): the shortest
+forced mate of Sente, the handicap receiver, against Gote, who moves first. See solve mate
+for the methods and the output.`); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return badUsage("want one handicap name (%s), got %d arguments", names, fs.NArg())
+	}
+	root, err := minishogi.Handicap(fs.Arg(0))
+	if err != nil {
+		return badUsage("%v", err)
+	}
+	return solveMate(f, fs.Arg(0), root, minishogi.Sente, stdout, stderr)
+}

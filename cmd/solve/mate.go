@@ -1,0 +1,424 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/solver"
+)
+
+// mateFlags are the flags shared by solve mate and solve handicap.
+type mateFlags struct {
+	maxPlies   int
+	retroPlies int
+	memory     string
+	threads    int
+	proofFile  string
+	json       bool
+	plotDir    string
+	studyPlies int
+	timeLimit  time.Duration
+}
+
+func (f *mateFlags) register(fs *flag.FlagSet) {
+	fs.IntVar(&f.maxPlies, "max-plies", 21, "search for mates of at most `N` plies")
+	fs.IntVar(&f.retroPlies, "retro-plies", 10, "bound the retrograde cross-check to `N` plies (0: skip it); it also stops when its next ply would not fit in half the memory budget")
+	fs.StringVar(&f.memory, "memory", "4GiB", "memory `budget` (such as 512MiB, 6GiB): half for the retrograde graph, half for the df-pn table when both run")
+	fs.IntVar(&f.threads, "threads", 2, "with 2 or more, run the retrograde method and df-pn side by side; with 1, one after the other")
+	fs.StringVar(&f.proofFile, "proof", "", "write the proof of the mate to `FILE` (text; see solver.WriteProof)")
+	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of the table")
+	fs.StringVar(&f.plotDir, "plot", "", "also study the reachable graph and save its plots (PNG and SVG) in `DIR`")
+	fs.IntVar(&f.studyPlies, "study-plies", 8, "with --plot: the graph's ply bound")
+	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop df-pn after `DURATION` (such as 30m) and report the longest length proved to have no mate (0: no limit)")
+}
+
+func (f *mateFlags) check() (budget uint64, err error) {
+	switch {
+	case f.maxPlies < 0 || f.maxPlies > 200:
+		return 0, badUsage("--max-plies is %d, want 0..200", f.maxPlies)
+	case f.retroPlies < 0:
+		return 0, badUsage("--retro-plies is %d, want 0 or more", f.retroPlies)
+	case f.threads < 1:
+		return 0, badUsage("--threads is %d, want 1 or more", f.threads)
+	case f.timeLimit < 0:
+		return 0, badUsage("--time-limit is %v, want 0 or more", f.timeLimit)
+	case f.studyPlies < 1:
+		return 0, badUsage("--study-plies is %d, want 1 or more", f.studyPlies)
+	}
+	budget, err = parseBytes(f.memory)
+	if err != nil {
+		return 0, badUsage("--memory: %v", err)
+	}
+	return budget, nil
+}
+
+// parseBytes reads a size such as 6GiB, 512MiB, 100MB or 1000000.
+func parseBytes(s string) (uint64, error) {
+	units := []struct {
+		suffix string
+		scale  uint64
+	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}}
+	scale := uint64(1)
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			s, scale = strings.TrimSuffix(s, u.suffix), u.scale
+			break
+		}
+	}
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%q is not a size such as 6GiB or 512MiB", s)
+	}
+	return uint64(n * float64(scale)), nil
+}
+
+func runMate(args []string, stdout, stderr io.Writer) error {
+	var f mateFlags
+	var sfen, attacker string
+	fs := flag.NewFlagSet("solve mate", flag.ContinueOnError)
+	fs.StringVar(&sfen, "sfen", "", "the root position in SFEN (required)")
+	fs.StringVar(&attacker, "attacker", "", "the side that must mate: b (Sente) or w (Gote) (required)")
+	f.register(fs)
+	if err := parseFlags(fs, args, stdout, `usage: solve mate --sfen SFEN --attacker b|w [flags]
+
+Finds the shortest forced mate of the attacker from the position, or proves there is none
+within --max-plies plies, by two independent methods: df-pn with iterative deepening on the
+mate length, and bounded retrograde analysis (every position within N plies, labelled
+backwards). Prints the length, a principal variation (the defender's longest defence), the
+work done, and whether the proof read off df-pn passed the checker.`); err != nil {
+		return err
+	}
+	if sfen == "" || attacker == "" {
+		return badUsage("--sfen and --attacker are required")
+	}
+	root, err := minishogi.ParseSFEN(sfen)
+	if err != nil {
+		return badUsage("--sfen: %v", err)
+	}
+	side, err := solver.ParseColor(attacker)
+	if err != nil {
+		return badUsage("--attacker: %v", err)
+	}
+	return solveMate(f, "", root, side, stdout, stderr)
+}
+
+// parseFlags parses args, printing help for -h.
+func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer, help string) error {
+	fs.SetOutput(io.Discard)
+	// Flags may follow the positional argument (solve handicap bare-king --json).
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprintln(stdout, help+"\n\nflags:")
+				fs.SetOutput(stdout)
+				fs.PrintDefaults()
+				return err
+			}
+			return badUsage("%v", err)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		positional = append(positional, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	return fs.Parse(positional) // leaves them as fs.Args()
+}
+
+// mateReport is the --json object.
+type mateReport struct {
+	Handicap  string `json:"handicap,omitempty"`
+	SFEN      string `json:"sfen"`
+	Attacker  string `json:"attacker"`
+	MaxPlies  int    `json:"max_plies"`
+	MatePlies *int   `json:"mate_plies"`
+	// NoMateWithin is the longest length proved to have no mate: max_plies, or less when the
+	// time limit stopped the search.
+	NoMateWithin *int       `json:"no_mate_within,omitempty"`
+	Stopped      bool       `json:"stopped_by_time_limit,omitempty"`
+	PV           []string   `json:"pv"`
+	Positions    int        `json:"positions"`
+	Nodes        int64      `json:"nodes"`
+	Seconds      float64    `json:"seconds"`
+	ProofChecked bool       `json:"proof_checked"`
+	ProofEntries int        `json:"proof_entries"`
+	ProofFile    string     `json:"proof_file,omitempty"`
+	ProofBytes   int64      `json:"proof_bytes,omitempty"`
+	PeakRSSBytes uint64     `json:"peak_rss_bytes"`
+	DFPN         methodJSON `json:"dfpn"`
+	Retro        *retroJSON `json:"retro,omitempty"`
+	Study        *studyJSON `json:"study,omitempty"`
+	Plots        []string   `json:"plots,omitempty"`
+}
+
+type methodJSON struct {
+	MatePlies *int     `json:"mate_plies"`
+	PV        []string `json:"pv"`
+	Positions int      `json:"positions"`
+	Nodes     int64    `json:"nodes"`
+	Seconds   float64  `json:"seconds"`
+}
+
+type retroJSON struct {
+	methodJSON
+	SearchedPlies      int     `json:"searched_plies"`
+	UpperBound         int     `json:"upper_bound,omitempty"`
+	Layers             []int   `json:"layers"`
+	Edges              int     `json:"edges"`
+	EnumerateSeconds   float64 `json:"enumerate_seconds"`
+	SweepSeconds       float64 `json:"sweep_seconds"`
+	EnumeratePerSecond float64 `json:"enumerate_positions_per_second"`
+	SweepPerSecond     float64 `json:"sweep_positions_per_second"`
+	HeapBytes          uint64  `json:"heap_bytes"`
+	BytesPerPosition   float64 `json:"bytes_per_position"`
+}
+
+type studyJSON struct {
+	Plies           int   `json:"plies"`
+	Layers          []int `json:"layers"`
+	MatesByLayer    []int `json:"mates_by_layer"`
+	MatesByDistance []int `json:"mates_by_distance"`
+}
+
+func methodOf(m solver.Mate) methodJSON {
+	j := methodJSON{PV: usiMoves(m.PV), Positions: m.Positions, Nodes: m.Nodes, Seconds: m.Seconds}
+	if m.Found {
+		plies := m.Plies
+		j.MatePlies = &plies
+	}
+	return j
+}
+
+func usiMoves(moves []minishogi.Move) []string {
+	out := make([]string, len(moves))
+	for i, m := range moves {
+		out[i] = m.String()
+	}
+	return out
+}
+
+func solveMate(f mateFlags, handicap string, root minishogi.Position, attacker minishogi.Color, stdout, stderr io.Writer) error {
+	budget, err := f.check()
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	progress := newMateProgress(stderr, f.maxPlies)
+	dfpnBudget, retroBudget := budget, budget
+	if f.retroPlies > 0 {
+		dfpnBudget, retroBudget = budget/2, budget/2
+	}
+	var (
+		d     *solver.DFPN
+		dErr  error
+		r     *solver.Retro
+		wg    sync.WaitGroup
+		runDF = func() {
+			d, dErr = solver.SolveDFPN(root, attacker, solver.DFPNOptions{MaxPlies: f.maxPlies, MemoryBudget: dfpnBudget, TimeLimit: f.timeLimit,
+				Progress: func(n int, mate bool, nodes int64) { progress("df-pn", n, mate, nodes) }})
+		}
+		runRetro = func() {
+			if min(f.retroPlies, f.maxPlies) == 0 {
+				return
+			}
+			r = solver.SolveRetro(root, attacker, solver.RetroOptions{MaxPlies: min(f.retroPlies, f.maxPlies), MemoryBudget: retroBudget,
+				Progress: func(depth, positions int) { progress("retrograde", depth, false, int64(positions)) }})
+		}
+	)
+	if f.threads >= 2 {
+		wg.Go(runRetro)
+		runDF()
+		wg.Wait()
+	} else {
+		runDF()
+		runRetro()
+	}
+	if dErr != nil {
+		return dErr
+	}
+	rep := mateReport{Handicap: handicap, SFEN: root.SFEN(), Attacker: colorName(attacker), MaxPlies: f.maxPlies,
+		DFPN: methodOf(d.Mate), MatePlies: methodOf(d.Mate).MatePlies, PV: usiMoves(d.PV),
+		Positions: d.Positions, Nodes: d.Nodes, Stopped: d.Stopped}
+	if !d.Found {
+		bound := d.MaxPlies
+		rep.NoMateWithin = &bound
+	}
+	if r != nil {
+		rj := &retroJSON{methodJSON: methodOf(r.Mate), SearchedPlies: r.MaxPlies, UpperBound: r.UpperBound, Layers: r.Layers, Edges: r.Edges,
+			EnumerateSeconds: r.EnumerateSeconds, SweepSeconds: r.SweepSeconds, HeapBytes: r.HeapBytes,
+			BytesPerPosition: float64(r.HeapBytes) / float64(r.Positions)}
+		if r.EnumerateSeconds > 0 {
+			rj.EnumeratePerSecond = float64(r.Positions) / r.EnumerateSeconds
+		}
+		if r.SweepSeconds > 0 {
+			rj.SweepPerSecond = float64(r.Positions) / r.SweepSeconds
+		}
+		rep.Retro = rj
+		rep.Positions += r.Positions
+		rep.Nodes += r.Nodes
+		// The two methods must agree wherever both decide the question.
+		switch {
+		case r.Found && d.Found && r.Plies != d.Plies:
+			return fmt.Errorf("the methods disagree: df-pn mates in %d plies, retrograde in %d", d.Plies, r.Plies)
+		case r.Found && !d.Found && !d.Stopped:
+			return fmt.Errorf("the methods disagree: retrograde mates in %d plies, df-pn finds none within %d", r.Plies, f.maxPlies)
+		case r.Found && d.Stopped && r.Plies <= d.MaxPlies:
+			return fmt.Errorf("the methods disagree: retrograde mates in %d plies, df-pn proved no mate within %d", r.Plies, d.MaxPlies)
+		case !r.Found && d.Found && d.Plies <= r.MaxPlies:
+			return fmt.Errorf("the methods disagree: df-pn mates in %d plies, retrograde finds none within %d", d.Plies, r.MaxPlies)
+		}
+	}
+	if d.Found {
+		rep.ProofEntries = len(d.Proof.Moves)
+		if err := solver.CheckProof(root, d.Proof); err != nil {
+			return fmt.Errorf("the proof read off df-pn failed the checker: %v", err)
+		}
+		rep.ProofChecked = true
+		if f.proofFile != "" {
+			if err := writeProofFile(f.proofFile, root, attacker, d.Proof); err != nil {
+				return err
+			}
+			rep.ProofFile = f.proofFile
+			if st, err := os.Stat(f.proofFile); err == nil {
+				rep.ProofBytes = st.Size()
+			}
+		}
+	}
+	if f.plotDir != "" {
+		st := solver.StudyGraph(root, attacker, f.studyPlies)
+		rep.Study = &studyJSON{Plies: st.Plies, Layers: st.Layers, MatesByLayer: st.MatesByLayer, MatesByDistance: st.MatesByDistance}
+		name := handicap
+		if name == "" {
+			name = "mate"
+		}
+		if rep.Plots, err = st.Plot(f.plotDir, name, name); err != nil {
+			return err
+		}
+	}
+	rep.Seconds = time.Since(start).Seconds()
+	rep.PeakRSSBytes = solver.PeakRSS()
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		return enc.Encode(rep)
+	}
+	printMate(stdout, &rep)
+	return nil
+}
+
+func writeProofFile(path string, root minishogi.Position, attacker minishogi.Color, proof *solver.Proof) error {
+	file, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := solver.WriteProof(file, root, attacker, proof); err != nil {
+		file.Close()
+		return err
+	}
+	return file.Close()
+}
+
+func colorName(c minishogi.Color) string {
+	if c == minishogi.Sente {
+		return "b"
+	}
+	return "w"
+}
+
+func printMate(w io.Writer, rep *mateReport) {
+	if rep.Handicap != "" {
+		fmt.Fprintf(w, "handicap      %s\n", rep.Handicap)
+	}
+	fmt.Fprintf(w, "position      %s (attacker %s)\n", rep.SFEN, rep.Attacker)
+	if rep.MatePlies != nil {
+		fmt.Fprintf(w, "result        mate in %d plies (minimal: no shorter mate exists)\n", *rep.MatePlies)
+		fmt.Fprintf(w, "pv            %s\n", strings.Join(rep.PV, " "))
+	} else {
+		fmt.Fprintf(w, "result        no forced mate within %d plies (proven)", *rep.NoMateWithin)
+		if rep.Stopped {
+			fmt.Fprintf(w, "; the time limit stopped df-pn while deciding %d plies", *rep.NoMateWithin+2)
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintf(w, "proof         checked: %v, %d attacker entries", rep.ProofChecked, rep.ProofEntries)
+	if rep.ProofFile != "" {
+		fmt.Fprintf(w, ", %s (%d bytes)", rep.ProofFile, rep.ProofBytes)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "\n%-11s %-8s %12s %14s %9s\n", "method", "mate", "positions", "nodes", "seconds")
+	row := func(name string, m methodJSON) {
+		mate := "none"
+		if m.MatePlies != nil {
+			mate = strconv.Itoa(*m.MatePlies)
+		}
+		fmt.Fprintf(w, "%-11s %-8s %12d %14d %9.2f\n", name, mate, m.Positions, m.Nodes, m.Seconds)
+	}
+	row("df-pn", rep.DFPN)
+	if r := rep.Retro; r != nil {
+		row("retrograde", r.methodJSON)
+		fmt.Fprintf(w, "\nretrograde: searched %d plies", r.SearchedPlies)
+		if r.MatePlies == nil {
+			fmt.Fprintf(w, " (no mate within them)")
+			if r.UpperBound > 0 {
+				fmt.Fprintf(w, ", a mate of %d plies seen", r.UpperBound)
+			}
+		}
+		fmt.Fprintf(w, "; positions per ply %v; %d moves stored\n", r.Layers, r.Edges)
+		fmt.Fprintf(w, "  enumeration %.0f positions/s, backward sweep %.0f positions/s, %.0f bytes/position\n",
+			r.EnumeratePerSecond, r.SweepPerSecond, r.BytesPerPosition)
+	}
+	if st := rep.Study; st != nil {
+		fmt.Fprintf(w, "\nstudy of the %d-ply graph: positions per ply %v\n  forced mates per ply %v\n  forced mates per distance %v\n  plots: %s\n",
+			st.Plies, st.Layers, st.MatesByLayer, st.MatesByDistance, strings.Join(rep.Plots, ", "))
+	}
+	fmt.Fprintf(w, "\ntotal %.2f s, peak memory %.1f MiB\n", rep.Seconds, float64(rep.PeakRSSBytes)/(1<<20))
+}
+
+// newMateProgress reports each decided depth: on a terminal as a progress bar over the ply
+// bound, otherwise as one plain line per depth.
+func newMateProgress(stderr io.Writer, maxPlies int) func(method string, depth int, mate bool, count int64) {
+	var mu sync.Mutex // the two methods may report at once
+	start := time.Now()
+	if file, ok := stderr.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
+		bar := progressbar.NewOptions(maxPlies,
+			progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription("plies decided (df-pn)"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionClearOnFinish())
+		return func(method string, depth int, mate bool, count int64) {
+			mu.Lock()
+			defer mu.Unlock()
+			if method == "df-pn" {
+				bar.Set(depth)
+			}
+		}
+	}
+	return func(method string, depth int, mate bool, count int64) {
+		mu.Lock()
+		defer mu.Unlock()
+		what := "nodes"
+		if method == "retrograde" {
+			what = "positions"
+		}
+		verdict := "no mate"
+		if mate {
+			verdict = "mate"
+		}
+		if method == "retrograde" {
+			verdict = "searched"
+		}
+		fmt.Fprintf(stderr, "solve: %s: %d plies %s, %d %s, %.1f s\n", method, depth, verdict, count, what, time.Since(start).Seconds())
+	}
+}

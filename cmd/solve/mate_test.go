@@ -1,0 +1,80 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runMateCmd runs the command in-process, as a shell would, and returns what it printed.
+func runMateCmd(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestMateCommandsBadInput(t *testing.T) {
+	for _, args := range [][]string{
+		{"handicap"},
+		{"handicap", "queen"},
+		{"handicap", "bare-king", "--max-plies", "-1"},
+		{"handicap", "bare-king", "--memory", "lots"},
+		{"mate", "--sfen", "4k/5/5/P4/KGSBR w - 1"},
+		{"mate", "--sfen", "4k/5/5/P4 w - 1", "--attacker", "b"},
+		{"mate", "--sfen", "4k/5/5/P4/KGSBR w - 1", "--attacker", "x"},
+		{"check", "--sfen", "4k/5/5/P4/KGSBR w - 1"},
+		{"check", "--sfen", "4k/5/5/P4/KGSBR w - 1", "--line", "1a2a", "extra"},
+	} {
+		code, _, stderr := runMateCmd(args...)
+		if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "solve "+args[0]+": ") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and one line", args, code, stderr)
+		}
+	}
+	for _, sub := range []string{"handicap", "mate", "check"} {
+		if code, out, _ := runMateCmd(sub, "-h"); code != 0 || !strings.Contains(out, "usage: solve "+sub) {
+			t.Errorf("%s -h: exit %d, %q", sub, code, out)
+		}
+	}
+}
+
+func TestHandicapBareKingJSON(t *testing.T) {
+	proof := filepath.Join(t.TempDir(), "bare-king.proof")
+	code, out, stderr := runMateCmd("handicap", "bare-king", "--json", "--max-plies", "10", "--retro-plies", "8", "--proof", proof)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		MatePlies    *int     `json:"mate_plies"`
+		PV           []string `json:"pv"`
+		Positions    int      `json:"positions"`
+		Seconds      float64  `json:"seconds"`
+		ProofChecked bool     `json:"proof_checked"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if rep.MatePlies == nil || *rep.MatePlies != 8 || len(rep.PV) != 8 || !rep.ProofChecked || rep.Positions == 0 {
+		t.Fatalf("report %+v, want a checked mate in 8", rep)
+	}
+	text, err := os.ReadFile(proof)
+	if err != nil || !strings.HasPrefix(string(text), "shogilab-mate-proof 1\n") {
+		t.Fatalf("proof file: %v %q", err, text)
+	}
+	// The claimed line is the PV: check must accept it.
+	if code, out, stderr := runMateCmd("check", "--sfen", "4k/5/5/P4/KGSBR w - 1", "--line", strings.Join(rep.PV, " ")); code != 0 {
+		t.Fatalf("check of the pv: exit %d\n%s%s", code, out, stderr)
+	}
+}
+
+func TestNoMateIsNull(t *testing.T) {
+	code, out, stderr := runMateCmd("mate", "--sfen", "2k2/5/5/5/K4 b R 1", "--attacker", "b", "--max-plies", "3", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, `"mate_plies":null`) || !strings.Contains(out, `"proof_checked":false`) {
+		t.Fatalf("want mate_plies null: %s", out)
+	}
+}

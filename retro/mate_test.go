@@ -1,0 +1,177 @@
+package retro_test
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/shogilab/shogilab/retro"
+)
+
+// arena is a random two-player game on a small directed graph: a state is a vertex and the
+// side to move (2v + side); the mover picks an out-edge of the vertex and passes the turn.
+// A mover without edges loses. Side 0 is the attacker. Cycles abound, so repetition and
+// transpositions are exercised.
+type arena struct{ edges [][]int }
+
+func (a arena) Code(s int) int { return s }
+func (a arena) Moves(s int, dst []int) []int {
+	return append(dst, a.edges[s/2]...)
+}
+func (a arena) Play(s, w int) int { return 2*w + 1 - s%2 }
+func (a arena) Children(s int, dst []int) []int {
+	for _, w := range a.edges[s/2] {
+		dst = append(dst, a.Play(s, w))
+	}
+	return dst
+}
+func (a arena) Terminal(s int) (retro.Value, bool) {
+	if len(a.edges[s/2]) == 0 {
+		return retro.Loss, true
+	}
+	return retro.Unknown, false
+}
+
+func randomArena(rng *rand.Rand, vertices int) arena {
+	a := arena{edges: make([][]int, vertices)}
+	for v := range a.edges {
+		for range rng.IntN(4) {
+			a.edges[v] = append(a.edges[v], rng.IntN(vertices))
+		}
+	}
+	return a
+}
+
+// plainMates is the definition of a bounded forced mate, evaluated by brute force: the
+// attacker (side 0) mates within plies plies from s.
+func plainMates(a arena, s, plies int) bool {
+	attacker := s%2 == 0
+	if len(a.edges[s/2]) == 0 {
+		return !attacker
+	}
+	if plies == 0 {
+		return false
+	}
+	for _, w := range a.edges[s/2] {
+		if plainMates(a, a.Play(s, w), plies-1) == attacker {
+			return attacker
+		}
+	}
+	return !attacker
+}
+
+func plainMinimalMate(a arena, s, maxPlies int) int {
+	for n := range maxPlies + 1 {
+		if plainMates(a, s, n) {
+			return n
+		}
+	}
+	return -1
+}
+
+// TestMateMethodsAgree compares, on random arenas, the brute-force definition with the
+// bounded retrograde labelling and with df-pn (with a roomy and with a tiny table), and
+// checks each df-pn proof and principal variation.
+func TestMateMethodsAgree(t *testing.T) {
+	const maxPlies = 9
+	rng := rand.New(rand.NewPCG(1, 2))
+	mates := 0
+	for trial := range 300 {
+		a := randomArena(rng, 8)
+		root := 2 * rng.IntN(8) // attacker to move ...
+		if trial%2 == 1 {
+			root++ // ... or the defender
+		}
+		attacker := root%2 == 0
+		want := plainMinimalMate(a, root, maxPlies)
+
+		gr := retro.Enumerate[int, int](a, []int{root}, retro.Options{MaxPly: maxPlies})
+		sol := gr.SolveMate(attacker, nil)
+		if got, _ := sol.Mated(0); got != want {
+			t.Fatalf("trial %d: retrograde says %d, brute force %d (edges %v, root %d)", trial, got, want, a.edges, root)
+		}
+		if want >= 0 {
+			if line := gr.MateLine(sol, 0); len(line) != want+1 {
+				t.Fatalf("trial %d: retrograde line %v for a mate in %d", trial, line, want)
+			}
+		}
+
+		for _, budget := range []int{0, 6} {
+			ms := retro.NewMateSearch[int, int, int](a, budget)
+			got, found, err := ms.MinimalMate(root, attacker, maxPlies)
+			if errors.Is(err, retro.ErrMemoryBudget) {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !found {
+				got = -1
+			}
+			if got != want {
+				t.Fatalf("trial %d, budget %d: df-pn says %d, brute force %d (edges %v, root %d)", trial, budget, got, want, a.edges, root)
+			}
+			if !found {
+				continue
+			}
+			mates++
+			proof, err := ms.Proof(root, attacker, got)
+			if errors.Is(err, retro.ErrMemoryBudget) {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := retro.CheckProof[int, int, int](a, root, proof); err != nil {
+				t.Fatalf("trial %d: proof rejected: %v", trial, err)
+			}
+			line, err := ms.MateLine(root, attacker, got)
+			if errors.Is(err, retro.ErrMemoryBudget) {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := root
+			for i, w := range line {
+				// Each ply must keep the exact distance falling by one (brute force).
+				s = a.Play(s, w)
+				if d := plainMinimalMate(a, s, maxPlies); d != got-i-1 {
+					t.Fatalf("trial %d: after %v the mate takes %d plies, want %d", trial, line[:i+1], d, got-i-1)
+				}
+			}
+		}
+	}
+	if mates < 50 {
+		t.Fatalf("only %d mates among the trials; the test needs more", mates)
+	}
+}
+
+// TestCheckProofRejects corrupts proofs by hand on a fixed arena: the attacker at vertex 0
+// goes to 1; the defender at 1 goes to 2 or 3; the attacker at 2 (edges to 4 and 0) and at 3
+// (edge to 4) goes to 4, which has no edges, so the defender is mated. Mate in 3 plies; the
+// proof needs moves at states 0 (vertex 0), 4 (vertex 2) and 6 (vertex 3).
+func TestCheckProofRejects(t *testing.T) {
+	a := arena{edges: [][]int{{1}, {2, 3}, {4, 0}, {4}, {}}}
+	good := func() *retro.Proof[int, int] {
+		return &retro.Proof[int, int]{Plies: 3, AttackerToMove: true, Moves: map[int]int{0: 1, 4: 4, 6: 4}}
+	}
+	if err := retro.CheckProof[int, int, int](a, 0, good()); err != nil {
+		t.Fatalf("the hand-made proof is rejected: %v", err)
+	}
+	missing := good()
+	delete(missing.Moves, 6) // the answer to the defence 1→3
+	illegal := good()
+	illegal.Moves[4] = 3 // vertex 2 has no edge to 3
+	short := good()
+	short.Plies = 2
+	escape := good()
+	escape.Moves[4] = 0 // back to the start: the defender is never mated
+	for name, p := range map[string]*retro.Proof[int, int]{"missing": missing, "illegal": illegal, "too short": short, "cycle": escape} {
+		if err := retro.CheckProof[int, int, int](a, 0, p); err == nil {
+			t.Errorf("%s: a corrupted proof was accepted", name)
+		} else {
+			t.Logf("%s: %v", name, err)
+		}
+	}
+}

@@ -1,0 +1,31 @@
+// Package solver settles forced-mate questions in Minishogi exactly, with proofs anyone can
+// re-check: the shortest forced mate of an attacker from a position (the handicap starts in
+// particular), checks of claimed mating lines, and studies of the reachable graph.
+//
+// Two independent methods answer the same question, both over package retro:
+//
+//	root, _ := minishogi.Handicap("bare-king")
+//	d, err := solver.SolveDFPN(root, minishogi.Sente, solver.DFPNOptions{MaxPlies: 21})
+//	// d.Plies == 8, d.PV (the defender's longest defence), d.Proof
+//	err = solver.CheckProof(root, d.Proof)   // replayed with the rules engine's move generator
+//	r := solver.SolveRetro(root, minishogi.Sente, solver.RetroOptions{MaxPlies: 8})
+//	// r.Plies == 8, r.Layers (positions per ply), bytes and speeds of the two sweeps
+//
+// SolveDFPN runs df-pn with iterative deepening on the mate length: each length is proved or
+// disproved exactly, so the first one proved is the minimum. SolveRetro enumerates every
+// position within N plies, deduplicated by the exact 85-bit minishogi.Code, and labels them
+// backwards (retro.Graph.SolveMate); it deepens N one ply at a time within a memory budget.
+//
+// Rules inside a mate search. A side without legal moves loses, whether in check or not
+// (RULES.md: stalemate loses), and an illegal pawn-drop mate is never generated. Repetition is
+// ignored: a shortest mate never repeats a position (its distance to mate falls by one each
+// ply), so no repetition rule can fire along it, and a defender cannot escape a bounded mate
+// by repeating, since the bound ends the line first. The edge case left out is the converse:
+// a line that wins for the attacker by the repetition rules (the fourth occurrence, at least
+// twelve plies of cycling) is not a mate and is not counted.
+//
+// Proofs are written as text (WriteProof documents the format): one line per attacker node,
+// the position and the attacker's move; the checker generates every defence itself. CheckLine
+// judges a claimed line move by move and returns refutations: an illegal move, a line that
+// does not end in mate, a defence that escapes or lasts longer, or a shorter mate.
+package solver

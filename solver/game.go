@@ -1,0 +1,70 @@
+package solver
+
+import (
+	"github.com/shogilab/shogilab/retro"
+	"github.com/shogilab/shogilab/rules/minishogi"
+)
+
+// codeGame is Minishogi for retro's enumeration: a position is stored as its 85-bit code (16
+// bytes instead of the Position's bitboards), decoded when its moves are needed.
+type codeGame struct{}
+
+func decode(c minishogi.Code) minishogi.Position {
+	p, err := c.Decode()
+	if err != nil {
+		panic("solver: a code made by Position.Code does not decode: " + err.Error())
+	}
+	return p
+}
+
+func (codeGame) Code(c minishogi.Code) minishogi.Code { return c }
+
+func (codeGame) Children(c minishogi.Code, dst []minishogi.Code) []minishogi.Code {
+	p := decode(c)
+	var ml minishogi.MoveList
+	p.GenerateLegal(&ml)
+	for _, m := range ml.Slice() {
+		u := p.MakeMove(m)
+		dst = append(dst, p.Code())
+		p.UnmakeMove(m, u)
+	}
+	return dst
+}
+
+// Terminal reports a position without legal moves as lost for the side to move (checkmate
+// or stalemate, RULES.md section 1). The enumeration asks it of every position, including
+// those at the ply bound that are never expanded, so mates on the last ply are seen.
+func (codeGame) Terminal(c minishogi.Code) (retro.Value, bool) {
+	p := decode(c)
+	var ml minishogi.MoveList
+	p.GenerateLegal(&ml)
+	if ml.N == 0 {
+		return retro.Loss, true
+	}
+	return retro.Unknown, false
+}
+
+// moveGame is Minishogi for df-pn and the proof checker, move by move with the rules
+// engine's own legal move generator.
+type moveGame struct{}
+
+func (moveGame) Code(p minishogi.Position) minishogi.Code { return p.Code() }
+
+func (moveGame) Moves(p minishogi.Position, dst []minishogi.Move) []minishogi.Move {
+	return p.LegalMoves(dst)
+}
+
+func (moveGame) Play(p minishogi.Position, m minishogi.Move) minishogi.Position {
+	p.MakeMove(m)
+	return p
+}
+
+// Proof is a proof of a forced mate in Minishogi: the attacker's move in each position of
+// the proof where the attacker is to move, keyed by the position's code.
+type Proof = retro.Proof[minishogi.Code, minishogi.Move]
+
+// CheckProof replays proof from root with the rules engine's move generator (see
+// retro.CheckProof) and returns nil only if it proves the forced mate.
+func CheckProof(root minishogi.Position, proof *Proof) error {
+	return retro.CheckProof[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, root, proof)
+}

@@ -1,0 +1,234 @@
+package solver
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/shogilab/shogilab/retro"
+	"github.com/shogilab/shogilab/rules/minishogi"
+)
+
+// Mate is the answer of one method to "does the attacker force mate from the root within
+// MaxPlies plies, and in how few?".
+type Mate struct {
+	Found     bool // a forced mate exists within MaxPlies plies
+	Plies     int  // its exact minimal length, when Found
+	MaxPlies  int  // the bound searched: when !Found, no forced mate within it is proven
+	PV        []minishogi.Move
+	Positions int   // distinct positions stored (graph nodes, or table entries for df-pn)
+	Nodes     int64 // positions whose moves were generated
+	Seconds   float64
+	// UpperBound, when not 0, is the length of a forced mate found without proof that it is
+	// the shortest (the retrograde method's label beyond its exactness range).
+	UpperBound int
+}
+
+// attackerToMove is the role of the side to move at the root.
+func attackerToMove(root *minishogi.Position, attacker minishogi.Color) bool {
+	return root.SideToMove() == attacker
+}
+
+// Retro is the result of the bounded retrograde method.
+type Retro struct {
+	Mate
+	Graph    *retro.Graph[minishogi.Code, minishogi.Code]
+	Solution *retro.MateSolution
+	Layers   []int // positions first reached at each ply
+	Edges    int
+	// Time of the last (deepest) enumeration and of its backward sweep.
+	EnumerateSeconds, SweepSeconds float64
+	// HeapBytes is the heap in use after the deepest enumeration, a measure of the graph's
+	// size; divided by Positions it gives bytes per position.
+	HeapBytes uint64
+}
+
+// RetroOptions bound the retrograde method.
+type RetroOptions struct {
+	MaxPlies int
+	// MemoryBudget, in bytes, stops the deepening before a ply whose graph, projected from the
+	// growth of the last ply, would not fit (0: no limit).
+	MemoryBudget uint64
+	// Progress, if not nil, is told after each depth is searched.
+	Progress func(depth, positions int)
+}
+
+// SolveRetro finds the minimal forced mate by bounded retrograde analysis, deepening the ply
+// bound one ply at a time: at bound D it enumerates every position reachable within D plies
+// (deduplicated by exact code) and labels them backwards (retro.Graph.SolveMate), which
+// decides exactly whether a mate within D plies exists. Each depth is enumerated afresh; the
+// positions grow five- to sevenfold per ply, so the repeats cost about a fifth more. The next
+// depth is tried only if the heap, grown by the larger of the last two plies' growth factors
+// (the growth alternates with the side to move), would fit in the memory budget.
+func SolveRetro(root minishogi.Position, attacker minishogi.Color, opt RetroOptions) *Retro {
+	if opt.MaxPlies < 1 {
+		panic(fmt.Sprintf("solver: SolveRetro: MaxPlies is %d, want 1 or more", opt.MaxPlies))
+	}
+	start := time.Now()
+	att := attackerToMove(&root, attacker)
+	var r *Retro
+	var nodes int64
+	lastPositions, lastGrowth := 1, 1.0
+	for d := 1; d <= opt.MaxPlies; d++ {
+		r = nil // let the previous depth's graph go before the next is built
+		t0 := time.Now()
+		gr := retro.Enumerate[minishogi.Code, minishogi.Code](codeGame{}, []minishogi.Code{root.Code()}, retro.Options{MaxPly: d})
+		t1 := time.Now()
+		sol := gr.SolveMate(att, nil)
+		t2 := time.Now()
+		r = &Retro{Graph: gr, Solution: sol, Layers: gr.Layers(), Edges: gr.Edges(),
+			EnumerateSeconds: t1.Sub(t0).Seconds(), SweepSeconds: t2.Sub(t1).Seconds()}
+		r.MaxPlies, r.Positions = d, gr.Len()
+		r.HeapBytes = heapInUse()
+		nodes += int64(gr.Len())
+		if opt.Progress != nil {
+			opt.Progress(d, gr.Len())
+		}
+		// A root label L is a real forced mate, and the graph holds every mate within d
+		// plies, so the minimum lies in [d+1, L] when L > d; with the root's fixed parity of
+		// mate lengths, L is therefore exact whenever L <= d+2 (see retro.Graph.SolveMate).
+		plies, ok := sol.Mated(0)
+		if ok {
+			r.UpperBound = plies
+		}
+		if ok && plies <= d+2 {
+			r.Found, r.Plies = true, plies
+			var codes []minishogi.Code
+			for _, i := range gr.MateLine(sol, 0) {
+				codes = append(codes, gr.State(i))
+			}
+			r.PV = movesThrough(root, codes)
+			break
+		}
+		growth := float64(gr.Len()) / float64(lastPositions)
+		if opt.MemoryBudget > 0 && float64(r.HeapBytes)*max(growth, lastGrowth) > float64(opt.MemoryBudget) {
+			break
+		}
+		lastPositions, lastGrowth = gr.Len(), growth
+	}
+	r.Seconds = time.Since(start).Seconds()
+	r.Nodes = nodes // positions enumerated, summed over the depths
+	return r
+}
+
+// movesThrough returns the moves that lead from root through the positions with the given
+// codes (codes[0] is the root's).
+func movesThrough(root minishogi.Position, codes []minishogi.Code) []minishogi.Move {
+	var moves []minishogi.Move
+	p := root
+	for _, c := range codes[1:] {
+		var ml minishogi.MoveList
+		p.GenerateLegal(&ml)
+		for _, m := range ml.Slice() {
+			u := p.MakeMove(m)
+			if p.Code() == c {
+				moves = append(moves, m)
+				break
+			}
+			p.UnmakeMove(m, u)
+		}
+	}
+	return moves
+}
+
+// heapInUse returns the bytes of live heap objects after a garbage collection.
+func heapInUse() uint64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// PeakRSS returns the process's peak resident memory in bytes (Linux's VmHWM), or 0 where it
+// is not available.
+func PeakRSS() uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmHWM:" && f[2] == "kB" {
+			kb, _ := strconv.ParseUint(f[1], 10, 64)
+			return kb * 1024
+		}
+	}
+	return 0
+}
+
+// DFPN is the result of the df-pn method.
+type DFPN struct {
+	Mate
+	Proof *Proof // when Found: a proof of the mate in Plies plies
+	// Stopped is set when the time limit ended the search; MaxPlies is then the longest
+	// length proved to have no mate (-1 if none was decided).
+	Stopped bool
+}
+
+// DFPNOptions bound the df-pn method.
+type DFPNOptions struct {
+	MaxPlies int
+	// MinPlies skips the lengths below it (the caller knows there is no shorter mate).
+	MinPlies int
+	// MemoryBudget, in bytes, sizes the transposition table (0: no limit).
+	MemoryBudget uint64
+	// Progress, if not nil, is told after each mate length is decided.
+	Progress func(plies int, mate bool, nodes int64)
+	// NoProof skips reading the proof and the principal variation off the table.
+	NoProof bool
+	// TimeLimit, if positive, stops the search after about that long; the result then
+	// reports the longest length disproved so far (Stopped is set).
+	TimeLimit time.Duration
+}
+
+// BytesPerTableEntry is the memory one df-pn table entry takes in a Go map (a 24-byte key, an
+// 8-byte value, control bytes and the spare room of a map that grows by doubling), measured
+// by BenchmarkTableEntry; the memory budget is divided by it.
+const BytesPerTableEntry = 80
+
+// SolveDFPN finds the minimal forced mate with df-pn and iterative deepening on the mate
+// length (retro.MateSearch), then reads a proof and a principal variation off the table.
+func SolveDFPN(root minishogi.Position, attacker minishogi.Color, opt DFPNOptions) (*DFPN, error) {
+	start := time.Now()
+	att := attackerToMove(&root, attacker)
+	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, int(opt.MemoryBudget/BytesPerTableEntry))
+	if opt.TimeLimit > 0 {
+		ms.SetDeadline(start.Add(opt.TimeLimit))
+	}
+	disproved := opt.MinPlies - 1
+	progress := func(n int, mate bool) {
+		if !mate {
+			disproved = n
+		}
+		if opt.Progress != nil {
+			opt.Progress(n, mate, ms.Nodes())
+		}
+	}
+	plies, found, err := ms.MinimalMateFrom(root, att, opt.MinPlies, opt.MaxPlies, progress)
+	if errors.Is(err, retro.ErrDeadline) {
+		r := &DFPN{Stopped: true}
+		r.MaxPlies, r.Positions, r.Nodes = disproved, ms.TableSize(), ms.Nodes()
+		r.Seconds = time.Since(start).Seconds()
+		return r, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("solver: df-pn: %w", err)
+	}
+	r := &DFPN{}
+	r.Found, r.Plies, r.MaxPlies = found, plies, opt.MaxPlies
+	ms.SetDeadline(time.Time{}) // reading the proof off the table must not be cut short
+	if found && !opt.NoProof {
+		if r.Proof, err = ms.Proof(root, att, plies); err != nil {
+			return nil, fmt.Errorf("solver: df-pn: %w", err)
+		}
+		if r.PV, err = ms.MateLine(root, att, plies); err != nil {
+			return nil, fmt.Errorf("solver: df-pn: %w", err)
+		}
+	}
+	r.Positions, r.Nodes = ms.TableSize(), ms.Nodes()
+	r.Seconds = time.Since(start).Seconds()
+	return r, nil
+}
