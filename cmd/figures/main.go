@@ -1,0 +1,160 @@
+// Command figures regenerates every figure of the paper, as PNG and SVG, into one directory,
+// without Jupyter: it calls the same functions (package notebooks/paper) as the notebooks, so
+// the files match the notebooks' figures and captions.
+//
+//	go run ./cmd/figures -out figures          # all sections
+//	go run ./cmd/figures -out figures -section mawari --json
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/shogilab/shogilab/notebooks/paper"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
+		fmt.Fprintln(os.Stderr, "figures:", err)
+		os.Exit(2)
+	}
+}
+
+// report is what figures prints: one entry per figure, and the time taken.
+type report struct {
+	Out      string        `json:"out"`
+	Figures  []figureEntry `json:"figures"`
+	Seconds  float64       `json:"seconds"`
+	Sections []string      `json:"sections"`
+}
+
+type figureEntry struct {
+	Section string   `json:"section"`
+	Name    string   `json:"name"`
+	Files   []string `json:"files"`
+	Caption string   `json:"caption"`
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("figures", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "figures", "directory to write the PNG and SVG files and captions.md into")
+	root := fs.String("root", "", "the shogilab repository, for the datasets (default: $"+paper.RootEnv+", or the repository above the working directory)")
+	only := fs.String("section", "", "comma-separated `sections` to make (default all: "+strings.Join(sectionNames(), ", ")+")")
+	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), `Usage: figures [flags]
+
+Regenerates every figure of the paper (PNG for screens, SVG for papers) and writes captions.md
+beside them. The notebooks in notebooks/ show the same figures with the same captions.
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected argument %q (flags only)", fs.Arg(0))
+	}
+	if *out == "" {
+		return errors.New("-out must name a directory")
+	}
+	sections, err := choose(*only)
+	if err != nil {
+		return err
+	}
+	if *root == "" {
+		*root, err = paper.Root()
+	} else {
+		*root, err = paper.CheckRoot(*root)
+	}
+	if err != nil {
+		return err
+	}
+
+	start := time.Now()
+	rep := report{Out: *out}
+	var captions strings.Builder
+	for _, s := range sections {
+		t := time.Now()
+		figs, err := s.Figures(*root)
+		if err != nil {
+			return fmt.Errorf("section %s: %w", s.Name, err)
+		}
+		rep.Sections = append(rep.Sections, s.Name)
+		for _, f := range figs {
+			files, err := f.Save(*out)
+			if err != nil {
+				return err
+			}
+			rep.Figures = append(rep.Figures, figureEntry{Section: s.Name, Name: f.Name, Files: files, Caption: f.Caption})
+			fmt.Fprintf(&captions, "%s\n\n", f.Markdown())
+		}
+		// Plain lines, not a bar: there are a handful of sections, each a few seconds.
+		fmt.Fprintf(stderr, "figures: section %s: %d figures in %.1fs\n", s.Name, len(figs), time.Since(t).Seconds())
+	}
+	if err := os.WriteFile(filepath.Join(*out, "captions.md"), []byte(captions.String()), 0o644); err != nil {
+		return err
+	}
+	rep.Seconds = time.Since(start).Seconds()
+
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "section\tfigure\tfiles")
+	for _, f := range rep.Figures {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", f.Section, f.Name, strings.Join(f.Files, " "))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d figures and %s in %.1fs\n", len(rep.Figures), filepath.Join(*out, "captions.md"), rep.Seconds)
+	return nil
+}
+
+func sectionNames() []string {
+	var names []string
+	for _, s := range paper.Sections() {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+// choose returns the sections named in the comma-separated list, in the paper's order; all
+// of them for an empty list.
+func choose(list string) ([]paper.Section, error) {
+	all := paper.Sections()
+	if list == "" {
+		return all, nil
+	}
+	want := strings.Split(list, ",")
+	for _, name := range want {
+		if !slices.Contains(sectionNames(), name) {
+			return nil, fmt.Errorf("-section: no section %q; have %s", name, strings.Join(sectionNames(), ", "))
+		}
+	}
+	var chosen []paper.Section
+	for _, s := range all {
+		if slices.Contains(want, s.Name) {
+			chosen = append(chosen, s)
+		}
+	}
+	return chosen, nil
+}

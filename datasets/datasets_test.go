@@ -1,0 +1,350 @@
+// Package datasets_test checks the shipped datasets: each is regenerated, in part, from the
+// command README.md records for it, and must match what is shipped.
+package datasets_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/solver"
+)
+
+// root is the repository root, where the README's commands run.
+const root = ".."
+
+// command returns the arguments (after "go run ./cmd/NAME") of the one command line in
+// README.md's "Shipped datasets" section that runs cmd/NAME and contains mark, and the file its
+// output is redirected to, if any.
+func command(t *testing.T, name, mark string) (args []string, redirect string) {
+	t.Helper()
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## Shipped datasets\n")
+	if !ok {
+		t.Fatal("README.md has no Shipped datasets section")
+	}
+	prefix := "go run ./cmd/" + name + " "
+	var found []string
+	for _, line := range strings.Split(section, "\n") {
+		if strings.HasPrefix(line, prefix) && strings.Contains(line, mark) {
+			found = append(found, line)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("README.md: %d command lines of cmd/%s contain %q; want 1", len(found), name, mark)
+	}
+	line, redirect, _ := strings.Cut(strings.TrimPrefix(found[0], prefix), " > ")
+	return splitWords(t, line), strings.TrimSpace(redirect)
+}
+
+// splitWords splits a command line at spaces, keeping "..." together (the README's commands
+// use nothing more of the shell).
+func splitWords(t *testing.T, line string) []string {
+	var words []string
+	var word strings.Builder
+	inWord, quoted := false, false
+	for _, r := range line {
+		switch {
+		case r == '"':
+			quoted, inWord = !quoted, true
+		case r == ' ' && !quoted:
+			if inWord {
+				words = append(words, word.String())
+				word.Reset()
+				inWord = false
+			}
+		default:
+			word.WriteRune(r)
+			inWord = true
+		}
+	}
+	if quoted {
+		t.Fatalf("unbalanced quote in %q", line)
+	}
+	if inWord {
+		words = append(words, word.String())
+	}
+	return words
+}
+
+// withFlag returns args with the value of flag replaced; the flag must be there.
+func withFlag(t *testing.T, args []string, flag, value string) []string {
+	t.Helper()
+	out := append([]string(nil), args...)
+	for i := 0; i+1 < len(out); i++ {
+		if out[i] == flag {
+			out[i+1] = value
+			return out
+		}
+	}
+	t.Fatalf("%v has no %s", args, flag)
+	return nil
+}
+
+func flagValue(t *testing.T, args []string, flag string) string {
+	t.Helper()
+	for i := 0; i+1 < len(args); i++ {
+		if args[i] == flag {
+			return args[i+1]
+		}
+	}
+	t.Fatalf("%v has no %s", args, flag)
+	return ""
+}
+
+var (
+	buildOnce sync.Once
+	binDir    string
+	buildErr  error
+)
+
+// run builds the commands once and runs cmd/name with args from the repository root,
+// returning its standard output.
+func run(t *testing.T, name string, args ...string) []byte {
+	t.Helper()
+	buildOnce.Do(func() {
+		binDir, buildErr = os.MkdirTemp("", "shogilab-datasets-")
+		if buildErr != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", binDir, "./cmd/selfplay", "./cmd/analyze", "./cmd/solve")
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	cmd := exec.Command(filepath.Join(binDir, name), args...)
+	cmd.Dir = root
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, stderr.String())
+	}
+	return out
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// comparable strips what differs between two runs of the same game: the timing fields and the
+// toolkit version.
+func comparable(g *record.Game) *record.Game {
+	c := *g
+	c.Stats = append([]record.MoveStats(nil), g.Stats...)
+	c.StripTiming()
+	c.Version = ""
+	return &c
+}
+
+// checkSelfplay replays the first games of a shipped self-play file with its README command
+// cut to those games: game ids and seeds depend only on the base seed, so they must be the
+// same games, move for move and statistic for statistic.
+func checkSelfplay(t *testing.T, mark string, games int) {
+	args, _ := command(t, "selfplay", mark)
+	shipped, _, err := record.Recover(filepath.Join(root, flagValue(t, args, "--out"), "games-0-of-1.jsonl.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	args = withFlag(t, withFlag(t, args, "--games", fmt.Sprint(games)), "--out", out)
+	run(t, "selfplay", args...)
+	again, _, err := record.Recover(filepath.Join(out, "games-0-of-1.jsonl.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(again) != games {
+		t.Fatalf("regenerated %d games; want %d", len(again), games)
+	}
+	byID := map[int]*record.Game{}
+	for _, g := range shipped {
+		byID[g.ID] = g
+	}
+	for _, g := range again {
+		want, ok := byID[g.ID]
+		if !ok {
+			t.Fatalf("game %d is not in the shipped file", g.ID)
+		}
+		if !reflect.DeepEqual(comparable(g), comparable(want)) {
+			a, _ := record.MarshalLine(comparable(g))
+			b, _ := record.MarshalLine(comparable(want))
+			t.Errorf("game %d differs from the shipped one:\nregenerated %s\nshipped     %s", g.ID, a, b)
+		}
+	}
+}
+
+func TestSelfplayGames(t *testing.T) {
+	checkSelfplay(t, "--out datasets/selfplay/mcts400", 3)
+}
+
+func TestLadderGames(t *testing.T) {
+	checkSelfplay(t, "--out datasets/selfplay/ladder/mcts100-vs-mcts400", 2)
+}
+
+// TestMawariReport reruns the whole command (seconds) and compares everything but the speed.
+func TestMawariReport(t *testing.T) {
+	args, file := command(t, "analyze", "mawari")
+	got := decode(t, run(t, "analyze", args...))
+	want := decode(t, readFile(t, file))
+	for _, m := range []map[string]any{got, want} {
+		sim, ok := m["simulation"].(map[string]any)
+		if !ok {
+			t.Fatal("the Mawari report has no simulation")
+		}
+		delete(sim, "throws_per_second") // the machine's speed
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the regenerated Mawari report differs from %s", file)
+	}
+}
+
+func TestBushiDefault(t *testing.T) {
+	args, file := command(t, "solve", "bushi --json >")
+	if got, want := decode(t, run(t, "solve", args...)), decode(t, readFile(t, file)); !reflect.DeepEqual(got, want) {
+		t.Errorf("the regenerated Bushi solution differs from %s:\n%v\n%v", file, got, want)
+	}
+}
+
+// TestBushiAllLayouts checks the layout study, which takes minutes to redo: every layout it
+// names (an example of each result, the longest win of each side) is solved again on its own
+// with the command's single-layout form and must give the result and length the study states;
+// and the counts must cover the 16^6 layouts exactly.
+func TestBushiAllLayouts(t *testing.T) {
+	args, file := command(t, "solve", "--all-layouts")
+	if !reflect.DeepEqual(args, []string{"bushi", "--all-layouts", "--json"}) {
+		t.Fatalf("the README's command is %v; this test knows how to check bushi --all-layouts --json", args)
+	}
+	var st struct {
+		Classes, Raw int
+		Results      map[string]struct {
+			Classes, Layouts int
+			Example, Longest string
+			ExamplePlies     int `json:"example_plies"`
+			LongestPlies     int `json:"longest_plies"`
+		}
+	}
+	if err := json.Unmarshal(readFile(t, file), &st); err != nil {
+		t.Fatal(err)
+	}
+	if st.Raw != 1<<24 {
+		t.Errorf("raw layouts %d; want 16^6 = %d", st.Raw, 1<<24)
+	}
+	classes, raw := 0, 0
+	dir := t.TempDir()
+	for _, winner := range []string{"black", "white", "draw"} {
+		r, ok := st.Results[winner]
+		if !ok {
+			t.Fatalf("no %s results", winner)
+		}
+		classes += r.Classes
+		raw += r.Layouts
+		for _, named := range []struct {
+			layout string
+			plies  int
+		}{{r.Example, r.ExamplePlies}, {r.Longest, r.LongestPlies}} {
+			if named.layout == "" {
+				continue
+			}
+			path := filepath.Join(dir, "layout.txt")
+			if err := os.WriteFile(path, []byte(named.layout+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			var one struct {
+				Winner string
+				Plies  int
+			}
+			if err := json.Unmarshal(run(t, "solve", "bushi", "--layout", path, "--json"), &one); err != nil {
+				t.Fatal(err)
+			}
+			if one.Winner != winner || one.Plies != named.plies {
+				t.Errorf("layout %q: solved alone %s in %d plies; the study says %s in %d", named.layout, one.Winner, one.Plies, winner, named.plies)
+			}
+		}
+	}
+	if classes != st.Classes || raw != st.Raw {
+		t.Errorf("results add up to %d classes and %d layouts; the totals say %d and %d", classes, raw, st.Classes, st.Raw)
+	}
+}
+
+func readFile(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func decode(t *testing.T, b []byte) map[string]any {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestHandicapProofs regenerates each shipped proof with its README command, which must write
+// the same bytes, and checks the shipped proof with the solver's checker, which replays every
+// defence with the rules engine's move generator. The three-piece proof takes minutes to
+// make, so it is regenerated only with SHOGILAB_FULL_DATASETS=1.
+func TestHandicapProofs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		slow bool
+	}{{"bare-king", false}, {"four-piece", false}, {"three-piece", true}} {
+		name := tc.name
+		t.Run(name, func(t *testing.T) {
+			args, _ := command(t, "solve", "handicap "+name+" ")
+			file := flagValue(t, args, "--proof")
+			shipped := readFile(t, file)
+			if !tc.slow || os.Getenv("SHOGILAB_FULL_DATASETS") == "1" {
+				fresh := filepath.Join(t.TempDir(), name+".proof")
+				run(t, "solve", withFlag(t, args, "--proof", fresh)...)
+				got, err := os.ReadFile(fresh)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(got, shipped) {
+					t.Errorf("the regenerated proof differs from %s", file)
+				}
+			} else {
+				t.Logf("%s not regenerated (it takes minutes; SHOGILAB_FULL_DATASETS=1 does it)", file)
+			}
+			root, attacker, proof, err := solver.ReadProof(bytes.NewReader(shipped))
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := minishogi.Handicap(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if root.SFEN() != want.SFEN() || attacker != minishogi.Sente {
+				t.Fatalf("%s proves a mate from %s for %v; want %s for Sente", file, root.SFEN(), attacker, want.SFEN())
+			}
+			if err := solver.CheckProof(root, proof); err != nil {
+				t.Errorf("%s does not hold: %v", file, err)
+			}
+		})
+	}
+}

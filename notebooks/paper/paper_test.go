@@ -1,0 +1,185 @@
+package paper
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func testRoot(t *testing.T) string {
+	t.Helper()
+	root, err := Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+func TestRoot(t *testing.T) {
+	want, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(RootEnv, "")
+	if got := testRoot(t); got != want {
+		t.Errorf("Root() from notebooks/paper = %s; want %s", got, want)
+	}
+	t.Setenv(RootEnv, "..")
+	if _, err := Root(); err == nil || !strings.Contains(err.Error(), "not the shogilab repository") {
+		t.Errorf("Root() with %s=.. gave %v; want an error saying it is not the repository", RootEnv, err)
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 16777216: "16,777,216", -1234: "-1,234"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q; want %q", n, got, want)
+		}
+	}
+}
+
+// TestSectionsFigures checks every section: figure names are unique (they are file names),
+// every figure has a caption and draws, and Images gives a PNG and an SVG.
+func TestSectionsFigures(t *testing.T) {
+	root := testRoot(t)
+	names := map[string]bool{}
+	for _, s := range Sections() {
+		figs, err := s.Figures(root)
+		if err != nil {
+			t.Fatalf("section %s: %v", s.Name, err)
+		}
+		for _, f := range figs {
+			if names[f.Name] {
+				t.Errorf("two figures named %s", f.Name)
+			}
+			names[f.Name] = true
+			if !strings.HasPrefix(f.Name, s.Name+"_") {
+				t.Errorf("figure %s of section %s: names start with the section's", f.Name, s.Name)
+			}
+			if len(f.Caption) < 80 {
+				t.Errorf("figure %s: caption %q is too short to state its numbers", f.Name, f.Caption)
+			}
+			png, svg, err := f.Images()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
+				t.Errorf("figure %s: the PNG does not start with the PNG signature", f.Name)
+			}
+			if !bytes.Contains(svg[:min(len(svg), 200)], []byte("<svg")) {
+				t.Errorf("figure %s: the SVG has no <svg element at its start", f.Name)
+			}
+		}
+	}
+}
+
+// TestImagesAreStable checks that drawing a figure twice gives the same bytes, which the
+// notebook test relies on to compare a notebook's images with cmd/figures' files.
+func TestImagesAreStable(t *testing.T) {
+	s, err := NewBushiStudy(testRoot(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := s.Figures()[0]
+	png1, svg1, err := f.Images()
+	if err != nil {
+		t.Fatal(err)
+	}
+	png2, svg2, err := f.Images()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(png1, png2) || !bytes.Equal(svg1, svg2) {
+		t.Error("two drawings of the same figure differ")
+	}
+}
+
+// TestHandicapFacts checks the handicap study against published facts: the mate in 8 plies
+// (seed 001, Fairy-Stockfish), and the perft counts of RULES.md for the first two plies, which
+// equal the positions first reached there since no two lines of one or two plies transpose.
+func TestHandicapFacts(t *testing.T) {
+	s, err := NewHandicapStudy(testRoot(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Mate.Plies != 8 || s.ProofPlies != 8 {
+		t.Errorf("mate in %d plies, proof of %d; want 8", s.Mate.Plies, s.ProofPlies)
+	}
+	if got := s.Study.Layers[:3]; got[0] != 1 || got[1] != 2 || got[2] != 32 {
+		t.Errorf("layers %v; want 1, 2, 32 (perft d1 2, d2 32)", got)
+	}
+	if !strings.Contains(s.Figures()[0].Caption, "Sente mates in 8 plies") {
+		t.Error("the caption does not state the mate in 8")
+	}
+}
+
+// TestBushiFacts checks the Bushi study against counts that follow from the rules: 2 × 24 × 24
+// play positions (side to move, and 24 orientations per cube); 16 placements for Black (each
+// face can be on top turned 4 ways, and a sword is on the forward edge in as many of them as
+// the face has swords: 3 for the three-sword face, 1 for each other face of the default layout,
+// so 8 of the 24 orientations give check and may not be chosen); and 16^6 layouts in the study.
+func TestBushiFacts(t *testing.T) {
+	s, err := NewBushiStudy(testRoot(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := s.Positions
+	if n := p.BlackWins + p.WhiteWins + p.Draws; n != 2*24*24 {
+		t.Errorf("%d play positions; want 2 × 24 × 24 = 1152", n)
+	}
+	if s.Layers[1] != 16 {
+		t.Errorf("%d placements of Black; want 16", s.Layers[1])
+	}
+	if s.Layouts.Raw != 1<<24 {
+		t.Errorf("%d layouts; want 16^6", s.Layouts.Raw)
+	}
+	if len(s.Line) != s.Plies {
+		t.Errorf("optimal line of %d moves for a game of %d plies", len(s.Line), s.Plies)
+	}
+}
+
+// TestGamesCounts counts the results of the self-play dataset with a plain reader written
+// here (gzip and JSON, nothing of the toolkit) and checks the study and its caption agree.
+func TestGamesCounts(t *testing.T) {
+	root := testRoot(t)
+	f, err := os.Open(filepath.Join(root, SelfplayGames))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(zr)
+	results := map[string]int{}
+	games := 0
+	for {
+		var g struct{ Result string }
+		if err := dec.Decode(&g); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		results[g.Result]++
+		games++
+	}
+	s, err := NewGamesStudy(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := s.Report
+	if s.Games.Matched != games || r.SenteWins.Count != results["sente"] || r.GoteWins.Count != results["gote"] || r.Draws.Count != results["draw"] {
+		t.Errorf("study: %d games, %d/%d/%d; counted here %d games, %v", s.Games.Matched, r.SenteWins.Count, r.GoteWins.Count, r.Draws.Count, games, results)
+	}
+	want := fmt.Sprintf("Sente won %d, Gote %d, draws %d", results["sente"], results["gote"], results["draw"])
+	if c := s.Figures()[2].Caption; !strings.Contains(c, want) {
+		t.Errorf("the lengths caption does not say %q:\n%s", want, c)
+	}
+}
