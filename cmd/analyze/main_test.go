@@ -13,7 +13,7 @@ import (
 
 func runArgs(args ...string) (code int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
-	code = run(args, &out, &errOut)
+	code = program.Run(args, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/shogilab/shogilab/internal/cli"
+
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -147,7 +149,7 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args, stdout); err != nil {
+	if err := cli.ParseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -480,7 +482,7 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	if err := parseFlags(fs, args, stdout); err != nil {
+	if err := cli.ParseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/shogilab/shogilab/internal/cli"
+
 	"errors"
 	"flag"
 	"fmt"
@@ -59,7 +61,7 @@ func (f *recordFlags) filter() (selection.Filter, error) {
 
 // parseRecordArgs parses the flags and checks that files were given.
 func parseRecordArgs(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
-	if err := parseFlags(fs, args, stdout); err != nil {
+	if err := cli.ParseFlags(fs, args, stdout); err != nil {
 		return nil, err
 	}
 	if fs.NArg() == 0 {

@@ -133,12 +133,16 @@ func TestRecordBadInput(t *testing.T) {
 		{[]string{"games", "--since", "yesterday", smallRecords}, `analyze games: --since: selection: date "yesterday"`},
 		{[]string{"ratings", smallRecords, handicapRecords}, "analyze ratings: ratings: the likelihood has no maximum"},
 		{[]string{"ratings", "--anchor", "zeta", smallRecords}, `analyze ratings: ratings: anchor "zeta"`},
-		{[]string{"ratings", "--depth", "3", smallRecords}, "analyze ratings: flag provided but not defined: -depth"},
 	} {
 		code, _, stderr := runArgs(c.args...)
 		if code != 1 || !oneLine(stderr) || !strings.HasPrefix(stderr, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want %q...", c.args, code, stderr, c.want)
 		}
+	}
+	// A flag the subcommand does not have is a usage error: exit 2.
+	if code, _, stderr := runArgs("ratings", "--depth", "3", smallRecords); code != 2 || !oneLine(stderr) ||
+		!strings.HasPrefix(stderr, "analyze ratings: flag provided but not defined: -depth") {
+		t.Errorf("ratings --depth: exit %d, stderr %q", code, stderr)
 	}
 	// Skipping: the bad line and the illegal game are counted, not fatal.
 	code, stdout, _ := runArgs("openings", "--skip-bad", badRecords)

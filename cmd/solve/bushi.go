@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/shogilab/shogilab/internal/cli"
+
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -56,19 +58,19 @@ flags:`)
 			fs.PrintDefaults()
 			return err
 		}
-		return badUsage("%v", err)
+		return cli.Usagef("%v", err)
 	}
 	switch {
 	case fs.NArg() > 0:
-		return badUsage("unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("unexpected argument %q", fs.Arg(0))
 	case f.allLayouts && (f.play || f.layoutFile != ""):
-		return badUsage("--all-layouts studies every layout; it takes neither --layout nor --play")
+		return cli.Usagef("--all-layouts studies every layout; it takes neither --layout nor --play")
 	case f.mcts < 0 || f.workers < 0 || f.limit < 0:
-		return badUsage("--mcts, --workers and --limit must not be negative")
+		return cli.Usagef("--mcts, --workers and --limit must not be negative")
 	case f.mcts > 0 && !f.play:
-		return badUsage("--mcts needs --play")
+		return cli.Usagef("--mcts needs --play")
 	case f.mctsSide != "black" && f.mctsSide != "white":
-		return badUsage("--mcts-side is %q, want black or white", f.mctsSide)
+		return cli.Usagef("--mcts-side is %q, want black or white", f.mctsSide)
 	}
 	if f.allLayouts {
 		return studyLayouts(f, stdout, stderr)
@@ -77,15 +79,15 @@ flags:`)
 	if f.layoutFile != "" {
 		text, err := os.ReadFile(f.layoutFile)
 		if err != nil {
-			return badUsage("%v", err)
+			return cli.Usagef("%v", err)
 		}
 		if layout, err = bushi.ParseLayout(string(text)); err != nil {
-			return badUsage("%s: %v", f.layoutFile, err)
+			return cli.Usagef("%s: %v", f.layoutFile, err)
 		}
 	}
 	rules, err := bushi.NewRules(layout)
 	if err != nil {
-		return badUsage("%v", err)
+		return cli.Usagef("%v", err)
 	}
 	sol := bushiplay.Solve(rules)
 	if f.play {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/shogilab/shogilab/internal/cli"
+
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -39,14 +41,14 @@ longer)? Each failure is printed with its refutation. Exits with status 1 if the
 		return err
 	}
 	if fs.NArg() > 0 {
-		return badUsage("unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("unexpected argument %q", fs.Arg(0))
 	}
 	if sfen == "" || strings.TrimSpace(line) == "" {
-		return badUsage("--sfen and --line are required")
+		return cli.Usagef("--sfen and --line are required")
 	}
 	root, err := minishogi.ParseSFEN(sfen)
 	if err != nil {
-		return badUsage("--sfen: %v", err)
+		return cli.Usagef("--sfen: %v", err)
 	}
 	moves := strings.Fields(line)
 	side := root.SideToMove()
@@ -55,12 +57,12 @@ longer)? Each failure is printed with its refutation. Exits with status 1 if the
 	}
 	if attacker != "" {
 		if side, err = solver.ParseColor(attacker); err != nil {
-			return badUsage("--attacker: %v", err)
+			return cli.Usagef("--attacker: %v", err)
 		}
 	}
 	budget, err := parseBytes(memory)
 	if err != nil {
-		return badUsage("--memory: %v", err)
+		return cli.Usagef("--memory: %v", err)
 	}
 	lc, err := solver.CheckLine(root, side, moves, int(budget/solver.BytesPerTableEntry))
 	if err != nil {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/shogilab/shogilab/internal/cli"
+
 	"flag"
 	"io"
 	"strings"
@@ -21,11 +23,11 @@ for the methods and the output.`); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return badUsage("want one handicap name (%s), got %d arguments", names, fs.NArg())
+		return cli.Usagef("want one handicap name (%s), got %d arguments", names, fs.NArg())
 	}
 	root, err := minishogi.Handicap(fs.Arg(0))
 	if err != nil {
-		return badUsage("%v", err)
+		return cli.Usagef("%v", err)
 	}
 	return solveMate(f, fs.Arg(0), root, minishogi.Sente, stdout, stderr)
 }

@@ -11,7 +11,7 @@ import (
 
 func runSolve(args ...string) (code int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
-	code = run(args, &out, &errOut)
+	code = program.Run(args, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -31,7 +31,7 @@ func TestUsageAndBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{nil, "solve: missing subcommand"},
+		{nil, "solve: no subcommand"},
 		{[]string{"prove"}, `solve: unknown subcommand "prove"`},
 		{[]string{"bushi", "--frobnicate"}, "solve bushi: flag provided but not defined"},
 		{[]string{"bushi", "extra"}, `solve bushi: unexpected argument "extra"`},

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/shogilab/shogilab/internal/cli"
+
 	"encoding/json"
 	"errors"
 	"flag"
@@ -47,19 +49,19 @@ func (f *mateFlags) register(fs *flag.FlagSet) {
 func (f *mateFlags) check() (budget uint64, err error) {
 	switch {
 	case f.maxPlies < 0 || f.maxPlies > 200:
-		return 0, badUsage("--max-plies is %d, want 0..200", f.maxPlies)
+		return 0, cli.Usagef("--max-plies is %d, want 0..200", f.maxPlies)
 	case f.retroPlies < 0:
-		return 0, badUsage("--retro-plies is %d, want 0 or more", f.retroPlies)
+		return 0, cli.Usagef("--retro-plies is %d, want 0 or more", f.retroPlies)
 	case f.threads < 1:
-		return 0, badUsage("--threads is %d, want 1 or more", f.threads)
+		return 0, cli.Usagef("--threads is %d, want 1 or more", f.threads)
 	case f.timeLimit < 0:
-		return 0, badUsage("--time-limit is %v, want 0 or more", f.timeLimit)
+		return 0, cli.Usagef("--time-limit is %v, want 0 or more", f.timeLimit)
 	case f.studyPlies < 1:
-		return 0, badUsage("--study-plies is %d, want 1 or more", f.studyPlies)
+		return 0, cli.Usagef("--study-plies is %d, want 1 or more", f.studyPlies)
 	}
 	budget, err = parseBytes(f.memory)
 	if err != nil {
-		return 0, badUsage("--memory: %v", err)
+		return 0, cli.Usagef("--memory: %v", err)
 	}
 	return budget, nil
 }
@@ -101,15 +103,15 @@ work done, and whether the proof read off df-pn passed the checker.`); err != ni
 		return err
 	}
 	if sfen == "" || attacker == "" {
-		return badUsage("--sfen and --attacker are required")
+		return cli.Usagef("--sfen and --attacker are required")
 	}
 	root, err := minishogi.ParseSFEN(sfen)
 	if err != nil {
-		return badUsage("--sfen: %v", err)
+		return cli.Usagef("--sfen: %v", err)
 	}
 	side, err := solver.ParseColor(attacker)
 	if err != nil {
-		return badUsage("--attacker: %v", err)
+		return cli.Usagef("--attacker: %v", err)
 	}
 	return solveMate(f, "", root, side, stdout, stderr)
 }
@@ -127,7 +129,7 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer, help string) 
 				fs.PrintDefaults()
 				return err
 			}
-			return badUsage("%v", err)
+			return cli.Usagef("%v", err)
 		}
 		if fs.NArg() == 0 {
 			break

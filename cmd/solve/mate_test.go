@@ -12,7 +12,7 @@ import (
 // runMateCmd runs the command in-process, as a shell would, and returns what it printed.
 func runMateCmd(args ...string) (code int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
-	code = run(args, &out, &errOut)
+	code = program.Run(args, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 

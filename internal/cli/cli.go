@@ -1,0 +1,110 @@
+// Package cli is the subcommand dispatcher of the tools that have several jobs (analyze,
+// solve): each subcommand is a line in a table and a run function in a file of its own, and
+// every failure is one line on stderr with the exit status saying what kind it was.
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Command is one subcommand. Run parses its own flags from args; it returns flag.ErrHelp
+// after printing its help to stdout, a UsageError for a mistake in the command line, and
+// any other error for a failure of the work itself.
+type Command struct {
+	Name    string
+	Summary string
+	Run     func(args []string, stdout, stderr io.Writer) error
+}
+
+// Program is a command made of subcommands.
+type Program struct {
+	Name     string // as typed: "solve"
+	Intro    string // what the program does, printed by -h under the usage line
+	Commands []Command
+}
+
+// Exit statuses: a failed job, and a command line that could not be understood.
+const (
+	ExitFailure = 1
+	ExitUsage   = 2
+)
+
+// Run dispatches args to a subcommand and returns the exit status.
+func (p Program) Run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprintf(stderr, "%s: no subcommand (want one of %s; %s -h for help)\n", p.Name, p.names(), p.Name)
+		return ExitUsage
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		p.usage(stdout)
+		return 0
+	}
+	for _, c := range p.Commands {
+		if c.Name != args[0] {
+			continue
+		}
+		err := c.Run(args[1:], stdout, stderr)
+		switch {
+		case err == nil, errors.Is(err, flag.ErrHelp):
+			return 0
+		case errors.As(err, new(UsageError)):
+			fmt.Fprintf(stderr, "%s %s: %v\n", p.Name, c.Name, err)
+			return ExitUsage
+		}
+		fmt.Fprintf(stderr, "%s %s: %v\n", p.Name, c.Name, err)
+		return ExitFailure
+	}
+	fmt.Fprintf(stderr, "%s: unknown subcommand %q (want one of %s)\n", p.Name, args[0], p.names())
+	return ExitUsage
+}
+
+func (p Program) names() string {
+	names := make([]string, len(p.Commands))
+	for i, c := range p.Commands {
+		names[i] = c.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+func (p Program) usage(w io.Writer) {
+	fmt.Fprintf(w, "Usage: %s SUBCOMMAND [flags]\n\n", p.Name)
+	if p.Intro != "" {
+		fmt.Fprintf(w, "%s\n\n", p.Intro)
+	}
+	fmt.Fprintln(w, "Subcommands:")
+	for _, c := range p.Commands {
+		fmt.Fprintf(w, "  %-10s %s\n", c.Name, c.Summary)
+	}
+	fmt.Fprintf(w, "\nRun %s SUBCOMMAND -h for its flags.\n", p.Name)
+}
+
+// UsageError is a mistake in the command line; Program.Run exits with ExitUsage for it.
+type UsageError struct{ msg string }
+
+func (e UsageError) Error() string { return e.msg }
+
+// Usagef returns a UsageError.
+func Usagef(format string, args ...any) error {
+	return UsageError{fmt.Sprintf(format, args...)}
+}
+
+// ParseFlags parses args with fs, printing nothing on a bad flag so that the caller can report
+// it in one line, and the help (fs.Usage) on stdout for -h. A bad flag is a UsageError.
+func ParseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fs.SetOutput(stdout)
+		fs.Usage()
+		return err
+	case err != nil:
+		return Usagef("%v", err)
+	}
+	return nil
+}

@@ -1,0 +1,42 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"io"
+	"strings"
+	"testing"
+)
+
+func TestRun(t *testing.T) {
+	p := Program{Name: "tool", Intro: "tool does things.", Commands: []Command{
+		{"ok", "succeeds", func(args []string, stdout, stderr io.Writer) error { return nil }},
+		{"fail", "fails", func(args []string, stdout, stderr io.Writer) error { return errors.New("it broke") }},
+		{"flags", "parses flags", func(args []string, stdout, stderr io.Writer) error {
+			fs := flag.NewFlagSet("tool flags", flag.ContinueOnError)
+			fs.Int("n", 1, "a number")
+			return ParseFlags(fs, args, stdout)
+		}},
+	}}
+	cases := []struct {
+		args     []string
+		code     int
+		out, err string
+	}{
+		{nil, ExitUsage, "", "tool: no subcommand (want one of ok, fail, flags; tool -h for help)\n"},
+		{[]string{"-h"}, 0, "Usage: tool SUBCOMMAND", ""},
+		{[]string{"nope"}, ExitUsage, "", "tool: unknown subcommand \"nope\" (want one of ok, fail, flags)\n"},
+		{[]string{"ok"}, 0, "", ""},
+		{[]string{"fail"}, ExitFailure, "", "tool fail: it broke\n"},
+		{[]string{"flags", "-n", "x"}, ExitUsage, "", "tool flags: invalid value \"x\" for flag -n: parse error\n"},
+		{[]string{"flags", "-h"}, 0, "-n int", ""},
+	}
+	for _, c := range cases {
+		var out, errOut bytes.Buffer
+		code := p.Run(c.args, &out, &errOut)
+		if code != c.code || !strings.Contains(out.String(), c.out) || errOut.String() != c.err && c.err != "" || c.err == "" && errOut.Len() > 0 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr %q", c.args, code, out.String(), errOut.String(), c.code, c.out, c.err)
+		}
+	}
+}
