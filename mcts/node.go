@@ -129,7 +129,11 @@ func (n *node) q() float32 {
 // reuse compacts the kept subtree to the front (keepSubtree).
 type pool struct {
 	nodes []node
-	used  atomic.Uint32
+	// used is written by every expansion; on a line of its own it does not
+	// evict the nodes slice header that every playout reads.
+	_    cacheLinePad
+	used atomic.Uint32
+	_    cacheLinePad
 }
 
 // allocate gives the pool room for size nodes and a fresh root.

@@ -109,13 +109,26 @@ type Searcher struct {
 	rootHash   uint64    // root.Hash()
 	rootPriors []float32 // the root children's priors before noise, once saved
 
-	running  atomic.Bool
-	stop     atomic.Bool
-	reason   atomic.Uint32 // the first StopReason of the running search
-	playouts atomic.Int64  // playouts claimed in the running search
-	budget   int64         // Limits.Playouts of the running search
-	started  time.Time
+	running atomic.Bool
+	stop    atomic.Bool   // read by every playout; written once a search
+	reason  atomic.Uint32 // the first StopReason of the running search
+	budget  int64         // Limits.Playouts of the running search
+	started time.Time
+
+	// playouts is written by every worker's claims; on a cache line of its
+	// own it does not make the workers' reads of stop, budget and the pool
+	// miss in cache (false sharing).
+	_        cacheLinePad
+	playouts atomic.Int64 // playouts claimed in the running search
+	_        cacheLinePad
 }
+
+// cacheLinePad separates fields that different goroutines write often from
+// fields they read. 128 bytes rather than one 64-byte line, because x86
+// processors since Sandy Bridge prefetch lines in pairs (the size Rust's
+// crossbeam CachePadded and folly's hardware_destructive_interference_size
+// use on x86-64).
+type cacheLinePad [128]byte
 
 // NewSearcher allocates the node pool and the search goroutines' state.
 // newEvaluator is called once per goroutine (Config.Threads times).
@@ -369,6 +382,11 @@ func (s *Searcher) run(ctx context.Context, lim Limits) {
 		workers.Go(w.search)
 	}
 	workers.Wait()
+	if s.budget > 0 && s.playouts.Load() >= s.budget {
+		// The workers stop on their own when the budget is spent, so that
+		// none abandons playouts it has claimed.
+		s.halt(StopPlayouts)
+	}
 	close(done)
 	watchers.Wait()
 }
