@@ -6,6 +6,10 @@
 package main
 
 import (
+	"errors"
+
+	"github.com/shogilab/shogilab/internal/cli"
+
 	"context"
 	"encoding/json"
 	"flag"
@@ -61,11 +65,11 @@ Per-move limits not in a spec come from -movetime or -playouts.
 	start := fs.String("start", "startpos", "start position: startpos, a handicap name, or an SFEN")
 	repetition := fs.String("repetition", "first-mover-loses", "repetition rule: first-mover-loses, gote-wins or draw")
 	asJSON := fs.Bool("json", false, "print one JSON object (summary and games) instead of the table")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
+	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
 			return nil
 		}
-		return fmt.Errorf("bad flags")
+		return err
 	}
 	switch {
 	case fs.NArg() > 0:

@@ -18,6 +18,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-a", "random", "-b", "random", "-repetition", "never"}, "-repetition"},
 		{[]string{"-a", "chess", "-b", "random"}, "unknown kind"},
 		{[]string{"-a", "random", "-b", "random", "extra"}, "unexpected argument"},
+		{[]string{"-games", "x"}, `invalid value "x" for flag -games`},
 	} {
 		var out, errOut bytes.Buffer
 		err := run(c.args, &out, &errOut)
