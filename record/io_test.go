@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -427,5 +428,51 @@ func BenchmarkWriter(b *testing.B) {
 			}
 			b.ReportMetric(float64(n), "bytes/game")
 		})
+	}
+}
+
+// TestRequireNewlineAndPosition builds a file by hand: game 0, a blank line, game 1, and game 2
+// without its final newline (what a killed writer can leave). Position names the lines 1, 3
+// and 4; the default reader takes the last line, RequireNewline rejects it at line 4.
+func TestRequireNewlineAndPosition(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cut.jsonl")
+	var text []byte
+	for i, id := range []int{0, 1, 2} {
+		line, err := MarshalLine(testGame(id))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 1 {
+			text = append(text, '\n') // a blank line before game 1
+		}
+		text = append(text, line...)
+	}
+	text = bytes.TrimSuffix(text, []byte("\n"))
+	if err := os.WriteFile(path, text, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	r := NewReader([]string{path})
+	defer r.Close()
+	for _, wantLine := range []int{1, 3, 4} {
+		if _, err := r.Read(); err != nil {
+			t.Fatalf("line %d: %v", wantLine, err)
+		}
+		if file, line := r.Position(); file != path || line != wantLine {
+			t.Errorf("Position() = %s:%d, want %s:%d", file, line, path, wantLine)
+		}
+	}
+
+	strict := NewReader([]string{path}, RequireNewline())
+	defer strict.Close()
+	for range 2 {
+		if _, err := strict.Read(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := strict.Read()
+	var le *LineError
+	if !errors.As(err, &le) || le.File != path || le.Line != 4 || !strings.Contains(le.Err.Error(), "without a newline") {
+		t.Errorf("RequireNewline on a cut last line: %v, want a LineError at %s:4", err, path)
 	}
 }

@@ -28,9 +28,10 @@ func (e *LineError) Unwrap() error { return e.Err }
 // Reader streams games from a sequence of files, plain or gzip, one game at a
 // time; memory does not grow with the number of games.
 type Reader struct {
-	paths  []string
-	onSkip func(error) // nil: stop at the first bad record
-	skip   bool
+	paths          []string
+	onSkip         func(error) // nil: stop at the first bad record
+	skip           bool
+	requireNewline bool
 
 	next    int           // index in paths of the next file to open
 	file    io.Closer     // the open file, nil between files
@@ -39,6 +40,7 @@ type Reader struct {
 	name    string
 	line    int
 	buf     []byte // the current line, reused
+	partial bool   // the current line had no newline: the file ends in it
 	skipped int
 	err     error // sticky
 }
@@ -52,6 +54,14 @@ type ReaderOption func(*Reader)
 // still stop the reader.
 func SkipInvalid(report func(error)) ReaderOption {
 	return func(r *Reader) { r.skip, r.onSkip = true, report }
+}
+
+// RequireNewline makes a last line without its newline a bad record. A
+// writer ends every record with a newline, so such a line is what a killed
+// run leaves; a file that must be finished (to merge or verify it) may not
+// have one. Without this option the line is read like any other.
+func RequireNewline() ReaderOption {
+	return func(r *Reader) { r.requireNewline = true }
 }
 
 // NewReader reads the files in order. Files are opened as they are reached.
@@ -96,6 +106,9 @@ func (r *Reader) Read() (*Game, error) {
 			continue // blank lines separate nothing; tolerate them
 		}
 		g, perr := ParseLine(line)
+		if r.partial && r.requireNewline {
+			g, perr = nil, errors.New("partial record without a newline (the file was cut off, as a killed run leaves it)")
+		}
 		if perr == nil {
 			return g, nil
 		}
@@ -115,6 +128,10 @@ func (r *Reader) skipBad(err error) {
 		r.onSkip(err)
 	}
 }
+
+// Position returns the file and the 1-based line of the record Read returned
+// last, for messages about it.
+func (r *Reader) Position() (file string, line int) { return r.name, r.line }
 
 // Skipped is the number of bad records skipped so far (with SkipInvalid).
 func (r *Reader) Skipped() int { return r.skipped }
@@ -172,6 +189,7 @@ func (r *Reader) closeFile() error {
 // nothing is left.
 func (r *Reader) readLine() ([]byte, error) {
 	r.buf = r.buf[:0]
+	r.partial = false
 	for {
 		chunk, err := r.lines.ReadSlice('\n')
 		r.buf = append(r.buf, chunk...)
@@ -182,6 +200,7 @@ func (r *Reader) readLine() ([]byte, error) {
 			continue // a long line: keep appending
 		case io.EOF:
 			if len(r.buf) > 0 {
+				r.partial = true
 				return r.buf, nil
 			}
 			return nil, io.EOF
