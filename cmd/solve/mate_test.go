@@ -1,20 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// runMateCmd runs the command in-process, as a shell would, and returns what it printed.
-func runMateCmd(args ...string) (code int, stdout, stderr string) {
-	var out, errOut bytes.Buffer
-	code = program.Run(args, &out, &errOut)
-	return code, out.String(), errOut.String()
-}
 
 func TestMateCommandsBadInput(t *testing.T) {
 	for _, args := range [][]string{
@@ -28,13 +20,13 @@ func TestMateCommandsBadInput(t *testing.T) {
 		{"check", "--sfen", "4k/5/5/P4/KGSBR w - 1"},
 		{"check", "--sfen", "4k/5/5/P4/KGSBR w - 1", "--line", "1a2a", "extra"},
 	} {
-		code, _, stderr := runMateCmd(args...)
+		code, _, stderr := runSolve(args...)
 		if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "solve "+args[0]+": ") {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and one line", args, code, stderr)
 		}
 	}
 	for _, sub := range []string{"handicap", "mate", "check"} {
-		if code, out, _ := runMateCmd(sub, "-h"); code != 0 || !strings.Contains(out, "usage: solve "+sub) {
+		if code, out, _ := runSolve(sub, "-h"); code != 0 || !strings.Contains(out, "usage: solve "+sub) {
 			t.Errorf("%s -h: exit %d, %q", sub, code, out)
 		}
 	}
@@ -42,7 +34,7 @@ func TestMateCommandsBadInput(t *testing.T) {
 
 func TestHandicapBareKingJSON(t *testing.T) {
 	proof := filepath.Join(t.TempDir(), "bare-king.proof")
-	code, out, stderr := runMateCmd("handicap", "bare-king", "--json", "--max-plies", "10", "--retro-plies", "8", "--proof", proof)
+	code, out, stderr := runSolve("handicap", "bare-king", "--json", "--max-plies", "10", "--retro-plies", "8", "--proof", proof)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -64,13 +56,13 @@ func TestHandicapBareKingJSON(t *testing.T) {
 		t.Fatalf("proof file: %v %q", err, text)
 	}
 	// The claimed line is the PV: check must accept it.
-	if code, out, stderr := runMateCmd("check", "--sfen", "4k/5/5/P4/KGSBR w - 1", "--line", strings.Join(rep.PV, " ")); code != 0 {
+	if code, out, stderr := runSolve("check", "--sfen", "4k/5/5/P4/KGSBR w - 1", "--line", strings.Join(rep.PV, " ")); code != 0 {
 		t.Fatalf("check of the pv: exit %d\n%s%s", code, out, stderr)
 	}
 }
 
 func TestNoMateIsNull(t *testing.T) {
-	code, out, stderr := runMateCmd("mate", "--sfen", "2k2/5/5/5/K4 b R 1", "--attacker", "b", "--max-plies", "3", "--json")
+	code, out, stderr := runSolve("mate", "--sfen", "2k2/5/5/5/K4 b R 1", "--attacker", "b", "--max-plies", "3", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
