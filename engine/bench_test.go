@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"syscall"
 	"testing"
 	"time"
@@ -26,22 +27,38 @@ func cpuTime() time.Duration {
 // Besides wall time it reports CPU time per playout, which other load on the machine does
 // not distort: on idle cores threads=2 would run 2 × (cpu-ns of threads=1)/(cpu-ns of
 // threads=2) times as fast as threads=1.
+//
+// threads=1 and threads=2 run the defaults, under which twins (mcts.Config.Twins) are on
+// with two goroutines only. The last two cases swap that setting, so that the gain from
+// the second goroutine can also be read at equal settings.
 func BenchmarkPlayouts(b *testing.B) {
 	const chunk = 20000
-	for _, threads := range []int{1, 2} {
-		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+	for _, c := range []struct {
+		threads int
+		twins   mcts.Twins
+	}{{1, mcts.TwinsAuto}, {2, mcts.TwinsAuto}, {1, mcts.TwinsOn}, {2, mcts.TwinsOff}} {
+		name := fmt.Sprintf("threads=%d", c.threads)
+		if c.twins != mcts.TwinsAuto {
+			name += ",twins=" + c.twins.String()
+		}
+		b.Run(name, func(b *testing.B) {
 			cfg := DefaultPlayerConfig()
-			cfg.Search.Threads = threads
+			cfg.Search.Threads = c.threads
+			cfg.Search.Twins = c.twins
 			p, err := NewPlayer(cfg)
 			if err != nil {
 				b.Fatal(err)
 			}
 			start := minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{})
+			// Finish the garbage collection that allocating the node pool may
+			// have started: its mark phase would otherwise take one of the two
+			// cores from the timed two-goroutine search.
+			runtime.GC()
 			b.ReportAllocs()
 			b.ResetTimer()
 			cpu := cpuTime()
 			var nodes int
-			var collisions int64
+			var collisions, twins int64
 			for done := 0; done < b.N; {
 				n := min(b.N-done, chunk)
 				p.searcher.Reset()
@@ -54,12 +71,14 @@ func BenchmarkPlayouts(b *testing.B) {
 				}
 				nodes += d.Nodes
 				collisions += d.Collisions
+				twins += d.Twins
 				done += n
 			}
 			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/playout")
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
 			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/playout")
 			b.ReportMetric(float64(collisions)/float64(b.N), "collisions/playout")
+			b.ReportMetric(float64(twins)/float64(b.N), "twins/playout")
 			b.ReportMetric(float64(nodes)*float64(mcts.NodeBytes)/float64(b.N), "B/playout")
 		})
 	}

@@ -24,6 +24,6 @@
 // twentieth of the remaining time plus increment and byoyomi, less MoveOverhead) or
 // infinite until `stop`; info lines with depth, seldepth, nodes (playouts), nps, hashfull,
 // score cp or mate, and pv; options Threads, USI_Hash, Seed, CPuct, FPUReduction,
-// VirtualLoss, MateDepth, MoveOverhead, Repetition and MaxPlies. It answers `bestmove
+// VirtualLoss, Twins, MateDepth, MoveOverhead, Repetition and MaxPlies. It answers `bestmove
 // resign` only when every move is proven lost, and never claims a win.
 package engine

@@ -54,6 +54,8 @@ func (e *Engine) Options() []usi.Option {
 		{Name: "CPuct", Type: "string", Default: fmtFloat(d.Search.CPuct)},
 		{Name: "FPUReduction", Type: "string", Default: fmtFloat(d.Search.FPUReduction)},
 		{Name: "VirtualLoss", Type: "string", Default: fmtFloat(d.Search.VirtualLoss)},
+		{Name: "Twins", Type: "combo", Default: d.Search.Twins.String(),
+			Vars: []string{mcts.TwinsAuto.String(), mcts.TwinsOn.String(), mcts.TwinsOff.String()}},
 		{Name: "MateDepth", Type: "combo", Default: strconv.Itoa(d.Eval.MateDepth), Vars: []string{"0", "1", "3"}},
 		{Name: "MoveOverhead", Type: "spin", Default: strconv.Itoa(defaultOverheadMS), Min: 0, Max: 10000},
 		{Name: "Repetition", Type: "combo", Default: minishogi.FirstMoverLoses.String(),
@@ -102,6 +104,8 @@ func (e *Engine) SetOption(name, value string) error {
 		cfg.Search.FPUReduction, err = positive(true)
 	case "virtualloss":
 		cfg.Search.VirtualLoss, err = positive(true)
+	case "twins":
+		cfg.Search.Twins, err = mcts.ParseTwins(value)
 	case "matedepth":
 		var n int64
 		if n, err = integer(0, 3); err == nil && n == 2 {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/usi"
 )
 
@@ -12,17 +13,17 @@ func TestSetOption(t *testing.T) {
 	e := New()
 	for _, ok := range [][2]string{{"Threads", "2"}, {"usi_hash", "8"}, {"Hash", "8"}, {"Seed", "99"},
 		{"CPuct", "2.5"}, {"FPUReduction", "0"}, {"MateDepth", "1"}, {"MoveOverhead", "0"},
-		{"Repetition", "draw"}, {"MaxPlies", "200"}} {
+		{"Repetition", "draw"}, {"MaxPlies", "200"}, {"Twins", "on"}} {
 		if err := e.SetOption(ok[0], ok[1]); err != nil {
 			t.Errorf("%s=%s: %v", ok[0], ok[1], err)
 		}
 	}
-	if e.cfg.Search.Threads != 2 || e.cfg.Search.Seed != 99 || e.cfg.Search.CPuct != 2.5 || e.cfg.Eval.MateDepth != 1 || e.rules.MaxPlies != 200 {
+	if e.cfg.Search.Threads != 2 || e.cfg.Search.Seed != 99 || e.cfg.Search.CPuct != 2.5 || e.cfg.Eval.MateDepth != 1 || e.rules.MaxPlies != 200 || e.cfg.Search.Twins != mcts.TwinsOn {
 		t.Errorf("options not applied: %+v %+v", e.cfg, e.rules)
 	}
 	for _, bad := range [][2]string{{"Threads", "0"}, {"Threads", "x"}, {"CPuct", "-1"}, {"CPuct", "NaN"},
-		{"MateDepth", "2"}, {"Repetition", "sometimes"}, {"Ponder", "true"}} {
-		if err := e.SetOption(bad[0], bad[1]); err == nil || !strings.HasPrefix(err.Error(), "engine: ") && !strings.HasPrefix(err.Error(), "minishogi: ") {
+		{"MateDepth", "2"}, {"Repetition", "sometimes"}, {"Ponder", "true"}, {"Twins", "yes"}} {
+		if err := e.SetOption(bad[0], bad[1]); err == nil || !strings.HasPrefix(err.Error(), "engine: ") && !strings.HasPrefix(err.Error(), "minishogi: ") && !strings.HasPrefix(err.Error(), "mcts: ") {
 			t.Errorf("%s=%s: error %v", bad[0], bad[1], err)
 		}
 	}

@@ -28,6 +28,12 @@ type Game struct {
 
 	legal      minishogi.MoveList // legal moves of pos, valid while legalValid
 	legalValid bool
+
+	// Each search goroutine plays on a Clone of its own, and Play writes
+	// both ends of the struct. Clones made one after another can sit next
+	// to each other in memory; the pad keeps them off each other's cache
+	// lines (two lines, as x86 fetches lines in pairs).
+	_ [128]byte
 }
 
 // historyRoom is how many plies beyond the given moves the history holds without growing.

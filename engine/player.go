@@ -131,6 +131,7 @@ type Decision struct {
 	RootVisits int64 // the root's visits, including those kept from earlier searches
 	Playouts   int64 // playouts of this search
 	Collisions int64 // playouts retried because another goroutine was expanding their leaf
+	Twins      int64 // playouts that were the twin of another in one descent (mcts.Config.Twins)
 	Nodes      int   // tree nodes in use
 	Depth      int   // mean playout depth
 	SelDepth   int   // deepest playout
@@ -183,6 +184,7 @@ func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, e
 		RootVisits: res.RootVisits,
 		Playouts:   res.Playouts,
 		Collisions: res.Collisions,
+		Twins:      res.Twins,
 		Nodes:      res.Nodes,
 		Depth:      res.Depth,
 		SelDepth:   res.SelDepth,

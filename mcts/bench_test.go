@@ -46,7 +46,7 @@ func BenchmarkPlayout(b *testing.B) {
 		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
 			cfg := DefaultConfig()
 			cfg.Threads = threads
-			cfg.MaxNodes = chunk*20 + 21
+			cfg.MaxNodes = chunk * 22 // 20 per playout, and room for the workers' partly used chunks
 			s := newSearcher(b, cfg, func() Evaluator { return hashEvaluator{} })
 			b.ReportAllocs()
 			b.ResetTimer()

@@ -45,6 +45,42 @@ type Config struct {
 	// Seed drives every random choice: noise, temperature and each
 	// goroutine's generator passed to the Evaluator.
 	Seed uint64
+	// Twins says whether a descent that expands a leaf also expands the
+	// best unexpanded sibling of that leaf, chosen by PUCT with the first
+	// leaf counted as a playout in flight. Both leaves are evaluated and
+	// backed up together, so the walk from the root, where the goroutines
+	// of a parallel search contend for the same nodes, is shared by two
+	// playouts. TwinsAuto, the zero value and default, turns twins on when
+	// Threads > 1, leaving a one-goroutine search exactly as it was.
+	Twins Twins
+}
+
+// Twins is the setting of Config.Twins.
+type Twins uint8
+
+const (
+	TwinsAuto Twins = iota // on with several threads
+	TwinsOn
+	TwinsOff
+)
+
+var twinsNames = [...]string{TwinsAuto: "auto", TwinsOn: "on", TwinsOff: "off"}
+
+func (t Twins) String() string {
+	if int(t) < len(twinsNames) {
+		return twinsNames[t]
+	}
+	return fmt.Sprintf("Twins(%d)", uint8(t))
+}
+
+// ParseTwins reads "auto", "on" or "off".
+func ParseTwins(s string) (Twins, error) {
+	for t, name := range twinsNames {
+		if s == name {
+			return Twins(t), nil
+		}
+	}
+	return 0, fmt.Errorf("mcts: twins %q: want auto, on or off", s)
 }
 
 // DefaultConfig returns the defaults documented on Config's fields.
@@ -85,6 +121,8 @@ func (c Config) Validate() error {
 		return bad("TemperaturePlies", c.TemperaturePlies, "need 0 or more")
 	case c.TemperaturePlies > 0 && (!(c.Temperature > 0) || !finite(c.Temperature)):
 		return bad("Temperature", c.Temperature, "need a positive number when TemperaturePlies is set")
+	case c.Twins > TwinsOff:
+		return bad("Twins", c.Twins, "need TwinsAuto, TwinsOn or TwinsOff")
 	}
 	return nil
 }

@@ -35,6 +35,16 @@
 // retries from the root. Node states only move forward, as in KataGo. There
 // is no tree-wide lock and a playout allocates nothing.
 //
+// With playouts of a few microseconds, what limits a shared tree is the
+// traffic of cache lines between the cores where the goroutines' paths meet.
+// With several goroutines the search therefore changes in three ways, none of
+// which touch a one-goroutine search: each goroutine takes the nodes of its
+// expansions from a chunk of the pool of its own; the heavy nodes at the top
+// of the tree (many visits) take no virtual loss and receive their visits in
+// batches; and a descent that expands a leaf also expands the leaf's twin,
+// the sibling PUCT picks next with the leaf in flight (Config.Twins), so that
+// one walk down the shared part of the tree serves two playouts.
+//
 // # The MCTS-solver
 //
 // Finished games and evaluator proofs are proven results; they propagate up

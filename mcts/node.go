@@ -162,9 +162,9 @@ func (p *pool) alloc(n int) (first uint32, ok bool) {
 }
 
 // keepSubtree makes node r the root and drops everything outside its
-// subtree, moving the kept child blocks to the front of the pool. A block is
-// always allocated after its parent node, so sliding the blocks down in order
-// of position never overwrites a block not yet moved.
+// subtree, moving the kept child blocks to the front of the pool. The blocks
+// are disjoint, so sliding them down in order of position never overwrites a
+// block not yet moved.
 func (p *pool) keepSubtree(r uint32) {
 	type block struct{ start, count uint32 }
 	var blocks []block

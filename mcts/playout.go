@@ -17,7 +17,14 @@ type worker struct {
 	path   []uint32  // nodes of the current playout, root first
 	moves  []Move    // legal moves at the leaf being expanded
 	priors []float32 // their priors
-	stats  workerStats
+	chunk  chunk     // pool nodes reserved for this worker's expansions
+
+	// deferred[i] says that path[i] is a heavy node, whose statistics this
+	// playout leaves in pending (see Searcher.deferFrom).
+	deferred   []bool
+	pending    []pendingStats
+	sinceFlush int // playouts backed up since pending was last flushed
+	stats      workerStats
 }
 
 // workerStats are read by the info goroutine while the worker writes them.
@@ -26,7 +33,8 @@ type workerStats struct {
 	depthSum   atomic.Int64
 	selDepth   atomic.Int64
 	collisions atomic.Int64
-	_          [64]byte // keeps the workers' counters on separate cache lines
+	twins      atomic.Int64
+	_          cacheLinePad // keeps the workers' counters on separate cache lines
 }
 
 func (w *worker) resetStats() {
@@ -34,6 +42,7 @@ func (w *worker) resetStats() {
 	w.stats.depthSum.Store(0)
 	w.stats.selDepth.Store(0)
 	w.stats.collisions.Store(0)
+	w.stats.twins.Store(0)
 }
 
 // search runs playouts until the search is halted.
@@ -42,6 +51,7 @@ func (w *worker) search() {
 	if w.game == nil {
 		w.game = s.root.Clone()
 	}
+	defer w.flush()
 	claimed := int64(0) // playouts of the budget claimed and not yet run
 	for !s.stop.Load() {
 		if s.budget > 0 {
@@ -52,7 +62,16 @@ func (w *worker) search() {
 			}
 			claimed--
 		}
-		for !w.playout() {
+		for {
+			// A twin takes one more playout of the claimed budget, so that a
+			// budget is still run exactly.
+			leaves := w.playout(s.twins && (s.budget == 0 || claimed > 0))
+			if leaves > 0 {
+				if leaves == 2 && s.budget > 0 {
+					claimed--
+				}
+				break
+			}
 			if s.stop.Load() {
 				return
 			}
@@ -77,19 +96,25 @@ func (s *Searcher) claim() int64 {
 }
 
 // playout descends from the root by PUCT to a leaf, expands and evaluates
-// it, and backs the value up the path. It returns false, having undone its
-// virtual losses, if it met a leaf that another goroutine is expanding or
-// the pool was full.
-func (w *worker) playout() bool {
+// it, and backs the value up the path. With twin set it tries to expand the
+// leaf's twin too (see worker.twin). It returns the number of leaves backed
+// up, or 0, having undone its virtual losses, if it met a leaf that another
+// goroutine is expanding or the pool was full.
+func (w *worker) playout(twin bool) int {
 	s := w.s
 	nodes := s.pool.nodes
 	w.path = w.path[:0]
+	w.deferred = w.deferred[:0]
 	idx := uint32(0)
 	var value float32 // of the leaf, for its side to move
 	for {
 		n := &nodes[idx]
-		n.counts.Add(inFlight)
+		deferred := s.deferFrom != 0 && uint32(n.counts.Load()>>32) >= s.deferFrom
+		if !deferred {
+			n.counts.Add(inFlight)
+		}
 		w.path = append(w.path, idx)
+		w.deferred = append(w.deferred, deferred)
 		meta := n.meta.Load()
 		if metaStatus(meta) != Unproven {
 			value = metaProof(meta).Value()
@@ -109,22 +134,107 @@ func (w *worker) playout() bool {
 		if metaState(meta) == unexpanded && n.meta.CompareAndSwap(meta, expanding) {
 			var ok bool
 			if value, ok = w.expand(idx); ok {
+				if twin {
+					if t, tv, ok := w.twin(); ok {
+						w.backup(value, t, tv)
+						return 2
+					}
+				}
 				break
 			}
 			s.halt(StopPoolFull)
 		}
 		w.retreat()
-		return false
+		return 0
 	}
-	w.backup(value)
-	return true
+	w.backup(value, noTwin, 0)
+	return 1
+}
+
+// noTwin stands for "no twin" in backup; node 0, the root, is nobody's twin.
+const noTwin = 0
+
+// twin expands the leaf's twin: the child of the leaf's parent that the
+// next descent through the parent would choose while this playout is in
+// flight, if that child is unexpanded and no other goroutine claims it
+// first. It returns the twin and its value for its side to move. The game
+// is left at the twin's position or, without a twin, the leaf's.
+//
+// The walk down the top of the tree is where the goroutines of a parallel
+// search meet, each writing nodes the other has just read, so that their
+// cache lines travel between the cores; a descent that yields two leaves
+// halves that traffic per playout. Lc0 gathers many leaves per descent for
+// its batches in the same way, with in-flight visits steering each next
+// choice.
+func (w *worker) twin() (uint32, float32, bool) {
+	s := w.s
+	nodes := s.pool.nodes
+	if len(w.path) < 2 {
+		return noTwin, 0, false
+	}
+	leaf := w.path[len(w.path)-1]
+	parent := &nodes[w.path[len(w.path)-2]]
+	w.game.Undo()
+	if c, ok := s.selectChild(parent, parent.meta.Load()); ok && c != leaf {
+		t := &nodes[c]
+		if m := t.meta.Load(); m == unexpanded && t.meta.CompareAndSwap(m, expanding) {
+			t.counts.Add(inFlight)
+			w.game.Play(t.move)
+			if v, ok := w.expand(c); ok {
+				return c, v, true
+			}
+			t.counts.Add(^uint64(inFlight - 1)) // -inFlight
+			s.halt(StopPoolFull)
+			w.game.Undo()
+		}
+	}
+	w.game.Play(nodes[leaf].move)
+	return noTwin, 0, false
+}
+
+// pendingStats are visits and a value sum that a worker owes a heavy node.
+type pendingStats struct {
+	idx      uint32
+	visits   uint32
+	valueSum int64
+}
+
+// flushEvery is how many descents a worker backs up before it adds its
+// pending statistics to the tree. A heavy node then lags behind by at most
+// 2·flushEvery visits per worker (a descent may bring a twin).
+const flushEvery = 8
+
+// addPending owes node idx visits visits with value sum x.
+func (w *worker) addPending(idx uint32, x int64, visits uint32) {
+	for i := len(w.pending) - 1; i >= 0; i-- {
+		if p := &w.pending[i]; p.idx == idx {
+			p.visits += visits
+			p.valueSum += x
+			return
+		}
+	}
+	w.pending = append(w.pending, pendingStats{idx: idx, visits: visits, valueSum: x})
+}
+
+// flush adds the pending statistics to the tree.
+func (w *worker) flush() {
+	nodes := w.s.pool.nodes
+	for _, p := range w.pending {
+		n := &nodes[p.idx]
+		n.valueSum.Add(p.valueSum)
+		n.counts.Add(uint64(p.visits) * oneVisit)
+	}
+	w.pending = w.pending[:0]
+	w.sinceFlush = 0
 }
 
 // retreat takes back a playout that could not finish.
 func (w *worker) retreat() {
 	nodes := w.s.pool.nodes
-	for _, idx := range w.path {
-		nodes[idx].counts.Add(^uint64(inFlight - 1)) // -inFlight
+	for i, idx := range w.path {
+		if !w.deferred[i] {
+			nodes[idx].counts.Add(^uint64(inFlight - 1)) // -inFlight
+		}
 	}
 	w.unwind()
 }
@@ -139,18 +249,40 @@ func (w *worker) unwind() {
 // backup adds value (for the leaf's side to move) to the path, turning
 // virtual losses into visits, and carries proofs up from a proven leaf
 // (Winands, Björnsson and Saito 2008, "Monte-Carlo Tree Search Solver").
-func (w *worker) backup(value float32) {
+// With a twin (not noTwin) it adds the twin's value tv to the twin and the
+// sum of both to the path above them, with two visits.
+func (w *worker) backup(value float32, twin uint32, tv float32) {
 	s := w.s
 	nodes := s.pool.nodes
 	x := int64(-value * valueScale) // each node holds the value for the player who moved into it
-	for i := len(w.path) - 1; i >= 0; i-- {
-		n := &nodes[w.path[i]]
-		n.valueSum.Add(x)
-		n.counts.Add(oneVisit - inFlight)
+	visits := uint64(1)
+	last := len(w.path) - 1
+	for i := last; i >= 0; i-- {
+		idx := w.path[i]
+		if i == last-1 && twin != noTwin {
+			t := &nodes[twin]
+			tx := int64(-tv * valueScale)
+			t.valueSum.Add(tx)
+			t.counts.Add(oneVisit - inFlight)
+			x -= tx // the parent's mover gets the negation of both leaves' values
+			visits = 2
+		}
+		if w.deferred[i] {
+			w.addPending(idx, x, uint32(visits))
+		} else {
+			n := &nodes[idx]
+			n.valueSum.Add(x)
+			n.counts.Add(visits*oneVisit - inFlight)
+		}
 		x = -x
 	}
+	if len(w.pending) > 0 {
+		if w.sinceFlush++; w.sinceFlush >= flushEvery {
+			w.flush()
+		}
+	}
 	leaf := w.path[len(w.path)-1]
-	if s.proven(leaf) {
+	if s.proven(leaf) || twin != noTwin && s.proven(twin) {
 		i := len(w.path) - 2
 		for i >= 0 && s.tryProve(w.path[i]) {
 			i--
@@ -159,9 +291,12 @@ func (w *worker) backup(value float32) {
 			s.halt(StopProven)
 		}
 	}
+	if twin != noTwin {
+		w.stats.twins.Add(1)
+	}
 	depth := int64(len(w.path) - 1)
-	w.stats.playouts.Add(1)
-	w.stats.depthSum.Add(depth)
+	w.stats.playouts.Add(int64(visits))
+	w.stats.depthSum.Add(depth * int64(visits))
 	if depth > w.stats.selDepth.Load() {
 		w.stats.selDepth.Store(depth)
 	}
@@ -252,7 +387,7 @@ func (w *worker) expand(idx uint32) (float32, bool) {
 	w.priors = w.priors[:count]
 	clear(w.priors)
 	ev := w.eval.Evaluate(w.game, w.moves, w.priors, w.rng)
-	first, ok := s.pool.alloc(count)
+	first, ok := w.alloc(count)
 	if !ok {
 		n.meta.Store(unexpanded)
 		return 0, false
@@ -270,6 +405,58 @@ func (w *worker) expand(idx uint32) (float32, bool) {
 		panic("mcts: the evaluator returned the value NaN")
 	}
 	return min(max(ev.Value, -1), 1), true
+}
+
+// alloc reserves n consecutive pool nodes for one expansion. With one
+// worker it takes them straight from the pool, so that the tree is laid out
+// exactly as it always was. With several, each worker takes them from a
+// chunk of its own: the workers then neither contend for the pool's counter
+// nor write child blocks that share a cache line with the other workers'.
+func (w *worker) alloc(n int) (uint32, bool) {
+	p := &w.s.pool
+	if len(w.s.workers) == 1 {
+		return p.alloc(n)
+	}
+	if int(w.chunk.end-w.chunk.next) < n {
+		size := max(n, chunkNodes)
+		first, ok := p.alloc(size)
+		if !ok {
+			size = n // the pool is nearly full: take only what this block needs
+			if first, ok = p.alloc(size); !ok {
+				return 0, false
+			}
+		}
+		w.chunk = chunk{next: first, end: first + uint32(size)}
+	}
+	first := w.chunk.next
+	w.chunk.next += uint32(n)
+	return first, true
+}
+
+// chunk is a run of pool nodes that one worker reserved, [next, end) unused.
+type chunk struct{ next, end uint32 }
+
+// chunkNodes is how many nodes a worker reserves at a time: 128 KiB, a few
+// hundred expansions.
+const chunkNodes = 4096
+
+// releaseChunks gives the unused ends of the workers' chunks back to the pool
+// where they lie at its end, and forgets the chunks. Called while no search
+// runs.
+func (s *Searcher) releaseChunks() {
+	for released := true; released; {
+		released = false
+		for _, w := range s.workers {
+			c := w.chunk
+			if c.end > c.next && s.pool.used.CompareAndSwap(c.end, c.next) {
+				w.chunk.end = c.next
+				released = true
+			}
+		}
+	}
+	for _, w := range s.workers {
+		w.chunk = chunk{}
+	}
 }
 
 // normalize scales priors to sum to 1, reading negative or NaN priors as 0

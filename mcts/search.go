@@ -62,6 +62,7 @@ type Info struct {
 	RootVisits int64         // visits of the root, including those kept by tree reuse
 	Nodes      int           // nodes in use in the pool
 	Collisions int64         // playouts retried because another goroutine was expanding their leaf
+	Twins      int64         // playouts that were the twin of another in one descent (Config.Twins)
 	Elapsed    time.Duration // since the search started
 	Depth      int           // mean depth of this search's playouts, rounded
 	SelDepth   int           // depth of the deepest playout
@@ -109,6 +110,26 @@ type Searcher struct {
 	rootHash   uint64    // root.Hash()
 	rootPriors []float32 // the root children's priors before noise, once saved
 
+	// Sharing one tree costs most where the workers' paths meet: a node's
+	// cache line moves between the cores whenever one worker writes what
+	// the other has read. Besides giving each worker a chunk of the pool
+	// of its own (worker.alloc), two measures cut that traffic; with the
+	// default settings one worker searches exactly as it always did.
+	//
+	// deferFrom is the visit count from which a node is heavy, 0 for none
+	// (one worker). Every playout passes through the few heavy nodes at the
+	// top of the tree. Workers add no virtual loss to a heavy node and
+	// batch its visits, adding them every flushEvery descents; so few
+	// visits hardly move a heavy node's statistics. (Lc0 likewise gathers a
+	// batch of leaves against statistics that the batch's own visits update
+	// only at its end.)
+	//
+	// twins (Config.Twins) makes a descent that expands a leaf also expand
+	// the leaf's twin, the sibling the next descent would choose (see
+	// worker.twin): two leaves for one walk down the shared top of the tree.
+	deferFrom uint32
+	twins     bool
+
 	running atomic.Bool
 	stop    atomic.Bool   // read by every playout; written once a search
 	reason  atomic.Uint32 // the first StopReason of the running search
@@ -130,6 +151,11 @@ type Searcher struct {
 // use on x86-64).
 type cacheLinePad [128]byte
 
+// heavyVisits is the visit count from which a node's statistics are
+// batched when several workers search (see Searcher.deferFrom): a batch of
+// at most 2·flushEvery visits per worker is then at most 6% of them.
+const heavyVisits = 256
+
 // NewSearcher allocates the node pool and the search goroutines' state.
 // newEvaluator is called once per goroutine (Config.Threads times).
 func NewSearcher(cfg Config, newEvaluator func() Evaluator) (*Searcher, error) {
@@ -144,6 +170,10 @@ func NewSearcher(cfg Config, newEvaluator func() Evaluator) (*Searcher, error) {
 		rng: rand.New(rand.NewPCG(cfg.Seed, 0)),
 	}
 	s.pool.allocate(cfg.MaxNodes)
+	if cfg.Threads > 1 {
+		s.deferFrom = heavyVisits
+	}
+	s.twins = cfg.Twins == TwinsOn || cfg.Twins == TwinsAuto && cfg.Threads > 1
 	for i := range cfg.Threads {
 		s.workers = append(s.workers, &worker{
 			s:    s,
@@ -289,6 +319,7 @@ func (s *Searcher) Search(ctx context.Context, g Game, lim Limits) (Result, erro
 		panic("mcts: Search called while another search runs on the same Searcher")
 	}
 	defer s.running.Store(false)
+	defer s.releaseChunks()
 	if over, _ := g.Outcome(); over {
 		return Result{}, errors.New("mcts: search: the game is already over")
 	}
@@ -382,6 +413,7 @@ func (s *Searcher) run(ctx context.Context, lim Limits) {
 		workers.Go(w.search)
 	}
 	workers.Wait()
+	s.releaseChunks() // before the result counts the nodes in use
 	if s.budget > 0 && s.playouts.Load() >= s.budget {
 		// The workers stop on their own when the budget is spent, so that
 		// none abandons playouts it has claimed.
@@ -406,6 +438,7 @@ func (s *Searcher) info() Info {
 	for _, w := range s.workers {
 		in.Playouts += w.stats.playouts.Load()
 		in.Collisions += w.stats.collisions.Load()
+		in.Twins += w.stats.twins.Load()
 		depthSum += w.stats.depthSum.Load()
 		in.SelDepth = max(in.SelDepth, int(w.stats.selDepth.Load()))
 	}

@@ -46,7 +46,7 @@ and prints A's score with a 95%% confidence interval and the Elo difference it i
 A player SPEC is one of
   random                         uniformly random legal moves
   shogilab[:key=value,...]       our engine; keys playouts, movetime, threads, hash (MB),
-                                 cpuct, fpu, matedepth, name
+                                 cpuct, fpu, twins (auto, on, off), matedepth, name
   usi:PATH[,key=value,...]       an external USI engine; keys movetime, nodes, name,
                                  option.NAME=VALUE (UCI_Variant=minishogi is set by itself)
 Per-move limits not in a spec come from -movetime or -playouts.

@@ -28,7 +28,7 @@ usi is the shogilab Minishogi engine. It reads USI commands on standard input an
 standard output: usi, isready, setoption, usinewgame, position startpos|sfen ... [moves ...],
 go (nodes, movetime, byoyomi, btime/wtime/binc/winc, infinite; or perft N), stop,
 d (show the position), quit. The reply to usi lists the options (Threads, USI_Hash, Seed,
-CPuct, FPUReduction, VirtualLoss, MateDepth, MoveOverhead, Repetition, MaxPlies).
+CPuct, FPUReduction, VirtualLoss, Twins, MateDepth, MoveOverhead, Repetition, MaxPlies).
 `)
 		flag.PrintDefaults()
 		fmt.Fprintf(flag.CommandLine.Output(), "\nexample: usi -perft 7 -threads 0   (leaves from the start position, and leaves per second)\n")

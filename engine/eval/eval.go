@@ -33,6 +33,11 @@ type Evaluator struct {
 	lists  [4]ms.MoveList
 	checks [ms.MaxMoves]ms.Move // the checking moves at the evaluated position
 	nodes  int                  // moves the running mate search has made
+
+	// Each search goroutine has an evaluator of its own, written on every
+	// evaluation; the pad keeps evaluators allocated one after another off
+	// each other's cache lines (two lines, as x86 fetches lines in pairs).
+	_ [128]byte
 }
 
 // New returns an evaluator; it panics if cfg is invalid (see Config.Validate).

@@ -128,7 +128,7 @@ type Defaults struct {
 //
 //	random
 //	shogilab[:key=value,...]   keys: playouts, movetime (e.g. 100ms), threads, hash (MB),
-//	                           cpuct, fpu, matedepth, name
+//	                           cpuct, fpu, twins (auto, on, off), matedepth, name
 //	usi:PATH[,key=value,...]   keys: movetime, nodes, name, and option.NAME=VALUE for the engine
 //
 // Limits not in the spec come from d.
@@ -173,6 +173,8 @@ func ParsePlayer(ctx context.Context, spec string, d Defaults) (Player, error) {
 				cfg.Search.CPuct, err = parseFloat32(v)
 			case "fpu":
 				cfg.Search.FPUReduction, err = parseFloat32(v)
+			case "twins":
+				cfg.Search.Twins, err = mcts.ParseTwins(v)
 			case "matedepth":
 				cfg.Eval.MateDepth, err = strconv.Atoi(v)
 			case "name":
