@@ -23,7 +23,7 @@ type worker struct {
 	// playout leaves in pending (see Searcher.deferFrom).
 	deferred   []bool
 	pending    []pendingStats
-	sinceFlush int // playouts backed up since pending was last flushed
+	sinceFlush int // descents backed up since pending was last flushed
 	stats      workerStats
 }
 
@@ -281,9 +281,8 @@ func (w *worker) backup(value float32, twin uint32, tv float32) {
 			w.flush()
 		}
 	}
-	leaf := w.path[len(w.path)-1]
-	if s.proven(leaf) || twin != noTwin && s.proven(twin) {
-		i := len(w.path) - 2
+	if s.proven(w.path[last]) || twin != noTwin && s.proven(twin) {
+		i := last - 1
 		for i >= 0 && s.tryProve(w.path[i]) {
 			i--
 		}
@@ -294,7 +293,7 @@ func (w *worker) backup(value float32, twin uint32, tv float32) {
 	if twin != noTwin {
 		w.stats.twins.Add(1)
 	}
-	depth := int64(len(w.path) - 1)
+	depth := int64(last)
 	w.stats.playouts.Add(int64(visits))
 	w.stats.depthSum.Add(depth * int64(visits))
 	if depth > w.stats.selDepth.Load() {
