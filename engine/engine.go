@@ -27,7 +27,7 @@ type Engine struct {
 // New returns an engine at the start position with the default options.
 func New() *Engine {
 	cfg := DefaultPlayerConfig()
-	cfg.Search.MaxNodes = defaultHashMB << 20 / mcts.NodeBytes
+	cfg.Search.MaxNodes = HashNodes(defaultHashMB)
 	return &Engine{
 		game:   minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{}),
 		cfg:    cfg,
@@ -40,6 +40,13 @@ const (
 	defaultOverheadMS = 30
 )
 
+// MaxHashMB is the largest hash size the engine takes, in MiB (USI_Hash's maximum).
+const MaxHashMB = 65536
+
+// HashNodes is the node pool (mcts.Config.MaxNodes) that a hash of mb MiB holds, mb from
+// 1 to MaxHashMB.
+func HashNodes(mb int) int { return mb << 20 / mcts.NodeBytes }
+
 func (e *Engine) Name() string   { return "shogilab" }
 func (e *Engine) Author() string { return "the shogilab authors" }
 
@@ -49,7 +56,7 @@ func (e *Engine) Options() []usi.Option {
 	d := DefaultPlayerConfig()
 	return []usi.Option{
 		{Name: "Threads", Type: "spin", Default: "1", Min: 1, Max: 64},
-		{Name: "USI_Hash", Type: "spin", Default: strconv.Itoa(defaultHashMB), Min: 1, Max: 65536},
+		{Name: "USI_Hash", Type: "spin", Default: strconv.Itoa(defaultHashMB), Min: 1, Max: MaxHashMB},
 		{Name: "Seed", Type: "spin", Default: "0", Min: 0, Max: math.MaxInt64},
 		{Name: "CPuct", Type: "string", Default: fmtFloat(d.Search.CPuct)},
 		{Name: "FPUReduction", Type: "string", Default: fmtFloat(d.Search.FPUReduction)},
@@ -92,8 +99,8 @@ func (e *Engine) SetOption(name, value string) error {
 		cfg.Search.Threads = int(n)
 	case "usi_hash", "hash":
 		var n int64
-		n, err = integer(1, 65536)
-		cfg.Search.MaxNodes = int(min(n<<20/int64(mcts.NodeBytes), math.MaxUint32))
+		n, err = integer(1, MaxHashMB)
+		cfg.Search.MaxNodes = HashNodes(int(n))
 	case "seed":
 		var n int64
 		n, err = integer(0, math.MaxInt64)

@@ -165,10 +165,10 @@ func ParsePlayer(ctx context.Context, spec string, d Defaults) (Player, error) {
 				cfg.Search.Threads, err = strconv.Atoi(v)
 			case "hash":
 				var mb int
-				if mb, err = strconv.Atoi(v); err == nil && (mb < 1 || mb > 65536) {
-					err = fmt.Errorf("%d MB is not from 1 to 65536", mb)
+				if mb, err = strconv.Atoi(v); err == nil && (mb < 1 || mb > engine.MaxHashMB) {
+					err = fmt.Errorf("%d MB is not from 1 to %d", mb, engine.MaxHashMB)
 				}
-				cfg.Search.MaxNodes = mb << 20 / mcts.NodeBytes
+				cfg.Search.MaxNodes = engine.HashNodes(mb)
 			case "cpuct":
 				cfg.Search.CPuct, err = parseFloat32(v)
 			case "fpu":
