@@ -142,19 +142,26 @@ func TestMawariJSONDefaults(t *testing.T) {
 		t.Errorf("plots %v", got.Plots)
 	}
 	for _, name := range names {
-		f, err := os.Open(filepath.Join(dir, "mawari_"+name+".png"))
-		if err != nil {
-			t.Error(err)
-			continue
-		}
+		checkFigure(t, filepath.Join(dir, "mawari_"+name))
+	}
+}
+
+// checkFigure checks that a figure was written both ways: stem.png decodes as a PNG and
+// stem.svg is an SVG document.
+func checkFigure(t *testing.T, stem string) {
+	t.Helper()
+	f, err := os.Open(stem + ".png")
+	if err != nil {
+		t.Error(err)
+	} else {
 		if _, err := png.DecodeConfig(f); err != nil {
-			t.Errorf("%s: %v", name, err)
+			t.Errorf("%s.png: %v", stem, err)
 		}
 		f.Close()
-		svg, err := os.ReadFile(filepath.Join(dir, "mawari_"+name+".svg"))
-		if err != nil || !bytes.Contains(svg, []byte("<svg")) {
-			t.Errorf("%s.svg: %v", name, err)
-		}
+	}
+	svg, err := os.ReadFile(stem + ".svg")
+	if err != nil || !bytes.Contains(svg, []byte("<svg")) {
+		t.Errorf("%s.svg: not an SVG document (%v)", stem, err)
 	}
 }
 

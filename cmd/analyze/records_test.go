@@ -3,9 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
-	"image/png"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -172,17 +170,6 @@ func TestRecordPlots(t *testing.T) {
 		}
 	}
 	for _, name := range []string{"first-moves", "top-lines", "game-lengths", "ratings"} {
-		f, err := os.Open(filepath.Join(dir, name+".png"))
-		if err != nil {
-			t.Error(err)
-			continue
-		}
-		if _, err := png.DecodeConfig(f); err != nil {
-			t.Errorf("%s.png: %v", name, err)
-		}
-		f.Close()
-		if _, err := os.Stat(filepath.Join(dir, name+".svg")); err != nil {
-			t.Error(err)
-		}
+		checkFigure(t, filepath.Join(dir, name))
 	}
 }
