@@ -3,16 +3,12 @@ package selfplay
 import (
 	"bytes"
 	"context"
-	"io"
 	"os"
 	"path/filepath"
-	"reflect"
-	"sort"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -32,42 +28,6 @@ func testMatch(t testing.TB, kind string) Match {
 	return Match{
 		Sente: spec, Gote: spec, Openings: openings,
 		Rules: minishogi.GameOptions{MaxPlies: 60}, Seed: 42, Version: "test",
-	}
-}
-
-// readGames reads record files and returns the games sorted by id with the
-// timing fields stripped, so that runs of one seed compare equal.
-func readGames(t testing.TB, paths ...string) []*record.Game {
-	t.Helper()
-	r := record.NewReader(paths)
-	defer r.Close()
-	var games []*record.Game
-	for {
-		g, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.StripTiming()
-		games = append(games, g)
-	}
-	sort.Slice(games, func(i, j int) bool { return games[i].ID < games[j].ID })
-	return games
-}
-
-func sameGames(t testing.TB, what string, got, want []*record.Game) {
-	t.Helper()
-	if len(got) != len(want) {
-		t.Fatalf("%s: %d games, want %d", what, len(got), len(want))
-	}
-	for i := range got {
-		if !reflect.DeepEqual(got[i], want[i]) {
-			a, _ := record.MarshalLine(got[i])
-			b, _ := record.MarshalLine(want[i])
-			t.Fatalf("%s: game %d differs:\n got %s\nwant %s", what, want[i].ID, a, b)
-		}
 	}
 }
 

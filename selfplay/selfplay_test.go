@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/internal/recordtest"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -182,12 +183,12 @@ func TestSameRecordsAnyParallelismOrSharding(t *testing.T) {
 	if _, err := Merge(shards, merged, games); err != nil {
 		t.Fatal(err)
 	}
-	want := readGames(t, one.Path)
+	want := recordtest.ReadSorted(t, one.Path)
 	if len(want) != games || len(want[0].Stats) != want[0].Plies || want[0].Stats[0].Visits == 0 {
 		t.Fatalf("reference run: %d games, first with %d stats for %d plies", len(want), len(want[0].Stats), want[0].Plies)
 	}
-	sameGames(t, "2 workers (gzip)", readGames(t, two.Path), want)
-	sameGames(t, "3 shards merged", readGames(t, merged), want)
+	recordtest.Same(t, "2 workers (gzip)", recordtest.ReadSorted(t, two.Path), want)
+	recordtest.Same(t, "3 shards merged", recordtest.ReadSorted(t, merged), want)
 	schemaCheck(t, one.Path, merged)
 	if _, err := Verify([]string{one.Path, two.Path, merged}, VerifyOptions{CheckSeeds: true, Seed: m.Seed}); err != nil {
 		t.Fatal(err)
@@ -202,7 +203,7 @@ func TestResume(t *testing.T) {
 	dir := t.TempDir()
 	m := testMatch(t, "random")
 	full := execute(t, &Run{Match: m, Games: games, Parallel: 1, OutDir: filepath.Join(dir, "full")})
-	want := readGames(t, full.Path)
+	want := recordtest.ReadSorted(t, full.Path)
 	data, err := os.ReadFile(full.Path)
 	if err != nil {
 		t.Fatal(err)
@@ -219,7 +220,7 @@ func TestResume(t *testing.T) {
 	if sum.Kept != 3 || sum.Played != games-3 {
 		t.Errorf("resume kept %d and played %d, want 3 and %d", sum.Kept, sum.Played, games-3)
 	}
-	sameGames(t, "resumed", readGames(t, path), want)
+	recordtest.Same(t, "resumed", recordtest.ReadSorted(t, path), want)
 	// A further run finds nothing to do.
 	if sum := execute(t, r); sum.Played != 0 || sum.Kept != games {
 		t.Errorf("rerun of a finished run: %+v", sum)
@@ -248,7 +249,7 @@ func TestInterrupt(t *testing.T) {
 	const games = 6
 	dir := t.TempDir()
 	m := testMatch(t, "mcts")
-	want := readGames(t, execute(t, &Run{Match: m, Games: games, OutDir: filepath.Join(dir, "full")}).Path)
+	want := recordtest.ReadSorted(t, execute(t, &Run{Match: m, Games: games, OutDir: filepath.Join(dir, "full")}).Path)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -268,7 +269,7 @@ func TestInterrupt(t *testing.T) {
 	}
 	r.Progress = nil
 	execute(t, r)
-	sameGames(t, "interrupted then resumed", readGames(t, sum.Path), want)
+	recordtest.Same(t, "interrupted then resumed", recordtest.ReadSorted(t, sum.Path), want)
 }
 
 func TestMergeFailsLoudly(t *testing.T) {
@@ -289,7 +290,7 @@ func TestMergeFailsLoudly(t *testing.T) {
 	if sum, err := Merge([]string{b, a}, out, 0); err != nil || sum.Games != 6 {
 		t.Errorf("good merge: %+v, %v", sum, err)
 	}
-	got := readGames(t, out)
+	got := recordtest.ReadSorted(t, out)
 	for i, g := range got {
 		if g.ID != i {
 			t.Fatalf("merged game %d has id %d", i, g.ID)
@@ -404,7 +405,7 @@ func TestEngineFailuresAreRecorded(t *testing.T) {
 		}
 		m.Gote = gote
 		sum := execute(t, &Run{Match: m, Games: 3, Parallel: 2, OutDir: t.TempDir()})
-		games := readGames(t, sum.Path)
+		games := recordtest.ReadSorted(t, sum.Path)
 		if len(games) != 3 {
 			t.Fatalf("%s: %d games recorded, want 3", tc.want, len(games))
 		}
@@ -434,7 +435,7 @@ func TestHandicapStart(t *testing.T) {
 	m := testMatch(t, "random")
 	m.Openings, _ = ParseStart("bare-king")
 	sum := execute(t, &Run{Match: m, Games: 4, OutDir: t.TempDir()})
-	for _, g := range readGames(t, sum.Path) {
+	for _, g := range recordtest.ReadSorted(t, sum.Path) {
 		if g.Start != "4k/5/5/P4/KGSBR w - 1" || g.StartName != "bare-king" {
 			t.Errorf("game %d starts from %s (%s)", g.ID, g.Start, g.StartName)
 		}

@@ -4,17 +4,15 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
-	"sort"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/internal/recordtest"
 	"github.com/shogilab/shogilab/record"
 )
 
@@ -59,39 +57,6 @@ func runCmd(t *testing.T, args ...string) (stdout, stderr string, code int) {
 	var o, e bytes.Buffer
 	code = run(args, &o, &e)
 	return o.String(), e.String(), code
-}
-
-// games reads record files, sorted by id, timing fields stripped.
-func games(t *testing.T, paths ...string) []*record.Game {
-	t.Helper()
-	r := record.NewReader(paths)
-	defer r.Close()
-	var gs []*record.Game
-	for {
-		g, err := r.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		g.StripTiming()
-		gs = append(gs, g)
-	}
-	sort.Slice(gs, func(i, j int) bool { return gs[i].ID < gs[j].ID })
-	return gs
-}
-
-func sameGames(t *testing.T, what string, got, want []*record.Game) {
-	t.Helper()
-	if len(got) != len(want) || len(want) == 0 {
-		t.Fatalf("%s: %d games, want %d", what, len(got), len(want))
-	}
-	for i := range want {
-		if !reflect.DeepEqual(got[i], want[i]) {
-			t.Fatalf("%s: game %d differs", what, want[i].ID)
-		}
-	}
 }
 
 func TestHelp(t *testing.T) {
@@ -223,7 +188,7 @@ func TestKillAndResume(t *testing.T) {
 	if out, err := exec.Command(binary, args(killed)...).CombinedOutput(); err != nil {
 		t.Fatalf("rerun: %v\n%s", err, out)
 	}
-	sameGames(t, "killed and rerun", games(t, path), games(t, filepath.Join(ref, "games-0-of-1.jsonl")))
+	recordtest.Same(t, "killed and rerun", recordtest.ReadSorted(t, path), recordtest.ReadSorted(t, filepath.Join(ref, "games-0-of-1.jsonl")))
 }
 
 // TestSIGTERMStopsCleanly: SIGTERM ends the run with exit status 130 and
@@ -288,7 +253,7 @@ func TestAgainstFairyStockfish(t *testing.T) {
 		if rep.Terminations[record.EngineError] > 0 || rep.Terminations[record.IllegalMove] > 0 || rep.Games != 2 {
 			t.Errorf("%v: %+v", sides, rep)
 		}
-		for _, g := range games(t, rep.File) {
+		for _, g := range recordtest.ReadSorted(t, rep.File) {
 			usiSide := g.Players.Sente
 			if sides[1] == spec {
 				usiSide = g.Players.Gote
@@ -345,5 +310,5 @@ func TestSlurmArray(t *testing.T) {
 	if _, e, code := runCmd(t, "--games", "8", "--seed", "5", "--playouts", "30", "--max-plies", "80", "--out", ref); code != 0 {
 		t.Fatalf("unsharded run: %s", e)
 	}
-	sameGames(t, "Slurm shards merged", games(t, merged), games(t, filepath.Join(ref, "games-0-of-1.jsonl")))
+	recordtest.Same(t, "Slurm shards merged", recordtest.ReadSorted(t, merged), recordtest.ReadSorted(t, filepath.Join(ref, "games-0-of-1.jsonl")))
 }

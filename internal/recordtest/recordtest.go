@@ -1,0 +1,50 @@
+// Package recordtest holds what the tests of self-play output share: reading the games of
+// record files in a form that runs of one seed reproduce, and comparing two such lists.
+package recordtest
+
+import (
+	"io"
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/shogilab/shogilab/record"
+)
+
+// ReadSorted reads record files and returns the games sorted by id with the timing fields
+// stripped, so that runs of one seed compare equal. A bad record fails t.
+func ReadSorted(t testing.TB, paths ...string) []*record.Game {
+	t.Helper()
+	r := record.NewReader(paths)
+	defer r.Close()
+	var games []*record.Game
+	for {
+		g, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.StripTiming()
+		games = append(games, g)
+	}
+	sort.Slice(games, func(i, j int) bool { return games[i].ID < games[j].ID })
+	return games
+}
+
+// Same fails t unless got and want hold the same games, and at least one; at the first
+// game that differs it prints both records.
+func Same(t testing.TB, what string, got, want []*record.Game) {
+	t.Helper()
+	if len(got) != len(want) || len(want) == 0 {
+		t.Fatalf("%s: %d games, want %d", what, len(got), len(want))
+	}
+	for i := range got {
+		if !reflect.DeepEqual(got[i], want[i]) {
+			a, _ := record.MarshalLine(got[i])
+			b, _ := record.MarshalLine(want[i])
+			t.Fatalf("%s: game %d differs:\n got %s\nwant %s", what, want[i].ID, a, b)
+		}
+	}
+}
