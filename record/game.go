@@ -160,7 +160,7 @@ func (g *Game) validateFields(f Fields) error {
 	if f.Has(FieldPlies) && g.Plies < 0 {
 		return fmt.Errorf("plies %d is negative", g.Plies)
 	}
-	if f.Has(FieldStats | FieldPlies) && len(g.Stats) > g.Plies {
+	if f.Has(FieldStats|FieldPlies) && len(g.Stats) > g.Plies {
 		return fmt.Errorf("%d stats entries for %d plies", len(g.Stats), g.Plies)
 	}
 	if f.Has(FieldStats) {
