@@ -131,8 +131,15 @@ func (g *Game) Validate() error {
 
 func (g *Game) validate() error { return g.validateFields(AllFields) }
 
-// validateFields runs the checks whose inputs are all among the fields f:
-// a projected read (Fields) validates what it decoded and nothing else.
+// ValidateFields is Validate for a game of which only the fields f were
+// read: it makes the checks whose inputs are all among f.
+func (g *Game) ValidateFields(f Fields) error {
+	if err := g.validateFields(f); err != nil {
+		return fmt.Errorf("record: game %d: %w", g.ID, err)
+	}
+	return nil
+}
+
 func (g *Game) validateFields(f Fields) error {
 	if f.Has(FieldID) && g.ID < 0 {
 		return fmt.Errorf("id %d is negative", g.ID)
