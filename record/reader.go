@@ -51,6 +51,7 @@ type Reader struct {
 	started bool
 	order   chan *job     // jobs in file order, for Read
 	stop    chan struct{} // closed by Close: the goroutines end
+	free    chan []byte   // chunk buffers to use again
 	wg      sync.WaitGroup
 	dec     *decoder // for the chunks Read decodes itself (see joinGzip)
 
@@ -116,7 +117,8 @@ type job struct {
 	name    string
 	offset  int64 // of data in the file (compressed bytes for a gzip chunk)
 	data    []byte
-	gzip    bool // data are gzip members
+	buf     []byte // data's whole buffer, to use again when the job is done with
+	gzip    bool   // data are gzip members
 	last    bool // the file's last chunk
 	openErr error
 
@@ -143,11 +145,39 @@ const (
 )
 
 // Chunk sizes: big enough that the per-chunk costs vanish, small enough that
-// a few chunks per worker stay a few megabytes.
+// the chunks in flight (inFlight) stay a few megabytes.
 const (
-	textChunk = 1 << 20
-	gzipChunk = 256 << 10
+	textChunk = 512 << 10
+	gzipChunk = 128 << 10
 )
+
+// inFlight is the number of chunks read ahead per worker, beyond the one
+// Read is handing out.
+const inFlight = 2
+
+// getBuf returns an empty buffer of capacity n or more, used before if one
+// is free.
+func (r *Reader) getBuf(n int) []byte {
+	select {
+	case b := <-r.free:
+		if cap(b) >= n {
+			return b[:0]
+		}
+	default:
+	}
+	return make([]byte, 0, n)
+}
+
+// putBuf hands a buffer back for getBuf.
+func (r *Reader) putBuf(b []byte) {
+	if b == nil {
+		return
+	}
+	select {
+	case r.free <- b:
+	default:
+	}
+}
 
 // Read returns the next game, or io.EOF after the last file.
 func (r *Reader) Read() (*Game, error) {
@@ -188,6 +218,9 @@ func (r *Reader) Read() (*Game, error) {
 func (r *Reader) nextJob() {
 	if r.cur != nil {
 		r.base += r.cur.lines
+		if r.cur.gzip {
+			r.putBuf(r.cur.buf) // kept until now in case of a join
+		}
 	}
 	j, ok := <-r.order
 	if !ok {
@@ -243,6 +276,7 @@ func (r *Reader) joinGzip(j *job) error {
 		r.dec = newDecoder()
 	}
 	j.data = append(j.data[:len(j.data):len(j.data)], nj.data...)
+	r.putBuf(nj.buf)
 	j.last = nj.last
 	j.out, j.lines, j.partial, j.status, j.err = nil, 0, false, chunkWhole, nil
 	r.decodeChunk(r.dec, j)
@@ -281,7 +315,8 @@ func (r *Reader) Close() error {
 // capacity bounds the chunks in flight.
 func (r *Reader) start() {
 	r.started = true
-	r.order = make(chan *job, 2*r.workers+2)
+	r.order = make(chan *job, inFlight*r.workers)
+	r.free = make(chan []byte, inFlight*r.workers+2)
 	stop := make(chan struct{})
 	r.stop = stop
 	jobs := make(chan *job, r.workers)
@@ -320,6 +355,10 @@ func (r *Reader) start() {
 			dec := newDecoder()
 			for j := range jobs {
 				r.decodeChunk(dec, j)
+				if !j.gzip {
+					r.putBuf(j.buf)
+					j.buf, j.data = nil, nil
+				}
 				close(j.done)
 			}
 		}()
@@ -386,7 +425,7 @@ func (r *Reader) cutText(index int, path string, src io.Reader, head []byte, atE
 				return fail(&LineError{path, 0, fmt.Errorf("no newline in %d MiB: not a record file, or a line too long", MaxLine>>20)})
 			}
 			if cap(buf)-len(buf) < textChunk/2 {
-				buf = append(make([]byte, 0, 2*cap(buf)+textChunk), buf...)
+				buf = append(r.getBuf(2*cap(buf)+textChunk), buf...)
 			}
 			n, err := src.Read(buf[len(buf):cap(buf)])
 			buf = buf[:len(buf)+n]
@@ -397,7 +436,7 @@ func (r *Reader) cutText(index int, path string, src io.Reader, head []byte, atE
 				// gzip data cut short, as a crash leaves it: the whole
 				// lines are read, the cut one is a lost record.
 				end := bytes.LastIndexByte(buf, '\n') + 1
-				return send(&job{file: index, name: path, offset: offset, data: buf[:end:end], last: true, err: err})
+				return send(&job{file: index, name: path, offset: offset, data: buf[:end:end], buf: buf, last: true, err: err})
 			case err != nil:
 				return fail(fmt.Errorf("record: %s: %w", path, err))
 			}
@@ -407,7 +446,7 @@ func (r *Reader) cutText(index int, path string, src io.Reader, head []byte, atE
 			end = bytes.LastIndexByte(buf, '\n') + 1
 		}
 		if end > 0 || atEOF {
-			if !send(&job{file: index, name: path, offset: offset, data: buf[:end:end], last: atEOF}) {
+			if !send(&job{file: index, name: path, offset: offset, data: buf[:end:end], buf: buf, last: atEOF}) {
 				return false
 			}
 		}
@@ -415,8 +454,7 @@ func (r *Reader) cutText(index int, path string, src io.Reader, head []byte, atE
 			return true
 		}
 		offset += int64(end)
-		rest := buf[end:]
-		buf = append(make([]byte, 0, max(textChunk+textChunk/2, len(rest)+textChunk)), rest...)
+		buf = append(r.getBuf(max(textChunk+textChunk/2, len(buf)-end+textChunk)), buf[end:]...)
 	}
 }
 
@@ -442,7 +480,7 @@ func (r *Reader) cutMembers(index int, path string, f io.Reader, head []byte, at
 				break
 			}
 			if cap(buf)-len(buf) < gzipChunk/2 {
-				buf = append(make([]byte, 0, 2*cap(buf)+gzipChunk), buf...)
+				buf = append(r.getBuf(2*cap(buf)+gzipChunk), buf...)
 			}
 			n, err := f.Read(buf[len(buf):cap(buf)])
 			buf = buf[:len(buf)+n]
@@ -453,15 +491,14 @@ func (r *Reader) cutMembers(index int, path string, f io.Reader, head []byte, at
 			}
 		}
 		last := atEOF && cutAt == len(buf)
-		if !send(&job{file: index, name: path, offset: offset, data: buf[:cutAt:cutAt], gzip: true, last: last}) {
+		if !send(&job{file: index, name: path, offset: offset, data: buf[:cutAt:cutAt], buf: buf, gzip: true, last: last}) {
 			return false
 		}
 		if last {
 			return true
 		}
 		offset += int64(cutAt)
-		rest := buf[cutAt:]
-		buf = append(make([]byte, 0, max(2*gzipChunk, len(rest)+gzipChunk)), rest...)
+		buf = append(r.getBuf(max(2*gzipChunk, len(buf)-cutAt+gzipChunk)), buf[cutAt:]...)
 	}
 }
 
@@ -470,7 +507,10 @@ func (r *Reader) cutMembers(index int, path string, f io.Reader, head []byte, at
 func (r *Reader) decodeChunk(dec *decoder, j *job) {
 	text := j.data
 	if j.gzip {
-		text, j.status, j.err = inflateMembers(j.data, j.offset)
+		var textBuf []byte
+		textBuf, j.status, j.err = inflateMembers(r.getBuf(6*len(j.data)), j.data, j.offset)
+		defer r.putBuf(textBuf)
+		text = textBuf
 		if j.status == chunkRunsOn && !j.last {
 			return // Read joins it to the next chunk
 		}
@@ -531,9 +571,8 @@ func isBlank(b []byte) bool {
 // inflateMembers decompresses the whole gzip members in data. A member cut
 // by the end of data makes the status chunkRunsOn; a corrupt one is an
 // error.
-func inflateMembers(data []byte, offset int64) ([]byte, chunkStatus, error) {
-	var text bytes.Buffer
-	text.Grow(5 * len(data))
+func inflateMembers(buf, data []byte, offset int64) ([]byte, chunkStatus, error) {
+	text := bytes.NewBuffer(buf)
 	br := bytes.NewReader(data)
 	var zr *gzip.Reader
 	for br.Len() > 0 {

@@ -38,6 +38,10 @@ func (s *Summary) Add(g *record.Game) {
 	s.byLength[g.Plies].Add(g.Result)
 }
 
+// Fields are the record fields Add reads: a reader need decode no other
+// (selection.Options.Fields).
+const Fields = record.FieldResult | record.FieldTermination | record.FieldPlies
+
 // Share is a proportion of the games with its Wilson 95% interval.
 type Share struct {
 	Count    int        `json:"count"`

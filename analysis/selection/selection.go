@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -87,8 +88,31 @@ func (f Filter) Match(g *record.Game) bool {
 // run: with Options.SkipBad the game is skipped and counted.
 var ErrBadGame = errors.New("bad game")
 
+// CoreFields are the fields Stream reads whatever fn needs: the small ones
+// that say what a game is and how it ended, so that the record's checks of
+// its result against its termination still run on a projected read.
+const CoreFields = record.FieldID | record.FieldVariant | record.FieldStart | record.FieldResult |
+	record.FieldTermination | record.FieldPlies | record.FieldRules
+
+// fields are the fields the filter looks at.
+func (f Filter) fields() record.Fields {
+	var need record.Fields
+	if f.Player != "" {
+		need |= record.FieldPlayers
+	}
+	if !f.Since.IsZero() || !f.Until.IsZero() {
+		need |= record.FieldStartedAt
+	}
+	return need
+}
+
 // Options tune Stream.
 type Options struct {
+	// Fields are the fields fn reads besides CoreFields (say
+	// record.FieldMoves); the others are left zero, which saves most of the
+	// reading (the statistics are most of a record). Zero reads every
+	// field.
+	Fields record.Fields
 	// SkipBad skips records that do not parse or validate, and games fn
 	// rejects with an error wrapping ErrBadGame (an illegal move, say),
 	// counting them, instead of stopping at the first.
@@ -111,12 +135,15 @@ type Counts struct {
 // Stream reads the files in order and calls fn with every game f keeps. An
 // error from fn stops the stream and is returned, wrapped with the file and
 // line of the game when it is not already located.
+//
+// The files are record files (JSON Lines, plain or gzip) or games tables
+// (.parquet), read by dataset.Reader.
 func Stream(paths []string, f Filter, opts Options, fn func(*record.Game) error) (Counts, error) {
-	var ropts []record.ReaderOption
-	if opts.SkipBad {
-		ropts = append(ropts, record.SkipInvalid(opts.OnSkip))
+	fields := record.AllFields
+	if opts.Fields != 0 {
+		fields = opts.Fields | CoreFields | f.fields()
 	}
-	r := record.NewReader(paths, ropts...)
+	r := dataset.NewReader(paths, dataset.Options{Fields: fields, SkipInvalid: opts.SkipBad, OnSkip: opts.OnSkip})
 	defer r.Close()
 	var c Counts
 	for {

@@ -65,22 +65,22 @@ func parseRecordArgs(fs *flag.FlagSet, args []string, stdout io.Writer) ([]strin
 		return nil, err
 	}
 	if fs.NArg() == 0 {
-		return nil, errors.New("no record files given (want FILES..., .jsonl or .jsonl.gz)")
+		return nil, errors.New("no record files given (want FILES..., .jsonl, .jsonl.gz or .parquet games tables)")
 	}
 	return fs.Args(), nil
 }
 
 // stream reads the games the flags select and calls fn with each, showing
-// progress on stderr. fn's errors wrapping selection.ErrBadGame are skipped
-// with --skip-bad.
-func (f *recordFlags) stream(paths []string, stderr io.Writer, fn func(*record.Game) error) (selection.Counts, error) {
+// progress on stderr; only the record fields named are decoded. fn's errors
+// wrapping selection.ErrBadGame are skipped with --skip-bad.
+func (f *recordFlags) stream(paths []string, fields record.Fields, stderr io.Writer, fn func(*record.Game) error) (selection.Counts, error) {
 	sel, err := f.filter()
 	if err != nil {
 		return selection.Counts{}, err
 	}
 	update, finish := newStreamProgress(stderr)
 	defer finish()
-	opts := selection.Options{SkipBad: f.skipBad, Progress: update}
+	opts := selection.Options{Fields: fields, SkipBad: f.skipBad, Progress: update}
 	return selection.Stream(paths, sel, opts, fn)
 }
 
