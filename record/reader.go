@@ -119,7 +119,7 @@ type job struct {
 	data    []byte
 	buf     []byte // data's whole buffer, to use again when the job is done with
 	gzip    bool   // data are gzip members
-	last    bool // the file's last chunk
+	last    bool   // the file's last chunk
 	openErr error
 
 	done    chan struct{}
