@@ -102,6 +102,10 @@ func (t *table) finish() error {
 		os.Remove(t.tmp.Name())
 		return fmt.Errorf("dataset: %s: %w", t.path, err)
 	}
+	if err := os.Chmod(t.tmp.Name(), 0o644); err != nil { // CreateTemp made it private
+		os.Remove(t.tmp.Name())
+		return fmt.Errorf("dataset: %w", err)
+	}
 	if err := syncFile(t.tmp.Name()); err != nil {
 		os.Remove(t.tmp.Name())
 		return fmt.Errorf("dataset: %s: %w", t.path, err)
