@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -319,4 +320,15 @@ func appendOptionalInt(b *array.Int64Builder, v *int) {
 	} else {
 		b.Append(int64(*v))
 	}
+}
+
+// PositionsPath is the conventional name of the positions table of the
+// games table games: games-0-of-4.parquet has positions-0-of-4.parquet, any
+// other X.parquet has X.positions.parquet.
+func PositionsPath(games string) string {
+	dir, base := filepath.Split(games)
+	if rest, ok := strings.CutPrefix(base, "games"); ok {
+		return filepath.Join(dir, "positions"+rest)
+	}
+	return filepath.Join(dir, strings.TrimSuffix(base, ".parquet")+".positions.parquet")
 }

@@ -6,7 +6,7 @@
 //	selfplay [run flags]                       play (see selfplay -h)
 //	selfplay merge -o all.jsonl [--games N] FILES...
 //	selfplay verify [--seed N] FILES...
-//	selfplay export --format kif|csa [--id N] [-o DIR] FILES...
+//	selfplay export --format kif|csa|parquet [--id N] [-o DIR] FILES...
 //
 // The work is in package selfplay; this file is flags, wiring and output.
 package main
@@ -79,7 +79,7 @@ Usage:
   selfplay [run] [flags]                          play games (selfplay run -h for the flags)
   selfplay merge -o OUT [--games N] FILES...      combine shard files; fails on a missing or duplicate id
   selfplay verify [--seed N] FILES...             replay every record with the rules
-  selfplay export --format kif|csa FILES...       write games as KIF or CSA
+  selfplay export --format kif|csa|parquet FILES... write games as KIF or CSA, or as Parquet tables
 `
 
 // parseFlags parses args with fs, printing usage on -h and turning a bad

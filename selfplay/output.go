@@ -1,0 +1,78 @@
+package selfplay
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/shogilab/shogilab/dataset"
+	"github.com/shogilab/shogilab/record"
+)
+
+// output is where a shard's games go. The games are appended, one write
+// each, to the journal, a record file: the shard's file itself for JSON
+// Lines, or for Parquet a JSON Lines file beside the tables, which finish
+// turns into them when the shard is done. Either way a kill loses only the
+// games in flight.
+type output struct {
+	format  Format
+	path    string // the shard's file: its games table for Parquet
+	journal string
+}
+
+func newOutput(dir string, s Shard, f Format) output {
+	o := output{format: f, path: filepath.Join(dir, s.FileName(f))}
+	o.journal = o.path
+	if f == Parquet {
+		o.journal = strings.TrimSuffix(o.path, ".parquet") + ".journal.jsonl"
+	}
+	return o
+}
+
+// finished reports whether the shard's tables are already written, checking
+// that they hold this run's games, all of them. A journal a kill left after
+// the tables were renamed into place is removed.
+func (o output) finished(r *Run, lo, hi int) (bool, error) {
+	if o.format != Parquet || !fileExists(o.path) {
+		return false, nil
+	}
+	rd := dataset.NewReader([]string{o.path}, dataset.Options{Fields: record.FieldID | record.FieldSeed})
+	defer rd.Close()
+	n := 0
+	for {
+		g, err := rd.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return false, fmt.Errorf("selfplay: %w", err)
+		}
+		if g.ID < lo || g.ID >= hi || g.Seed != GameSeed(r.Seed, g.ID) {
+			return false, fmt.Errorf("selfplay: %s holds game %d (seed %d), not one of this run's ids %d..%d with base seed %d: use another --out", o.path, g.ID, g.Seed, lo, hi-1, r.Seed)
+		}
+		n++
+	}
+	if n != hi-lo {
+		return false, fmt.Errorf("selfplay: %s holds %d games, not this shard's %d: use another --out", o.path, n, hi-lo)
+	}
+	if err := os.Remove(o.journal); err != nil && !os.IsNotExist(err) {
+		return false, fmt.Errorf("selfplay: %w", err)
+	}
+	return true, nil
+}
+
+// finish writes the tables of a finished Parquet shard from its journal.
+func (o output) finish() error {
+	if o.format != Parquet {
+		return nil
+	}
+	if _, err := dataset.Convert([]string{o.journal}, o.path, dataset.PositionsPath(o.path)); err != nil {
+		return fmt.Errorf("selfplay: %w", err)
+	}
+	if err := os.Remove(o.journal); err != nil {
+		return fmt.Errorf("selfplay: %w", err)
+	}
+	return nil
+}
