@@ -2,8 +2,12 @@ package dataset
 
 import (
 	"bufio"
+	"bytes"
+	"compress/gzip"
 	"flag"
+	"fmt"
 	"os"
+	"runtime"
 	"path/filepath"
 	"testing"
 
@@ -39,6 +43,8 @@ func shippedGames(t testing.TB) []*record.Game {
 // 200 games of datasets/selfplay/mcts400 and the 120 of the ladder, with
 // their statistics) with id i, as plain JSON Lines, as gzip with a member
 // per game (what selfplay --gzip writes) and as the two Parquet tables.
+// Each shipped game is encoded once and only its id is rewritten; the gzip
+// members are compressed on every core.
 //
 //	go test ./dataset -run WriteBigFiles -big.games 50000 -big.dir /tmp/big
 func TestWriteBigFiles(t *testing.T) {
@@ -46,38 +52,88 @@ func TestWriteBigFiles(t *testing.T) {
 		t.Skip("writes benchmark files only with -big.games N -big.dir DIR")
 	}
 	pool := shippedGames(t)
+	var tails [][]byte // each game's line after its id
+	for _, g := range pool {
+		line, err := record.MarshalLine(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prefix := fmt.Sprintf(`{"id":%d,`, g.ID)
+		if !bytes.HasPrefix(line, []byte(prefix)) {
+			t.Fatalf("a line starts %.20s", line)
+		}
+		tails = append(tails, line[len(prefix)-1:])
+	}
 	if err := os.MkdirAll(*bigDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	plainFile, err := os.Create(filepath.Join(*bigDir, "games.jsonl"))
-	if err != nil {
-		t.Fatal(err)
+	create := func(name string) (*os.File, *bufio.Writer) {
+		f, err := os.Create(filepath.Join(*bigDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f, bufio.NewWriterSize(f, 1<<20)
 	}
-	plainBuf := bufio.NewWriterSize(plainFile, 1<<20)
-	plain := record.NewWriter(plainBuf)
-	gzFile, err := os.Create(filepath.Join(*bigDir, "games.jsonl.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	gzBuf := bufio.NewWriterSize(gzFile, 1<<20)
-	gz := record.NewGzipWriter(gzBuf)
+	plainFile, plain := create("games.jsonl")
+	gzFile, gz := create("games.jsonl.gz")
 	pq, err := Create(filepath.Join(*bigDir, "games.parquet"), filepath.Join(*bigDir, "positions.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for id := range *bigGames {
-		g := *pool[id%len(pool)]
-		g.ID = id
-		for _, w := range []interface{ Write(*record.Game) error }{plain, gz, pq} {
-			if err := w.Write(&g); err != nil {
+	line := func(id int) []byte {
+		return append(fmt.Appendf(nil, `{"id":%d`, id), tails[id%len(tails)]...)
+	}
+	// Members compressed by the workers in blocks of ids, written in order.
+	const block = 1000
+	type result struct {
+		data []byte
+		done chan struct{}
+	}
+	order := make(chan *result, 2*runtime.NumCPU())
+	jobs := make(chan func(), runtime.NumCPU())
+	for range runtime.NumCPU() {
+		go func() {
+			for job := range jobs {
+				job()
+			}
+		}()
+	}
+	go func() {
+		for lo := 0; lo < *bigGames; lo += block {
+			r := &result{done: make(chan struct{})}
+			order <- r
+			jobs <- func() {
+				var buf bytes.Buffer
+				zw := gzip.NewWriter(&buf)
+				for id := lo; id < min(lo+block, *bigGames); id++ {
+					zw.Reset(&buf)
+					zw.Write(line(id))
+					zw.Close()
+				}
+				r.data = buf.Bytes()
+				close(r.done)
+			}
+		}
+		close(order)
+		close(jobs)
+	}()
+	id := 0
+	for r := range order {
+		for end := min(id+block, *bigGames); id < end; id++ {
+			plain.Write(line(id))
+			g := *pool[id%len(pool)]
+			g.ID = id
+			if err := pq.Write(&g); err != nil {
 				t.Fatal(err)
 			}
 		}
+		<-r.done
+		gz.Write(r.data)
 	}
 	for _, f := range []struct {
 		b *bufio.Writer
 		f *os.File
-	}{{plainBuf, plainFile}, {gzBuf, gzFile}} {
+	}{{plain, plainFile}, {gz, gzFile}} {
 		if err := f.b.Flush(); err != nil {
 			t.Fatal(err)
 		}
