@@ -7,8 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"runtime"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/shogilab/shogilab/record"
