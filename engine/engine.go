@@ -148,7 +148,7 @@ func (e *Engine) SetOption(name, value string) error {
 // NewGame drops the search tree and restarts the random choices from the Seed option.
 func (e *Engine) NewGame() {
 	if e.player != nil {
-		e.player.NewGame(e.cfg.Search.Seed) // the config was valid when the player was made
+		e.player.NewGame(e.cfg.Search.Seed)
 	}
 }
 
