@@ -2,10 +2,12 @@ package selfplay
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -118,25 +120,74 @@ func TestShardFromEnv(t *testing.T) {
 }
 
 func TestParsePlayerSpec(t *testing.T) {
-	def := PlayerSpec{Playouts: 800, Threads: 1, Noise: 0.25, TemperaturePlies: 10}
-	s, err := ParsePlayerSpec("mcts:playouts=50,threads=2,name=small", def)
-	if err != nil || s.Playouts != 50 || s.Threads != 2 || s.Noise != 0.25 || s.DisplayName() != "small" {
+	def := PlayerSpec{Limits: Limits{Nodes: 800}, Options: []Option{{"Threads", "1"}, {"Noise", "0.25"}, {"TemperaturePlies", "10"}}}
+	s, err := ParsePlayerSpec("mcts:playouts=50,threads=2,cpuct=2.5,option.MateDepth=1,name=small", def)
+	want := []Option{{"Threads", "2"}, {"Noise", "0.25"}, {"TemperaturePlies", "10"}, {"CPuct", "2.5"}, {"MateDepth", "1"}}
+	if err != nil || s.Limits != (Limits{Nodes: 50}) || !reflect.DeepEqual(s.Options, want) || s.DisplayName() != "small" {
 		t.Errorf("mcts spec: %+v, %v", s, err)
 	}
+	// The old match grammar still reads: shogilab is mcts, hash is USI_Hash.
+	s, err = ParsePlayerSpec("shogilab:movetime=100ms,hash=16", PlayerSpec{})
+	if err != nil || s.Kind != record.KindMCTS || s.Limits != (Limits{MoveTime: 100 * time.Millisecond}) || !reflect.DeepEqual(s.Options, []Option{{"USI_Hash", "16"}}) {
+		t.Errorf("shogilab spec: %+v, %v", s, err)
+	}
 	s, err = ParsePlayerSpec("usi:/usr/games/fairy-stockfish -x,movetime=150,option.Skill Level=3", def)
-	if err != nil || len(s.Argv) != 2 || s.MoveTime != 150*time.Millisecond || s.Nodes != 0 ||
+	if err != nil || len(s.Argv) != 2 || s.Limits != (Limits{MoveTime: 150 * time.Millisecond}) ||
 		len(s.Options) != 1 || s.Options[0] != (Option{"Skill Level", "3"}) || s.DisplayName() != "fairy-stockfish" {
 		t.Errorf("usi spec: %+v, %v", s, err)
 	}
-	// A usi engine without a limit of its own takes --playouts as nodes.
-	if s, err = ParsePlayerSpec("usi:fsf", def); err != nil || s.Nodes != 800 || s.MoveTime != 0 {
+	// A player without a limit of its own takes the command's.
+	if s, err = ParsePlayerSpec("usi:fsf", def); err != nil || s.Limits != (Limits{Nodes: 800}) {
 		t.Errorf("usi default limit: %+v, %v", s, err)
 	}
-	for _, bad := range []string{"alphazero", "usi", "usi:", "usi:movetime=3", "mcts:playouts", "mcts:playouts=x",
-		"mcts:nodes=5", "random:playouts=3", "mcts:noise=2", "usi:e,depth=-1"} {
-		if _, err := ParsePlayerSpec(bad, def); err == nil {
-			t.Errorf("ParsePlayerSpec(%q) accepted", bad)
+	s, err = ParsePlayerSpec("usi:fsf,time=10s,inc=100,byoyomi=0", def)
+	if err != nil || s.Limits != (Limits{Time: 10 * time.Second, Inc: 100 * time.Millisecond}) {
+		t.Errorf("usi clock: %+v, %v", s, err)
+	}
+	for _, c := range []struct{ spec, want string }{
+		{"alphazero", `kind "alphazero" is not random, mcts or usi`},
+		{"usi", "usi needs the engine's command first"},
+		{"usi:", "usi needs the engine's command first"},
+		{"usi:movetime=3", "usi needs the engine's command first"},
+		{"mcts:playouts", `"playouts" is not key=value`},
+		{"mcts:playouts=x", `playouts="x" is not a valid value`},
+		{"mcts:depth=5", "depth is for USI engines"},
+		{"mcts:Ponder=true", `unknown key "Ponder" for mcts`},
+		{"mcts:Seed=3", "Seed is set by the match"},
+		{"mcts:noise=2", `engine: option Noise: "2" is not a number from 0 to 1`},
+		{"mcts:movetime=100,time=1000", "movetime and a clock"},
+		{"random:playouts=3", "random takes no limit"},
+		{"usi:e,depth=-1", "a limit is negative"},
+		{"usi:e,playouts=3", "playouts is for mcts"},
+		{"usi:e,Threads=3", `unknown key "Threads" for usi`},
+	} {
+		_, err := ParsePlayerSpec(c.spec, def)
+		if err == nil || !strings.HasPrefix(err.Error(), "selfplay: player ") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParsePlayerSpec(%q): error %v, want one with %q", c.spec, err, c.want)
 		}
+	}
+	if _, err := ParsePlayerSpec("usi:e", PlayerSpec{}); err == nil || !strings.Contains(err.Error(), "usi needs a limit") {
+		t.Errorf("usi without any limit: %v", err)
+	}
+}
+
+// TestRecordConfig: a record's player config has the budget, the threads, and
+// the settings that differ from the engine's defaults, under snake-case keys.
+func TestRecordConfig(t *testing.T) {
+	s, err := ParsePlayerSpec("mcts:playouts=400,Noise=0.25,TemperaturePlies=10,CPuct=1.25,MateDepth=1", PlayerSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(s.Record())
+	want := `{"name":"mcts","kind":"mcts","config":{"mate_depth":"1","noise":0.25,"playouts":400,"temperature_plies":10,"threads":1}}`
+	if string(got) != want {
+		t.Errorf("record player\n%s\nwant\n%s", got, want)
+	}
+	s, _ = ParsePlayerSpec("usi:/usr/games/fairy-stockfish,byoyomi=1s,option.Threads=1", PlayerSpec{})
+	got, _ = json.Marshal(s.Record())
+	want = `{"name":"fairy-stockfish","kind":"usi","config":{"argv":["/usr/games/fairy-stockfish"],"byoyomi_ms":1000,"options":{"Threads":"1"}}}`
+	if string(got) != want {
+		t.Errorf("record player\n%s\nwant\n%s", got, want)
 	}
 }
 
@@ -403,7 +454,7 @@ func TestEngineFailuresAreRecorded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.Gote = gote
+		m.B = gote
 		sum := execute(t, &Run{Match: m, Games: 3, Parallel: 2, OutDir: t.TempDir()})
 		games := recordtest.ReadSorted(t, sum.Path)
 		if len(games) != 3 {
