@@ -104,7 +104,7 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 		Start: opening.SFEN, StartName: opening.Name,
 		Moves:   []string{},
 		Players: record.Players{Sente: specs[0].Record(), Gote: specs[1].Record()},
-		Rules:   record.Rules{Repetition: m.Rules.Repetition.String(), MaxPlies: m.Rules.MaxPlies},
+		Rules:   m.recordRules(),
 		Version: m.Version,
 	}
 	began := time.Now()
@@ -183,6 +183,10 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 		rec.Seconds = time.Since(began).Seconds()
 	}
 	return rec, nil
+}
+
+func (m *Match) recordRules() record.Rules {
+	return record.Rules{Repetition: m.Rules.Repetition.String(), MaxPlies: m.Rules.MaxPlies}
 }
 
 // goParams is the `go` of the side to move: its own per-move limits, and

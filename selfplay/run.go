@@ -1,7 +1,9 @@
 package selfplay
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -222,6 +224,9 @@ func (r *Run) resume(path string, lo, hi int) (done map[int]bool, stopped bool, 
 		case done[g.ID]:
 			return fmt.Errorf("%s holds game %d twice", path, g.ID)
 		}
+		if err := r.belongs(g); err != nil {
+			return fmt.Errorf("%s holds game %d %v: it is another run's; use the same settings or another --out", path, g.ID, err)
+		}
 		done[g.ID] = true
 		if r.OnGame != nil && !stopped {
 			stopped = r.OnGame(g)
@@ -235,6 +240,39 @@ func (r *Run) resume(path string, lo, hi int) (done map[int]bool, stopped bool, 
 		return nil, false, fmt.Errorf("selfplay: resuming: %w", err)
 	}
 	return done, stopped, nil
+}
+
+// belongs checks that a game of this run's id and seed was played by this
+// run's players, from its start, under its rules: a directory may hold a
+// run with the same seed but other settings.
+func (m *Match) belongs(g *record.Game) error {
+	sente, gote := m.A, m.B
+	if !m.AIsSente(g.ID) {
+		sente, gote = gote, sente
+	}
+	for _, side := range []struct {
+		name      string
+		got, want record.Player
+	}{{"Sente", g.Players.Sente, sente.Record()}, {"Gote", g.Players.Gote, gote.Record()}} {
+		got, err := json.Marshal(side.got)
+		if err != nil {
+			return err
+		}
+		want, err := json.Marshal(side.want)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(got, want) {
+			return fmt.Errorf("with %s %s, not %s", side.name, got, want)
+		}
+	}
+	if o := m.Opening(g.ID); g.Start != o.SFEN {
+		return fmt.Errorf("from %s, not %s", g.Start, o.SFEN)
+	}
+	if rules := m.recordRules(); g.Rules != rules {
+		return fmt.Errorf("under rules %+v, not %+v", g.Rules, rules)
+	}
+	return nil
 }
 
 func fileExists(path string) bool {

@@ -12,9 +12,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/internal/recordtest"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/usi"
 )
 
 // SplitMix64's first outputs for seed 1234567, as published on Rosetta Code
@@ -291,6 +293,43 @@ func TestResumeRefusesAnotherRun(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "--gzip") {
 		t.Errorf("a gzip run over a plain one: %v", err)
 	}
+	// Same seed, other players, start or rules: another run's file too.
+	m.Seed--
+	other := m
+	other.B, _ = ParsePlayerSpec("mcts:playouts=10", PlayerSpec{})
+	for name, o := range map[string]Match{"player": other, "start": func() Match {
+		o := m
+		o.Openings, _ = ParseStart("bishop")
+		return o
+	}(), "rules": func() Match { o := m; o.Rules.MaxPlies++; return o }()} {
+		_, err = (&Run{Match: o, Games: 3, OutDir: dir}).Execute(context.Background())
+		if err == nil || !strings.Contains(err.Error(), "another run's") {
+			t.Errorf("a run with another %s on the same directory: %v", name, err)
+		}
+	}
+	if _, err := (&Run{Match: m, Games: 3, OutDir: dir}).Execute(context.Background()); err != nil {
+		t.Errorf("the same run again: %v", err)
+	}
+}
+
+// TestGoParams: the side to move gets its own per-move limits and both
+// clocks, Sente's as btime.
+func TestGoParams(t *testing.T) {
+	specs := [2]PlayerSpec{{Limits: Limits{Time: time.Second, Inc: 10 * time.Millisecond, Byoyomi: 5 * time.Millisecond}},
+		{Limits: Limits{Time: 2 * time.Second, Inc: 20 * time.Millisecond, Nodes: 99}}}
+	clocks := [2]time.Duration{700 * time.Millisecond, 1500 * time.Millisecond}
+	got := goParams(specs, clocks, minishogi.Gote)
+	want := usi.GoParams{Nodes: 99, BTime: 700 * time.Millisecond, WTime: 1500 * time.Millisecond, BInc: 10 * time.Millisecond, WInc: 20 * time.Millisecond}
+	if got != want {
+		t.Errorf("gote's go %+v, want %+v", got, want)
+	}
+	if got := goParams(specs, clocks, minishogi.Sente); got.Byoyomi != 5*time.Millisecond || got.Nodes != 0 {
+		t.Errorf("sente's go %+v", got)
+	}
+	specs[0].Limits = Limits{MoveTime: 50 * time.Millisecond}
+	if got := goParams(specs, clocks, minishogi.Sente); got != (usi.GoParams{MoveTime: 50 * time.Millisecond}) {
+		t.Errorf("a movetime player's go %+v", got)
+	}
 }
 
 // TestInterrupt cancels a run after its second game: Execute reports the
@@ -496,4 +535,32 @@ func TestHandicapStart(t *testing.T) {
 		}
 	}
 	schemaCheck(t, sum.Path)
+}
+
+// TestStandings counts a paired match whose games end out of order: a pair
+// counts once both its games have ended, with A's points from both.
+func TestStandings(t *testing.T) {
+	m := &Match{Pairs: true}
+	s := NewStandings(m)
+	game := func(id int, r record.Result) *record.Game {
+		return &record.Game{ID: id, Result: r, Termination: record.Checkmate, Plies: 10}
+	}
+	// Pair 0: A (Sente in game 0) wins game 0, loses game 1 as Gote: 1 point.
+	// Pair 1: A draws game 2, wins game 3 as Gote: 1.5 points.
+	// Pair 2: only game 5 has ended (A lost as Gote).
+	for _, c := range []struct {
+		g    *record.Game
+		done bool
+	}{{game(3, record.Gote), false}, {game(0, record.Sente), false}, {game(5, record.Sente), false},
+		{game(2, record.Draw), true}, {game(1, record.Sente), true}} {
+		if got := s.Add(c.g); got != c.done {
+			t.Errorf("game %d: pair done %v, want %v", c.g.ID, got, c.done)
+		}
+	}
+	if s.Pairs != [5]int{0, 0, 1, 1, 0} || s.Games != (sprt.Trinomial{Losses: 2, Draws: 1, Wins: 2}) || s.Played() != 5 || s.Plies != 50 {
+		t.Errorf("standings %+v", s)
+	}
+	if e := s.Estimate(); e.Games != 4 || e.Score != 2.5/4 {
+		t.Errorf("estimate from the complete pairs: %+v", e)
+	}
 }
