@@ -280,10 +280,12 @@ func (s PlayerSpec) DisplayName() string {
 		return s.Name
 	case s.Kind == record.KindUSI && len(s.Argv) > 0:
 		base := s.Argv[0]
-		if i := strings.LastIndexByte(base, '/'); i >= 0 {
-			base = base[i+1:]
+		if i := strings.LastIndexByte(strings.TrimRight(base, "/"), '/'); i >= 0 {
+			base = strings.TrimRight(base[i+1:], "/")
 		}
-		return base
+		if base != "" {
+			return base
+		}
 	}
 	return s.Kind
 }

@@ -564,3 +564,60 @@ func TestStandings(t *testing.T) {
 		t.Errorf("estimate from the complete pairs: %+v", e)
 	}
 }
+
+// TestGenerateOpenings with a judge that scores every position 50
+// centipawns: within a margin of 100 every walk is kept, and each opening is
+// the position its walk reaches from the start; within 10 none is, and the
+// search gives up. The same seed gives the same openings, a smaller count a
+// prefix.
+func TestGenerateOpenings(t *testing.T) {
+	judge, err := ParsePlayerSpec("usi:"+scriptEngine(t, `echo "info depth 1 score cp 50 pv 1a1b"; echo "bestmove 1a1b"`)+",depth=1", PlayerSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	search := OpeningSearch{Count: 6, MinPlies: 2, MaxPlies: 5, Judge: judge, Margin: 100, Seed: 3}
+	got, err := GenerateOpenings(context.Background(), search)
+	if err != nil || len(got) != 6 {
+		t.Fatalf("%d openings, %v", len(got), err)
+	}
+	seen := map[string]bool{}
+	for _, o := range got {
+		g := minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{})
+		for _, m := range o.Moves {
+			if err := g.PlayUSI(m); err != nil {
+				t.Fatalf("%v: %v", o.Moves, err)
+			}
+		}
+		if pos := g.Position(); pos.SFEN() != o.SFEN || len(o.Moves) < 2 || len(o.Moves) > 5 || o.ScoreCP != 50 {
+			t.Errorf("opening %+v; the walk reaches %s", o, pos.SFEN())
+		}
+		key := positionKey(g.Position())
+		if seen[key] {
+			t.Errorf("%s twice", o.SFEN)
+		}
+		seen[key] = true
+	}
+	search.Count = 4
+	if prefix, err := GenerateOpenings(context.Background(), search); err != nil || !reflect.DeepEqual(prefix, got[:4]) {
+		t.Errorf("count 4: %v, %v; want the first 4 of %v", prefix, err, got)
+	}
+	// The file round-trips through ReadOpenings.
+	path := filepath.Join(t.TempDir(), "openings.sfen")
+	f, _ := os.Create(path)
+	if err := WriteOpenings(f, []string{"made by a test"}, got); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	read, err := ReadOpenings(path)
+	if err != nil || len(read) != len(got) || read[0].SFEN != got[0].SFEN || read[0].Name != "opening:2" {
+		t.Errorf("read back %+v, %v", read, err)
+	}
+	search.Margin, search.MaxWalks = 10, 20
+	if kept, err := GenerateOpenings(context.Background(), search); err == nil || len(kept) != 0 || !strings.Contains(err.Error(), "20 walks kept only 0 of 4") {
+		t.Errorf("nothing within the margin: %d kept, %v", len(kept), err)
+	}
+	search.Judge.Limits = Limits{MoveTime: time.Second}
+	if _, err := GenerateOpenings(context.Background(), search); err == nil || !strings.Contains(err.Error(), "depth or node limit") {
+		t.Errorf("a timed judge: %v", err)
+	}
+}

@@ -136,7 +136,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		},
 		Games: *games, Parallel: *parallel, Shard: shard, OutDir: *out, Gzip: *gzip,
 	}
-	prog := newProgress(stderr, *progressEvery)
+	prog := newProgress(stderr, "games", *progressEvery)
 	r.Progress = prog.update
 	began := time.Now()
 	sum, err := r.Execute(ctx)
