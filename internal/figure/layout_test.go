@@ -118,3 +118,21 @@ func TestSampleChecks(t *testing.T) {
 		figuretest.Check(t, name, p)
 	}
 }
+
+// TestPDFText: text beyond ASCII but within Windows-1252 (±, the en dash of negative
+// ticks, ², é) comes out of the PDF as written, the fonts are embedded, and the page has
+// the column size.
+func TestPDFText(t *testing.T) {
+	c := figure.Chart{XLabel: "score ± error", YLabel: "mean n² (café)", Series: []figure.Series{
+		{Label: "naïve – fit", Kind: figure.Line, XYs: plotter.XYs{{X: -2, Y: -1}, {X: 2, Y: 3}}},
+	}}
+	p, err := c.Plot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, err := p.Save(t.TempDir(), "text", figure.Paper())
+	if err != nil {
+		t.Fatal(err)
+	}
+	figuretest.CheckPDF(t, paths[0], figure.Column, "score ± error", "mean n² (café)", "naïve – fit", "–1.0")
+}

@@ -51,7 +51,7 @@ type labelFit struct {
 	vertical bool
 }
 
-// fits reports whether labels at the values vs, of an axis from min to max, are apart by
+// fits reports whether the labels of ticks, on an axis from min to max, are apart by
 // at least an em (horizontal axis, where the labels' widths already space them) or one and
 // a half ems (vertical axis, where a column of labels one line apart reads as a table).
 func (f labelFit) fits(min, max float64, ticks []plot.Tick) bool {
