@@ -1,8 +1,8 @@
-// Package matestats draws a solver.Study, the graph reachable from a position within a
-// number of plies and the forced mates found in it: the positions first reached at each
-// ply with those from which the attacker forces mate, and the positions by the length of
-// that mate. The solver computes the study; the charts live here, beside the other
-// analyses' plots, so that solve --plot and the paper draw them alike.
+// Package matestats draws a study of forced mates (solver.Study): the graph reachable from a
+// position within a number of plies, with the positions first reached at each ply, those
+// from which the attacker forces mate, and the positions by the length of that mate. The
+// solver computes the study; the charts live here, beside the other analyses' plots, so that
+// solve --plot and the paper draw them alike.
 package matestats
 
 import (
@@ -11,15 +11,26 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/shogilab/shogilab/internal/figure"
-	"github.com/shogilab/shogilab/solver"
 )
+
+// Study is what the charts show of a mate study. It has the fields of solver.Study, which
+// converts to it (matestats.Study(*st)): the analyses do not import the solver
+// (docs/architecture.md#import-rules).
+type Study struct {
+	Plies int
+	// Layers[d] counts the positions first reached after d plies; MatesByLayer[d] those of
+	// them from which the attacker forces mate within the graph.
+	Layers, MatesByLayer []int
+	// MatesByDistance[k] counts the positions of the graph with a forced mate in k plies.
+	MatesByDistance []int
+}
 
 // Charts are the study's two figures, both with a logarithmic count axis since the counts
 // grow geometrically with the ply: layers (positions per ply from the root, and those from
 // which attacker, a name such as "Sente", forces mate within the graph) and distances (the
 // positions of the graph by plies to mate, which run past the graph's bound: a position
 // at its last ply may need as many plies again). Title names the position.
-func Charts(st *solver.Study, title, attacker string) (layers, distances figure.Chart) {
+func Charts(st Study, title, attacker string) (layers, distances figure.Chart) {
 	layers = figure.Chart{
 		Title:  title + ": positions per ply",
 		XLabel: "ply from the start", YLabel: "positions",

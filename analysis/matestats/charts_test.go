@@ -8,13 +8,12 @@ import (
 
 	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/internal/figure/figuretest"
-	"github.com/shogilab/shogilab/solver"
 )
 
 // TestCharts checks the charts of a study made up by hand: the counts of zero, which a log
 // axis cannot show, are left out, and the rest stand at their ply or distance.
 func TestCharts(t *testing.T) {
-	st := &solver.Study{Plies: 3, Layers: []int{1, 2, 32, 79}, MatesByLayer: []int{1, 0, 25, 60}, MatesByDistance: []int{3, 0, 5, 40, 7, 1}}
+	st := Study{Plies: 3, Layers: []int{1, 2, 32, 79}, MatesByLayer: []int{1, 0, 25, 60}, MatesByDistance: []int{3, 0, 5, 40, 7, 1}}
 	layers, distances := Charts(st, "Test", "Sente")
 	want := []struct {
 		chart  figure.Chart

@@ -30,7 +30,7 @@ func plotStudy(st *solver.Study, dir, name, title string, attacker minishogi.Col
 	if attacker == minishogi.Gote {
 		side = "Gote"
 	}
-	layers, distances := matestats.Charts(st, title, side)
+	layers, distances := matestats.Charts(matestats.Study(*st), title, side)
 	var paths []string
 	for _, c := range []struct {
 		chart  figure.Chart

@@ -94,7 +94,7 @@ func (s *HandicapStudy) Figures() []Figure {
 		total += st.Layers[d]
 		mates += st.MatesByLayer[d]
 	}
-	layersChart, distancesChart := matestats.Charts(st, "Bare-king handicap", "Sente")
+	layersChart, distancesChart := matestats.Charts(matestats.Study(*st), "Bare-king handicap", "Sente")
 	layers := chartFigure("handicap_layers",
 		fmt.Sprintf("The Minishogi bare-king handicap (start %s, Gote, the bare king, to move): positions first reached at each ply from the start within %d plies, and those from which Sente forces mate within that graph (log scale). %s. %s. Positions per ply: %s (%s in all, %s with a forced mate found in the graph).",
 			s.Root.SFEN(), st.Plies, source, solution, joinInts(st.Layers), thousands(total), thousands(mates)),

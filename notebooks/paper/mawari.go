@@ -61,7 +61,7 @@ func NewMawariStudy() (*MawariStudy, error) {
 }
 
 // reproduce is the command that prints the numbers of the Mawari figures (and plots them
-// with --plots).
+// into its --out directory).
 func (s *MawariStudy) reproduce() string {
 	return fmt.Sprintf("`go run ./cmd/analyze mawari --preset %s --games %d --throws %d --seed %d`", s.Preset, MawariGames, MawariThrows, MawariSeed)
 }
@@ -70,7 +70,7 @@ func (s *MawariStudy) reproduce() string {
 // for every preset, and the sensitivity of the game length and of the first player's advantage.
 func (s *MawariStudy) Figures() []Figure {
 	a := s.Exact
-	probs := fmt.Sprintf("landing probabilities back, face, side, upright, point = %s (estimated; see docs/rules.md, Mawari shogi)", s.Probabilities)
+	probs := fmt.Sprintf("landing probabilities back, face, side, upright, point = %s (estimates; docs/rules.md#mawari-probabilities)", s.Probabilities)
 	model := "computed exactly by Markov chain in package analysis/mawaristats"
 	title := fmt.Sprintf("Mawari shogi, %s rules", s.Preset)
 
