@@ -18,7 +18,8 @@ import (
 //
 // Add plotters with Plot.Add and legend entries with Plot.AddLegend, not through the
 // embedded plot.Plot: a legend entry added to p.Legend directly makes drawing fail, since
-// the house legend could not place it.
+// the house legend could not place it. Drawing sizes the plot's bars to the canvas, so draw
+// one Plot from one goroutine at a time.
 type Plot struct {
 	*plot.Plot
 	XTicks, YTicks Ticks
