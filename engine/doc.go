@@ -23,7 +23,8 @@
 // Engine is the USI side: `go` with nodes, movetime, byoyomi, btime/wtime/binc/winc (a
 // twentieth of the remaining time plus increment and byoyomi, less MoveOverhead) or
 // infinite until `stop`; info lines with depth, seldepth, nodes (playouts), nps, hashfull,
-// score cp or mate, and pv; options Threads, USI_Hash, Seed, CPuct, FPUReduction,
-// VirtualLoss, Twins, MateDepth, MoveOverhead, Repetition and MaxPlies. It answers `bestmove
-// resign` only when every move is proven lost, and never claims a win.
+// score cp or mate, and pv. Its options are the settings table (AllSettings, in
+// settings.go): each setting is declared there once, with its USI name, type, range, default
+// and doc, and the same names are the keys of a player spec in package selfplay. It answers
+// `bestmove resign` only when every move is proven lost, and never claims a win.
 package engine

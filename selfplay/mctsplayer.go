@@ -3,10 +3,12 @@ package selfplay
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/shogilab/shogilab/engine"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/usi"
 )
 
 // TopMoves is how many root moves, most visited first, a record keeps per
@@ -15,36 +17,51 @@ import (
 // game (every visited move would triple it).
 const TopMoves = 8
 
-// mctsPlayer is the toolkit's engine (package engine) without USI.
+// mctsPlayer is the toolkit's engine (package engine) without USI. Its
+// engine.Player, whose node pool is allocated once, goes back to the
+// EnginePool after a game and is reseeded for the next (engine.Player.NewGame
+// makes it play exactly as a new one would).
 type mctsPlayer struct {
 	p      *engine.Player
-	limits engine.Limits
+	margin time.Duration // MoveOverhead: held back from a clock
+	pool   *EnginePool
+	key    string
 }
 
-// nodesPerPlayout sizes the node pool: an expansion takes one node per
-// legal move, and Minishogi positions have some tens of moves (more with
-// pieces in hand), so 128 nodes a playout leaves room for the tree the
-// engine keeps from one move to the next.
-const nodesPerPlayout = 128
-
-func newMCTSPlayer(s PlayerSpec, seed uint64) (Player, error) {
-	cfg := engine.DefaultPlayerConfig()
-	cfg.Search.Seed = seed
-	cfg.Search.Threads = max(s.Threads, 1)
-	cfg.Search.DirichletEpsilon = s.Noise
-	cfg.Search.TemperaturePlies = s.TemperaturePlies
-	if s.Playouts > 0 && s.MoveTime == 0 {
-		cfg.Search.MaxNodes = int(min(max(s.Playouts*nodesPerPlayout, 1<<16), 1<<22))
-	}
-	p, err := engine.NewPlayer(cfg)
+func newMCTSPlayer(s PlayerSpec, seed uint64, pool *EnginePool) (Player, error) {
+	st, err := s.settings()
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: mcts player: %w", err)
 	}
-	return &mctsPlayer{p: p, limits: engine.Limits{Playouts: s.Playouts, Time: s.MoveTime}}, nil
+	key := fmt.Sprintf("mcts %+v", st)
+	if pool != nil {
+		if p, ok := pool.get(key).(*mctsPlayer); ok {
+			p.p.NewGame(seed)
+			return p, nil
+		}
+	}
+	st.Player.Search.Seed = seed
+	p, err := engine.NewPlayer(st.Player)
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: mcts player: %w", err)
+	}
+	return &mctsPlayer{p: p, margin: st.MoveOverhead, pool: pool, key: key}, nil
 }
 
-func (m *mctsPlayer) Move(ctx context.Context, g *minishogi.Game) (Decision, error) {
-	d, err := m.p.Think(ctx, g, m.limits)
+// limits turns the `go` of a move into search limits. A movetime is used
+// whole: MoveOverhead is the allowance for talking USI, which an engine in
+// the same process does not, and for a clock, which the match keeps
+// strictly (engine.TimeBudget holds it back there).
+func (m *mctsPlayer) limits(lim usi.GoParams, stm minishogi.Color) engine.Limits {
+	if lim.MoveTime > 0 {
+		return engine.Limits{Time: lim.MoveTime, Playouts: lim.Nodes}
+	}
+	return engine.TimeBudget(lim, stm, m.margin)
+}
+
+func (m *mctsPlayer) Move(ctx context.Context, g *minishogi.Game, lim usi.GoParams) (Decision, error) {
+	pos := g.Position()
+	d, err := m.p.Think(ctx, g, m.limits(lim, pos.SideToMove()))
 	if err != nil {
 		return Decision{}, err
 	}
@@ -65,4 +82,12 @@ func (m *mctsPlayer) Move(ctx context.Context, g *minishogi.Game) (Decision, err
 	return Decision{Move: d.Move.String(), Stats: st}, nil
 }
 
-func (m *mctsPlayer) Close() error { return nil }
+// Close hands the engine back to the pool, if there is one.
+func (m *mctsPlayer) Close() error {
+	if m.pool != nil {
+		m.pool.put(m.key, m)
+	}
+	return nil
+}
+
+func (m *mctsPlayer) quit() error { return nil }

@@ -31,14 +31,16 @@ func newOutput(dir string, s Shard, f Format) output {
 	return o
 }
 
-// finished reports whether the shard's tables are already written, checking
-// that they hold this run's games, all of them. A journal a kill left after
-// the tables were renamed into place is removed.
-func (o output) finished(r *Run, lo, hi int) (bool, error) {
+// finished reports whether the shard's tables are already written, and how
+// many games they hold, checking that these are this run's. Tables are only
+// written for a shard that is done: all its games, or fewer when the run
+// was stopped (Run.OnGame). A journal a kill left after the tables were
+// renamed into place is removed.
+func (o output) finished(r *Run, lo, hi int) (int, bool, error) {
 	if o.format != Parquet || !fileExists(o.path) {
-		return false, nil
+		return 0, false, nil
 	}
-	rd := dataset.NewReader([]string{o.path}, dataset.Options{Fields: record.FieldID | record.FieldSeed})
+	rd := dataset.NewReader([]string{o.path}, dataset.Options{Fields: record.AllFields &^ record.FieldStats})
 	defer rd.Close()
 	n := 0
 	for {
@@ -47,20 +49,23 @@ func (o output) finished(r *Run, lo, hi int) (bool, error) {
 			break
 		}
 		if err != nil {
-			return false, fmt.Errorf("selfplay: %w", err)
+			return 0, false, fmt.Errorf("selfplay: %w", err)
 		}
 		if g.ID < lo || g.ID >= hi || g.Seed != GameSeed(r.Seed, g.ID) {
-			return false, fmt.Errorf("selfplay: %s holds game %d (seed %d), not one of this run's ids %d..%d with base seed %d: use another --out", o.path, g.ID, g.Seed, lo, hi-1, r.Seed)
+			return 0, false, fmt.Errorf("selfplay: %s holds game %d (seed %d), not one of this run's ids %d..%d with base seed %d: use another --out", o.path, g.ID, g.Seed, lo, hi-1, r.Seed)
+		}
+		if err := r.belongs(g); err != nil {
+			return 0, false, fmt.Errorf("selfplay: %s holds game %d %v: it is another run's; use the same settings or another --out", o.path, g.ID, err)
 		}
 		n++
 	}
-	if n != hi-lo {
-		return false, fmt.Errorf("selfplay: %s holds %d games, not this shard's %d: use another --out", o.path, n, hi-lo)
+	if n > hi-lo {
+		return 0, false, fmt.Errorf("selfplay: %s holds %d games, more than this shard's %d: use another --out", o.path, n, hi-lo)
 	}
 	if err := os.Remove(o.journal); err != nil && !os.IsNotExist(err) {
-		return false, fmt.Errorf("selfplay: %w", err)
+		return 0, false, fmt.Errorf("selfplay: %w", err)
 	}
-	return true, nil
+	return n, true, nil
 }
 
 // finish writes the tables of a finished Parquet shard from its journal.

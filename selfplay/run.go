@@ -1,7 +1,9 @@
 package selfplay
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -24,6 +26,13 @@ type Run struct {
 	// each game is written (and once before the first game, with the games a
 	// resume kept).
 	Progress func(Progress)
+	// OnGame, if set, sees every game of the shard's file, from the
+	// goroutine that called Execute: first the games a resumed run keeps, in
+	// file order, then each game as it is written. When it returns true the
+	// run stops: no further game starts, the games in flight are abandoned,
+	// and Execute returns with Summary.Stopped and no error. A match that
+	// reaches its verdict (an SPRT) stops this way.
+	OnGame func(*record.Game) (stop bool)
 }
 
 // Progress is the state of a run for a progress display.
@@ -41,6 +50,7 @@ type Summary struct {
 	Kept        int // games already in the file (a resumed run)
 	Played      int // games played and written by this call
 	Interrupted bool
+	Stopped     bool // OnGame stopped the run
 }
 
 // ErrInterrupted is returned (wrapped) by Execute when its context was
@@ -91,17 +101,23 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 			return sum, fmt.Errorf("selfplay: %s exists: that run was made with --format %s; use the same format or another --out", other, f)
 		}
 	}
-	if finished, err := out.finished(r, lo, hi); err != nil {
+	if n, finished, err := out.finished(r, lo, hi); err != nil {
 		return sum, err
 	} else if finished {
-		sum.Kept = sum.Total
+		// Tables hold every game of the shard, or fewer when OnGame stopped
+		// the run that wrote them.
+		sum.Kept, sum.Stopped = n, n < sum.Total
 		return sum, nil
 	}
-	done, err := r.resume(out.journal, lo, hi)
+	done, stopped, err := r.resume(out.journal, lo, hi)
 	if err != nil {
 		return sum, err
 	}
 	sum.Kept = len(done)
+	if stopped {
+		sum.Stopped = true
+		return sum, out.finish()
+	}
 	w, err := record.Append(out.journal)
 	if err != nil {
 		return sum, fmt.Errorf("selfplay: output: %w", err)
@@ -183,8 +199,8 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 	go func() { wg.Wait(); close(results) }()
 
 	for g := range results {
-		if failed() != nil {
-			continue // draining after a failure
+		if failed() != nil || sum.Stopped {
+			continue // draining after a failure or a stop
 		}
 		if err := w.Write(g); err != nil {
 			fail(fmt.Errorf("selfplay: %s: %w", sum.Path, err))
@@ -192,9 +208,19 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 		}
 		sum.Played++
 		report()
+		if r.OnGame != nil && r.OnGame(g) {
+			sum.Stopped = true
+			cancel()
+		}
 	}
 	if err := failed(); err != nil {
 		return sum, err
+	}
+	if sum.Stopped {
+		if err := w.Close(); err != nil {
+			return sum, fmt.Errorf("selfplay: %w", err)
+		}
+		return sum, out.finish()
 	}
 	if sum.Kept+sum.Played < sum.Total {
 		sum.Interrupted = true
@@ -207,13 +233,14 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 }
 
 // resume reads the games a previous run left in path, cuts a partial last
-// record, and returns the ids done. A game that is not this run's (an id
-// outside the shard, a seed that is not GameSeed of this run's base seed,
-// an id twice) is an error: the directory holds another run.
-func (r *Run) resume(path string, lo, hi int) (map[int]bool, error) {
-	done := map[int]bool{}
+// record, and returns the ids done, and whether OnGame stopped the run on
+// one of them. A game that is not this run's (an id outside the shard, a
+// seed that is not GameSeed of this run's base seed, an id twice) is an
+// error: the directory holds another run.
+func (r *Run) resume(path string, lo, hi int) (done map[int]bool, stopped bool, err error) {
+	done = map[int]bool{}
 	if !fileExists(path) {
-		return done, nil
+		return done, false, nil
 	}
 	end, err := record.ScanFile(path, func(g *record.Game) error {
 		switch {
@@ -224,16 +251,55 @@ func (r *Run) resume(path string, lo, hi int) (map[int]bool, error) {
 		case done[g.ID]:
 			return fmt.Errorf("%s holds game %d twice", path, g.ID)
 		}
+		if err := r.belongs(g); err != nil {
+			return fmt.Errorf("%s holds game %d %v: it is another run's; use the same settings or another --out", path, g.ID, err)
+		}
 		done[g.ID] = true
+		if r.OnGame != nil && !stopped {
+			stopped = r.OnGame(g)
+		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("selfplay: resuming: %w", err)
+		return nil, false, fmt.Errorf("selfplay: resuming: %w", err)
 	}
 	if err := os.Truncate(path, end); err != nil {
-		return nil, fmt.Errorf("selfplay: resuming: %w", err)
+		return nil, false, fmt.Errorf("selfplay: resuming: %w", err)
 	}
-	return done, nil
+	return done, stopped, nil
+}
+
+// belongs checks that a game of this run's id and seed was played by this
+// run's players, from its start, under its rules: a directory may hold a
+// run with the same seed but other settings.
+func (m *Match) belongs(g *record.Game) error {
+	sente, gote := m.A, m.B
+	if !m.AIsSente(g.ID) {
+		sente, gote = gote, sente
+	}
+	for _, side := range []struct {
+		name      string
+		got, want record.Player
+	}{{"Sente", g.Players.Sente, sente.Record()}, {"Gote", g.Players.Gote, gote.Record()}} {
+		got, err := json.Marshal(side.got)
+		if err != nil {
+			return err
+		}
+		want, err := json.Marshal(side.want)
+		if err != nil {
+			return err
+		}
+		if !bytes.Equal(got, want) {
+			return fmt.Errorf("with %s %s, not %s", side.name, got, want)
+		}
+	}
+	if o := m.Opening(g.ID); g.Start != o.SFEN {
+		return fmt.Errorf("from %s, not %s", g.Start, o.SFEN)
+	}
+	if rules := m.recordRules(); g.Rules != rules {
+		return fmt.Errorf("under rules %+v, not %+v", g.Rules, rules)
+	}
+	return nil
 }
 
 func fileExists(path string) bool {
