@@ -106,7 +106,7 @@ func (t *tableFile) records(names []string) (pqarrow.RecordReader, error) {
 	return rr, nil
 }
 
-// strings interns the strings read from Arrow arrays: the values repeat
+// stringTable interns the strings read from Arrow arrays: the values repeat
 // (moves, names, results), and an Arrow string aliases the array's memory,
 // which a Game must not keep.
 type stringTable map[string]string
@@ -465,12 +465,11 @@ type positionsFile struct {
 	topVisits                          *array.Int64
 	strs                               stringTable
 	pos                                Position
-	stats                              record.MoveStats
 	withBoard                          bool // read sfen, side, move and result too
 }
 
-// positionColumns are the columns a statistics reader needs; Positions
-// reads them all.
+// statsColumns are the columns a reader of statistics needs; Positions
+// reads the others too.
 var statsColumns = []string{"game_id", "ply", "visits", "value", "top", "score_cp", "mate", "ms"}
 
 func openPositions(path string) (*positionsFile, error) { return openPositionsColumns(path, false) }
