@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/selfplay"
@@ -200,8 +201,14 @@ func report(w io.Writer, sum selfplay.Summary, took time.Duration, asJSON bool) 
 		File: sum.Path, Shard: sum.Shard.String(), Games: v.Games, Kept: sum.Kept, Played: sum.Played,
 		Seconds: took.Seconds(), Plies: v.Plies, Results: v.Results, Terminations: v.Terminations,
 	}
-	if st, err := os.Stat(sum.Path); err == nil {
-		rep.Bytes = st.Size()
+	files := []string{sum.Path}
+	if dataset.IsParquet(sum.Path) {
+		files = append(files, dataset.PositionsPath(sum.Path)) // the records' statistics
+	}
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil {
+			rep.Bytes += st.Size()
+		}
 	}
 	if sum.Played > 0 && took > 0 {
 		rep.GamesPerHour = float64(sum.Played) / took.Hours()
