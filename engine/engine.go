@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shogilab/shogilab/internal/sysmem"
 	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/usi"
@@ -21,6 +22,7 @@ type Engine struct {
 	cfg    PlayerConfig
 	rules  minishogi.GameOptions
 	margin time.Duration // MoveOverhead: time kept back from every timed search
+	ponder bool          // USI_Ponder: bestmove names the expected reply
 	player *Player       // nil until the first search after an option changed
 }
 
@@ -47,6 +49,17 @@ const MaxHashMB = 65536
 // 1 to MaxHashMB.
 func HashNodes(mb int) int { return mb << 20 / mcts.NodeBytes }
 
+// CheckHash checks a hash of mb MiB against the memory this machine has available before it
+// is allocated (Go cannot recover from a failed allocation): see sysmem.Check. The error
+// names the largest hash that fits. Where the available memory is unknown (not Linux)
+// every size passes.
+func CheckHash(mb int) error {
+	if err := sysmem.Check(uint64(mb) << 20); err != nil {
+		return fmt.Errorf("engine: a hash of %d MiB: %w", mb, err)
+	}
+	return nil
+}
+
 func (e *Engine) Name() string   { return "shogilab" }
 func (e *Engine) Author() string { return "the shogilab authors" }
 
@@ -68,6 +81,7 @@ func (e *Engine) Options() []usi.Option {
 		{Name: "Repetition", Type: "combo", Default: minishogi.FirstMoverLoses.String(),
 			Vars: []string{minishogi.FirstMoverLoses.String(), minishogi.GoteWins.String(), minishogi.RepetitionDraws.String()}},
 		{Name: "MaxPlies", Type: "spin", Default: "0", Min: 0, Max: 100000},
+		{Name: "USI_Ponder", Type: "check", Default: "false"},
 	}
 }
 
@@ -99,7 +113,11 @@ func (e *Engine) SetOption(name, value string) error {
 		cfg.Search.Threads = int(n)
 	case "usi_hash", "hash":
 		var n int64
-		n, err = integer(1, MaxHashMB)
+		if n, err = integer(1, MaxHashMB); err == nil {
+			if err = CheckHash(int(n)); err != nil {
+				err = fmt.Errorf("%w (option %s)", err, name)
+			}
+		}
 		cfg.Search.MaxNodes = HashNodes(int(n))
 	case "seed":
 		var n int64
@@ -121,8 +139,9 @@ func (e *Engine) SetOption(name, value string) error {
 		cfg.Eval.MateDepth = int(n)
 	case "moveoverhead":
 		var n int64
-		n, err = integer(0, 10000)
-		e.margin = time.Duration(n) * time.Millisecond
+		if n, err = integer(0, 10000); err == nil {
+			e.margin = time.Duration(n) * time.Millisecond
+		}
 		return err
 	case "repetition":
 		var r minishogi.RepetitionRule
@@ -132,9 +151,19 @@ func (e *Engine) SetOption(name, value string) error {
 		return err
 	case "maxplies":
 		var n int64
-		n, err = integer(0, 100000)
-		e.rules.MaxPlies = int(n)
+		if n, err = integer(0, 100000); err == nil {
+			e.rules.MaxPlies = int(n)
+		}
 		return err
+	case "usi_ponder":
+		// The time management does not change when the GUI may ponder; the option makes
+		// bestmove name the reply to ponder on.
+		switch strings.ToLower(value) {
+		case "true", "false":
+			e.ponder = strings.ToLower(value) == "true"
+			return nil
+		}
+		return fmt.Errorf("engine: option USI_Ponder: %q is not true or false", value)
 	default:
 		return fmt.Errorf("engine: unknown option %q", name)
 	}
@@ -171,13 +200,21 @@ func (e *Engine) SetPosition(sfen string, moves []string) error {
 	return nil
 }
 
-// Perft prints the divide of the current position.
-func (e *Engine) Perft(depth int, w io.Writer) error {
+// Perft prints the divide of the current position, each root move as soon as it is
+// counted, until ctx is done.
+func (e *Engine) Perft(ctx context.Context, depth int, w io.Writer) error {
 	pos := e.game.Position()
+	moves := pos.LegalMoves(nil)
 	var total uint64
-	for _, d := range pos.PerftDivide(depth) {
-		fmt.Fprintf(w, "%s: %d\n", d.Move, d.Nodes)
-		total += d.Nodes
+	for i, m := range moves {
+		u := pos.MakeMove(m)
+		n, err := pos.PerftContext(ctx, depth-1)
+		pos.UnmakeMove(m, u)
+		if err != nil {
+			return fmt.Errorf("engine: perft %d stopped after %d of %d moves: %w", depth, i, len(moves), err)
+		}
+		fmt.Fprintf(w, "%s: %d\n", m, n)
+		total += n
 	}
 	_, err := fmt.Fprintf(w, "\nNodes searched: %d\n", total)
 	return err
@@ -223,16 +260,20 @@ func (e *Engine) Display() string {
 
 // Go searches the current position within the limits (see TimeBudget), sending an info
 // line every half second and at the end, and returns the best move, or "resign" when every
-// move is proven lost or the game is already over.
-func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string)) (string, error) {
+// move is proven lost or the game is already over. With USI_Ponder it also names the
+// expected reply, the second move of the principal variation.
+func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string)) (usi.BestMove, error) {
 	if r := e.game.Result(); r.Over() {
 		info(fmt.Sprintf("string the game is over (%s)", r.Termination))
-		return "resign", nil
+		if limits.Infinite {
+			<-ctx.Done()
+		}
+		return usi.BestMove{Move: "resign"}, nil
 	}
 	if e.player == nil {
 		p, err := NewPlayer(e.cfg)
 		if err != nil {
-			return "", err
+			return usi.BestMove{}, err
 		}
 		e.player = p
 	}
@@ -259,7 +300,7 @@ func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string))
 	}
 	d, err := e.player.Think(ctx, e.game, lim)
 	if err != nil {
-		return "", err
+		return usi.BestMove{}, err
 	}
 	if limits.Infinite {
 		// USI: after `go infinite` the bestmove waits for `stop`, even when the search
@@ -267,9 +308,13 @@ func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string))
 		<-ctx.Done()
 	}
 	if d.Resign {
-		return "resign", nil
+		return usi.BestMove{Move: "resign"}, nil
 	}
-	return d.Move.String(), nil
+	best := usi.BestMove{Move: d.Move.String()}
+	if e.ponder && len(d.PV) >= 2 && d.PV[0] == d.Move {
+		best.Ponder = d.PV[1].String()
+	}
+	return best, nil
 }
 
 // TimeBudget turns the limits of a USI `go` into search limits for the side to move: nodes

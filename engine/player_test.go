@@ -118,14 +118,14 @@ func TestResignsOnlyWhenLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	best, err := e.Go(context.Background(), usi.GoParams{Nodes: 3000}, func(string) {})
-	if err != nil || best != "resign" {
-		t.Errorf("bestmove %s, %v; want resign", best, err)
+	if err != nil || best.Move != "resign" {
+		t.Errorf("bestmove %s, %v; want resign", best.Move, err)
 	}
 	if err := e.SetPosition("", nil); err != nil {
 		t.Fatal(err)
 	}
-	if best, _ := e.Go(context.Background(), usi.GoParams{Nodes: 500}, func(string) {}); best == "resign" || best == "win" {
-		t.Errorf("bestmove %s at the start", best)
+	if best, _ := e.Go(context.Background(), usi.GoParams{Nodes: 500}, func(string) {}); best.Move == "resign" || best.Move == "win" {
+		t.Errorf("bestmove %s at the start", best.Move)
 	}
 }
 

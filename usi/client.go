@@ -422,6 +422,11 @@ type GoParams struct {
 	BInc     time.Duration
 	WInc     time.Duration
 	Infinite bool // search until Stop
+	// Ponder is `go ponder`: the search goes on until ponderhit or stop.
+	Ponder bool
+	// Mate is `go mate`: a tsume search answered with `checkmate`, for MoveTime (or until
+	// stop, with Infinite). The server parses it; the client does not send it.
+	Mate bool
 }
 
 // command is the `go` line for p.
@@ -447,6 +452,9 @@ func (p GoParams) command() string {
 	}
 	if p.Infinite {
 		b.WriteString(" infinite")
+	}
+	if p.Ponder {
+		b.WriteString(" ponder")
 	}
 	return b.String()
 }
@@ -477,9 +485,13 @@ type BestMove struct {
 //
 // When the wait ends without a bestmove the client sends `stop` and waits up
 // to the response timeout for the bestmove so the engine is ready for the
-// next command; the error says why the search was cut short.
+// next command; the error says why the search was cut short. A mate search
+// (p.Mate) is answered with `checkmate`, not `bestmove`, and is refused.
 func (c *Client) Go(ctx context.Context, p GoParams) (BestMove, error) {
 	var res BestMove
+	if p.Mate {
+		return res, fmt.Errorf("usi: %s: go mate is answered with checkmate, which Go does not read", c.name)
+	}
 	if err := c.send(p.command()); err != nil {
 		return res, err
 	}
