@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/engine"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -180,4 +182,24 @@ func FuzzParsePlayer(f *testing.F) {
 			t.Errorf("%q: unnamed player", spec)
 		}
 	})
+}
+
+// TestHashBeyondMemory: a hash the machine cannot hold is refused when the player is made,
+// instead of a fatal out of memory at its first move.
+func TestHashBeyondMemory(t *testing.T) {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		t.Skip("no /proc/meminfo")
+	}
+	var kb uint64
+	for _, line := range strings.Split(string(b), "\n") {
+		fmt.Sscanf(line, "MemAvailable: %d kB", &kb)
+	}
+	if kb<<10 >= engine.MaxHashMB<<20 {
+		t.Skipf("%d MiB available: the largest hash fits", kb>>10)
+	}
+	_, err = ParsePlayer(context.Background(), fmt.Sprintf("shogilab:hash=%d,playouts=10", engine.MaxHashMB), Defaults{})
+	if err == nil || !strings.Contains(err.Error(), "hash") || !strings.Contains(err.Error(), "available") {
+		t.Errorf("hash=%d: %v", engine.MaxHashMB, err)
+	}
 }

@@ -167,6 +167,8 @@ func ParsePlayer(ctx context.Context, spec string, d Defaults) (Player, error) {
 				var mb int
 				if mb, err = strconv.Atoi(v); err == nil && (mb < 1 || mb > engine.MaxHashMB) {
 					err = fmt.Errorf("%d MB is not from 1 to %d", mb, engine.MaxHashMB)
+				} else if err == nil {
+					err = engine.CheckHash(mb)
 				}
 				cfg.Search.MaxNodes = engine.HashNodes(mb)
 			case "cpuct":
