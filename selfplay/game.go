@@ -54,14 +54,7 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: game %d: start %s: %w", id, opening.Name, err)
 	}
-	rec := &record.Game{
-		ID: id, Seed: seed, Variant: "minishogi",
-		Start: opening.SFEN, StartName: opening.Name,
-		Moves:   []string{},
-		Players: record.Players{Sente: m.Sente.Record(), Gote: m.Gote.Record()},
-		Rules:   record.Rules{Repetition: m.Rules.Repetition.String(), MaxPlies: m.Rules.MaxPlies},
-		Version: m.Version,
-	}
+	rec := m.header(id)
 	began := time.Now()
 	rec.StartedAt = began.UTC().Truncate(time.Millisecond)
 
@@ -81,6 +74,7 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 			}
 			// The side whose engine could not start loses.
 			finish(rec, minishogi.Color(c).Opponent(), record.EngineError, began)
+			rec.Detail = fmt.Sprintf("%s's engine did not start: %v", minishogi.Color(c), err)
 			return rec, nil
 		}
 		players[c] = p
@@ -100,14 +94,23 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 		}
 		if err != nil {
 			finish(rec, mover.Opponent(), record.EngineError, began)
+			rec.Detail = fmt.Sprintf("%s's engine failed: %v", mover, err)
 			break
 		}
 		if d.Move == Resign {
 			finish(rec, mover.Opponent(), record.Resignation, began)
+			rec.Detail = fmt.Sprintf("%s resigned", mover)
+			break
+		}
+		if !record.IsUSIMove(d.Move) {
+			// Not a move at all: the engine answered nonsense (datasets/README.md).
+			finish(rec, mover.Opponent(), record.EngineError, began)
+			rec.Detail = fmt.Sprintf("%s answered bestmove %q, not a USI move", mover, truncate(d.Move))
 			break
 		}
 		if err := g.PlayUSI(d.Move); err != nil {
 			finish(rec, mover.Opponent(), record.IllegalMove, began)
+			rec.Detail = fmt.Sprintf("%s played %s: %v", mover, d.Move, err)
 			break
 		}
 		rec.Moves = append(rec.Moves, d.Move)
@@ -131,6 +134,28 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 		rec.Seconds = time.Since(began).Seconds()
 	}
 	return rec, nil
+}
+
+// header is the part of game id's record that the match decides before a move is played:
+// the same for every run of the match, so a resume compares it with the games kept.
+func (m *Match) header(id int) *record.Game {
+	opening := m.Openings[id%len(m.Openings)]
+	return &record.Game{
+		ID: id, Seed: GameSeed(m.Seed, id), Variant: "minishogi",
+		Start: opening.SFEN, StartName: opening.Name,
+		Moves:   []string{},
+		Players: record.Players{Sente: m.Sente.Record(), Gote: m.Gote.Record()},
+		Rules:   record.Rules{Repetition: m.Rules.Repetition.String(), MaxPlies: m.Rules.MaxPlies},
+		Version: m.Version,
+	}
+}
+
+// truncate shortens an engine's answer for a record.
+func truncate(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
 }
 
 func finish(rec *record.Game, winner minishogi.Color, how record.Termination, began time.Time) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/shogilab/shogilab/engine"
+	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -27,15 +28,35 @@ type mctsPlayer struct {
 // engine keeps from one move to the next.
 const nodesPerPlayout = 128
 
+// maxPoolNodes is the largest node pool of an MCTS player (128 MiB). A search
+// stops when its pool is full, so it is also the most playouts a move can
+// be given: every playout that does not end in a known result expands a node.
+const maxPoolNodes = 1 << 22
+
+// poolNodes is the node pool of the spec's MCTS player.
+func (s PlayerSpec) poolNodes() int {
+	if s.Playouts > 0 && s.MoveTime == 0 {
+		return int(min(max(s.Playouts*nodesPerPlayout, 1<<16), maxPoolNodes))
+	}
+	return engine.DefaultPlayerConfig().Search.MaxNodes
+}
+
+// memory is the memory a player of the spec allocates in this process: the
+// node pool of an MCTS player (a USI engine's is its own process's).
+func (s PlayerSpec) memory() uint64 {
+	if s.Kind != record.KindMCTS {
+		return 0
+	}
+	return uint64(s.poolNodes()) * uint64(mcts.NodeBytes)
+}
+
 func newMCTSPlayer(s PlayerSpec, seed uint64) (Player, error) {
 	cfg := engine.DefaultPlayerConfig()
 	cfg.Search.Seed = seed
 	cfg.Search.Threads = max(s.Threads, 1)
 	cfg.Search.DirichletEpsilon = s.Noise
 	cfg.Search.TemperaturePlies = s.TemperaturePlies
-	if s.Playouts > 0 && s.MoveTime == 0 {
-		cfg.Search.MaxNodes = int(min(max(s.Playouts*nodesPerPlayout, 1<<16), 1<<22))
-	}
+	cfg.Search.MaxNodes = s.poolNodes()
 	p, err := engine.NewPlayer(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: mcts player: %w", err)

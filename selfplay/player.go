@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -163,6 +164,8 @@ func (s PlayerSpec) Validate() error {
 		return errors.New("usi needs movetime, nodes or depth")
 	case s.Kind == record.KindMCTS && s.Playouts == 0 && s.MoveTime == 0:
 		return errors.New("mcts needs playouts or movetime")
+	case s.Kind == record.KindMCTS && s.Playouts > maxPoolNodes:
+		return fmt.Errorf("playouts %d is more than a move's search can hold: it stops when its pool of %d nodes (%d MiB) is full, and nearly every playout takes a node; at most %d", s.Playouts, maxPoolNodes, maxPoolNodes*mcts.NodeBytes>>20, maxPoolNodes)
 	}
 	return nil
 }

@@ -1,14 +1,19 @@
 package selfplay
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
+	"github.com/shogilab/shogilab/internal/sysmem"
 	"github.com/shogilab/shogilab/record"
 )
 
@@ -20,6 +25,9 @@ type Run struct {
 	Shard    Shard  // the part this process plays; the zero Shard means Whole
 	OutDir   string // where the shard's record file goes (created if missing)
 	Gzip     bool   // write .jsonl.gz
+	// AllowChanges lets a resume add games of a configuration that differs
+	// from the kept games' (the resume refuses by default, naming the setting).
+	AllowChanges bool
 	// Progress, if set, is called from the goroutine that called Execute after
 	// each game is written (and once before the first game, with the games a
 	// resume kept).
@@ -31,6 +39,9 @@ type Progress struct {
 	Done, Total int // games in the shard's file and games the shard must hold
 	Kept        int // games found in the file when the run (re)started
 	Elapsed     time.Duration
+	// Game is the game just written (nil in the first report), so that a
+	// display can tell of an engine's failure (its record's Detail).
+	Game *record.Game
 }
 
 // Summary is what Execute did.
@@ -69,6 +80,9 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 	if r.Games < 0 {
 		return Summary{}, fmt.Errorf("selfplay: %d games", r.Games)
 	}
+	if err := r.checkMemory(); err != nil {
+		return Summary{}, err
+	}
 	lo, hi := shard.IDs(r.Games)
 	sum := Summary{Shard: shard, Total: hi - lo, Path: filepath.Join(r.OutDir, shard.FileName(r.Gzip))}
 
@@ -78,7 +92,12 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 	if other := filepath.Join(r.OutDir, shard.FileName(!r.Gzip)); fileExists(other) {
 		return sum, fmt.Errorf("selfplay: %s exists: that run was made with%s --gzip; use the same setting or another --out", other, map[bool]string{true: "out", false: ""}[r.Gzip])
 	}
-	done, err := r.resume(sum.Path, lo, hi)
+	unlock, err := lockShard(sum.Path)
+	if err != nil {
+		return sum, err
+	}
+	defer unlock()
+	done, err := r.resume(ctx, sum.Path, lo, hi)
 	if err != nil {
 		return sum, err
 	}
@@ -100,12 +119,12 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 		}
 	}
 	began := time.Now()
-	report := func() {
+	report := func(g *record.Game) {
 		if r.Progress != nil {
-			r.Progress(Progress{Done: sum.Kept + sum.Played, Total: sum.Total, Kept: sum.Kept, Elapsed: time.Since(began)})
+			r.Progress(Progress{Done: sum.Kept + sum.Played, Total: sum.Total, Kept: sum.Kept, Elapsed: time.Since(began), Game: g})
 		}
 	}
-	report()
+	report(nil)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -172,7 +191,7 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 			continue
 		}
 		sum.Played++
-		report()
+		report(g)
 	}
 	if err := failed(); err != nil {
 		return sum, err
@@ -187,13 +206,18 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 // resume reads the games a previous run left in path, cuts a partial last
 // record, and returns the ids done. A game that is not this run's (an id
 // outside the shard, a seed that is not GameSeed of this run's base seed,
-// an id twice) is an error: the directory holds another run.
-func (r *Run) resume(path string, lo, hi int) (map[int]bool, error) {
+// an id twice) is an error: the directory holds another run. So is a game
+// played with other settings (players, start, rules, version), unless
+// AllowChanges: the records themselves store the run's configuration.
+func (r *Run) resume(ctx context.Context, path string, lo, hi int) (map[int]bool, error) {
 	done := map[int]bool{}
 	if !fileExists(path) {
 		return done, nil
 	}
 	end, err := record.ScanFile(path, func(g *record.Game) error {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w while reading %s", ErrInterrupted, path)
+		}
 		switch {
 		case g.ID < lo || g.ID >= hi:
 			return fmt.Errorf("%s holds game %d, outside this shard's ids %d..%d: it is another run's; use another --out", path, g.ID, lo, hi-1)
@@ -201,6 +225,11 @@ func (r *Run) resume(path string, lo, hi int) (map[int]bool, error) {
 			return fmt.Errorf("%s holds game %d with seed %d, not this run's (base seed %d): use the same --seed or another --out", path, g.ID, g.Seed, r.Seed)
 		case done[g.ID]:
 			return fmt.Errorf("%s holds game %d twice", path, g.ID)
+		}
+		if !r.AllowChanges {
+			if diff := configDiff(g, r.header(g.ID)); diff != "" {
+				return fmt.Errorf("%s holds game %d played with another %s: resume with the same settings, use another --out, or allow the change (--allow-changes)", path, g.ID, diff)
+			}
 		}
 		done[g.ID] = true
 		return nil
@@ -212,6 +241,65 @@ func (r *Run) resume(path string, lo, hi int) (map[int]bool, error) {
 		return nil, fmt.Errorf("selfplay: resuming: %w", err)
 	}
 	return done, nil
+}
+
+// configDiff names the first setting in which a kept game differs from the
+// game this run would play with its id (want, from Match.header), with both
+// values, or returns "".
+func configDiff(kept, want *record.Game) string {
+	differ := func(setting string, a, b any) string {
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if bytes.Equal(ja, jb) {
+			return ""
+		}
+		return fmt.Sprintf("%s (%s in the file, %s now)", setting, ja, jb)
+	}
+	player := func(side string, a, b record.Player) string {
+		if d := differ(side+" player", a.Kind, b.Kind); d != "" {
+			return d
+		}
+		if d := differ(side+" player's name", a.Name, b.Name); d != "" {
+			return d
+		}
+		keys := map[string]bool{}
+		for k := range a.Config {
+			keys[k] = true
+		}
+		for k := range b.Config {
+			keys[k] = true
+		}
+		for _, k := range slices.Sorted(maps.Keys(keys)) {
+			if d := differ(side+" player's "+k, a.Config[k], b.Config[k]); d != "" {
+				return d
+			}
+		}
+		return ""
+	}
+	for _, d := range []string{
+		differ("start", kept.Start, want.Start),
+		differ("start name", kept.StartName, want.StartName),
+		player("sente", kept.Players.Sente, want.Players.Sente),
+		player("gote", kept.Players.Gote, want.Players.Gote),
+		differ("repetition rule", kept.Rules.Repetition, want.Rules.Repetition),
+		differ("play limit (max plies)", kept.Rules.MaxPlies, want.Rules.MaxPlies),
+		differ("toolkit version", kept.Version, want.Version),
+	} {
+		if d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// checkMemory refuses a run whose games, played Parallel at a time, would
+// allocate more node pools than the machine can hold (see sysmem.Check).
+func (r *Run) checkMemory() error {
+	per := r.Sente.memory() + r.Gote.memory()
+	if err := sysmem.Check(uint64(max(r.Parallel, 1)) * per); err != nil {
+		return fmt.Errorf("selfplay: %d games at once (--parallel), each with node pools of %d MiB: %w", max(r.Parallel, 1), per>>20, err)
+	}
+	return nil
 }
 
 func fileExists(path string) bool {

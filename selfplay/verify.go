@@ -27,11 +27,21 @@ type VerifyOptions struct {
 
 // Verify replays every record of the files with the rules and stops at the
 // first bad one, returning a *record.LineError that names its file and
-// line. See VerifyGame for what is checked.
+// line. See VerifyGame for what is checked. A game id found twice is also an
+// error, naming both places: the files are meant to be one run.
 func Verify(paths []string, opts VerifyOptions) (VerifySummary, error) {
 	sum := VerifySummary{Files: len(paths), Results: map[record.Result]int{}, Terminations: map[record.Termination]int{}}
+	type place struct {
+		file string
+		line int
+	}
+	seen := map[int]place{} // a few tens of bytes per game: millions fit
 	for _, p := range paths {
-		err := eachRecord(p, func(_ int, g *record.Game) error {
+		err := eachRecord(p, func(line int, g *record.Game) error {
+			if prev, dup := seen[g.ID]; dup {
+				return fmt.Errorf("game %d is also in %s:%d (two runs wrote one directory, or a file was given twice)", g.ID, prev.file, prev.line)
+			}
+			seen[g.ID] = place{p, line}
 			if err := VerifyGame(g); err != nil {
 				return err
 			}

@@ -299,6 +299,44 @@ type EngineOption struct {
 	Vars    []string // the choices of a combo
 }
 
+// Check reports whether value is one the option takes, as its `option` line declares it: an
+// integer within min and max for a spin, true or false for a check, one of the vars for a
+// combo, nothing for a button; any text for a string or filename. USI engines do not
+// acknowledge setoption, so this is how a caller learns that a value would be refused.
+func (o EngineOption) Check(value string) error {
+	bad := func(want string) error {
+		return fmt.Errorf("usi: option %s: %q is not %s", o.Name, value, want)
+	}
+	switch strings.ToLower(o.Type) {
+	case "spin":
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil {
+			return bad("an integer")
+		}
+		lo, errLo := strconv.ParseInt(o.Min, 10, 64)
+		hi, errHi := strconv.ParseInt(o.Max, 10, 64)
+		if errLo == nil && n < lo || errHi == nil && n > hi {
+			return bad(fmt.Sprintf("from %s to %s", o.Min, o.Max))
+		}
+	case "check":
+		if !strings.EqualFold(value, "true") && !strings.EqualFold(value, "false") {
+			return bad("true or false")
+		}
+	case "combo":
+		for _, v := range o.Vars {
+			if strings.EqualFold(v, value) {
+				return nil
+			}
+		}
+		return bad("one of " + strings.Join(o.Vars, ", "))
+	case "button":
+		if value != "" {
+			return bad("empty (a button takes no value)")
+		}
+	}
+	return nil
+}
+
 // ParseOptionLine parses an `option` line. Names and values may contain
 // spaces; a keyword ends the previous field.
 func ParseOptionLine(line string) (EngineOption, error) {
