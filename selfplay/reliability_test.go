@@ -51,8 +51,9 @@ func TestSecondRunOnShardRefused(t *testing.T) {
 	execute(t, &Run{Match: testMatch(t, "random"), Games: 4, Shard: Shard{1, 2}, OutDir: dir})
 }
 
-// TestVerifyReportsDuplicateIDs: the same game id twice, in one file or two, fails verify
-// naming both places.
+// TestVerifyReportsDuplicateIDs: the same game id twice, in one file or in two of one
+// directory, fails verify naming both places; files of runs in other directories may
+// share ids.
 func TestVerifyReportsDuplicateIDs(t *testing.T) {
 	dir := t.TempDir()
 	a := filepath.Join(dir, "a.jsonl")
@@ -83,6 +84,12 @@ func TestVerifyReportsDuplicateIDs(t *testing.T) {
 	w.Close()
 	if _, err := Verify([]string{b, c}, VerifyOptions{}); err == nil || !strings.Contains(err.Error(), "c.jsonl:2: game 0 is also in "+b+":1") {
 		t.Errorf("duplicate id across files: %v", err)
+	}
+	other := filepath.Join(t.TempDir(), "b.jsonl")
+	data, _ := os.ReadFile(b)
+	os.WriteFile(other, data, 0o644)
+	if _, err := Verify([]string{b, other}, VerifyOptions{}); err != nil {
+		t.Errorf("the same id in two directories: %v", err)
 	}
 }
 
