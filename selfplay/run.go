@@ -148,7 +148,7 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 		return playErr
 	}
 	var wg sync.WaitGroup
-	for range max(r.Parallel, 1) {
+	for range r.workers(len(todo)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -296,11 +296,15 @@ func configDiff(kept, want *record.Game) string {
 // allocate more node pools than the machine can hold (see sysmem.Check).
 func (r *Run) checkMemory() error {
 	per := r.Sente.memory() + r.Gote.memory()
-	if err := sysmem.Check(uint64(max(r.Parallel, 1)) * per); err != nil {
-		return fmt.Errorf("selfplay: %d games at once (--parallel), each with node pools of %d MiB: %w", max(r.Parallel, 1), per>>20, err)
+	n := r.workers(r.Games)
+	if err := sysmem.Check(uint64(n) * per); err != nil {
+		return fmt.Errorf("selfplay: %d games at once (--parallel), each with node pools of %d MiB: %w", n, per>>20, err)
 	}
 	return nil
 }
+
+// workers is how many games are played at once when games are to be played.
+func (r *Run) workers(games int) int { return max(min(r.Parallel, games), 1) }
 
 func fileExists(path string) bool {
 	_, err := os.Stat(path)
