@@ -62,6 +62,8 @@ func TestMawariBadInput(t *testing.T) {
 		{[]string{"--games", "-1"}, "--games -1"},
 		{[]string{"--bogus"}, "flag provided but not defined: -bogus"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
+		// A face once in a million throws: refused in seconds, not analysed for minutes.
+		{[]string{"--probs", "0.999999,0.000001,0,0,0"}, "leave a player stuck too long"},
 	}
 	for _, tc := range cases {
 		args := append([]string{"mawari", "--out", "", "--games", "0", "--throws", "0"}, tc.args...)
