@@ -79,6 +79,12 @@ func (f *recordFlags) stream(paths []string, stderr io.Writer, fn func(*record.G
 	if err != nil {
 		return selection.Counts{}, err
 	}
+	if f.dir != "" {
+		// Checked before the records are read, not after.
+		if err := cli.CheckOutputDir(f.dir); err != nil {
+			return selection.Counts{}, fmt.Errorf("--plots: %w", err)
+		}
+	}
 	update, finish := newStreamProgress(stderr)
 	defer finish()
 	opts := selection.Options{SkipBad: f.skipBad, Progress: update}

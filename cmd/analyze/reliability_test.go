@@ -50,3 +50,14 @@ func TestGamesJSONEmptyAndScoreCount(t *testing.T) {
 		t.Errorf("sente_score %+v, %v; want count 7, value 0.5", full.SenteScore, err)
 	}
 }
+
+// TestPlotsDirCheckedFirst: a --plots directory that cannot be made fails before the
+// records are read (a missing record file would otherwise be the first error).
+func TestPlotsDirCheckedFirst(t *testing.T) {
+	for _, sub := range []string{"games", "openings", "ratings"} {
+		code, _, stderr := runArgs(sub, "--plots", "main.go/plots", "nosuch.jsonl")
+		if code != 1 || !strings.Contains(stderr, "--plots: output directory") {
+			t.Errorf("%s: exit %d, stderr %q", sub, code, stderr)
+		}
+	}
+}
