@@ -17,7 +17,7 @@
 // of the previous call when the new position follows from it.
 //
 // Game adapts a Minishogi game to mcts.Game: Play and Undo keep the hashes and checks that
-// the repetition rules of RULES.md need (fourth occurrence, perpetual check, the
+// the repetition rules of docs/rules.md#repetition need (fourth occurrence, perpetual check, the
 // first-mover-loses default) and allocate nothing; Outcome counts no legal move as a loss.
 //
 // Engine is the USI side: `go` with nodes, movetime, byoyomi, btime/wtime/binc/winc (a

@@ -13,7 +13,7 @@ import (
 const seenBuckets = 1024
 
 // Game is a Minishogi game as the search sees it: an mcts.Game over a Position with the
-// history of hashes and checks that the repetition rules of RULES.md section 1 need.
+// history of hashes and checks that the repetition rules (docs/rules.md#repetition) need.
 // Play and Undo allocate nothing once the history has room (NewGame leaves room for
 // historyRoom plies beyond the moves given). Not safe for concurrent use; Clone it.
 type Game struct {
@@ -127,7 +127,7 @@ func (g *Game) Undo() {
 	g.legalValid = false
 }
 
-// Outcome implements mcts.Game with the end-of-game rules of RULES.md section 1, in the
+// Outcome implements mcts.Game with the end-of-game rules of docs/rules.md#end-of-game, in the
 // order minishogi.Game applies them: no legal move loses; a fourth occurrence ends the game
 // by the perpetual-check or repetition rule; the play limit draws.
 func (g *Game) Outcome() (over bool, value float32) {

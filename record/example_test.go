@@ -12,7 +12,7 @@ import (
 )
 
 // bareKingMate is the mate in 8 plies Fairy-Stockfish plays from the
-// bare-king handicap (RULES.md section 1): Gote moves first, so after eight
+// bare-king handicap (docs/rules.md#bare-king): Gote moves first, so after eight
 // plies Gote is to move, mated, and Sente has won.
 func bareKingMate() *record.Game {
 	return &record.Game{

@@ -45,7 +45,7 @@ const (
 	KindRandom = "random" // uniformly random legal moves
 )
 
-// Repetition rules (RULES.md section 1): who loses a non-check fourfold repetition.
+// Repetition rules (docs/rules.md#repetition-options): who loses a non-check fourfold repetition.
 const (
 	RepetitionFirstMoverLoses = "first-mover-loses" // the player who made the game's first move loses (seed 001)
 	RepetitionGoteWins        = "gote-wins"         // UEC Cup and pychess

@@ -56,7 +56,7 @@ func TestValidExamples(t *testing.T) {
 }
 
 // baseRecord is a hand-written valid record (the bare-king mate in 8 that
-// Fairy-Stockfish plays, RULES.md section 1) that the invalid cases edit.
+// Fairy-Stockfish plays, docs/rules.md#bare-king) that the invalid cases edit.
 const baseRecord = `{"id":0,"seed":1,"variant":"minishogi","start":"4k/5/5/P4/KGSBR w - 1",
 "moves":["1a2a","4e4d","2a2b","2e5b","2b2a","4d3c","2a3a","1e1a"],"result":"sente","termination":"checkmate","plies":8,
 "players":{"sente":{"name":"fsf","kind":"usi"},"gote":{"name":"fsf","kind":"usi"}},

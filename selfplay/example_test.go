@@ -36,7 +36,7 @@ func ExampleShardFromEnv() {
 }
 
 // VerifyGame replays a record with the rules: here Fairy-Stockfish's mate
-// in 8 plies from the bare-king handicap (RULES.md section 1), and the
+// in 8 plies from the bare-king handicap (docs/rules.md#bare-king), and the
 // same game cut one ply short.
 func ExampleVerifyGame() {
 	g := &record.Game{

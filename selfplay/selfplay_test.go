@@ -299,7 +299,7 @@ func TestMergeFailsLoudly(t *testing.T) {
 }
 
 // bareKingMate is Fairy-Stockfish's mate in 8 plies from the bare-king
-// handicap (RULES.md section 1).
+// handicap (docs/rules.md#bare-king).
 func bareKingMate() *record.Game {
 	return &record.Game{
 		ID: 0, Seed: 1, Variant: "minishogi", Start: "4k/5/5/P4/KGSBR w - 1", StartName: "bare-king",

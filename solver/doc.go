@@ -17,7 +17,7 @@
 // backwards (retro.Graph.SolveMate); it deepens N one ply at a time within a memory budget.
 //
 // Rules inside a mate search. A side without legal moves loses, whether in check or not
-// (RULES.md: stalemate loses), and an illegal pawn-drop mate is never generated. Repetition is
+// (docs/rules.md#no-legal-move), and an illegal pawn-drop mate is never generated. Repetition is
 // ignored: a shortest mate never repeats a position (its distance to mate falls by one each
 // ply), so no repetition rule can fire along it, and a defender cannot escape a bounded mate
 // by repeating, since the bound ends the line first. The edge case left out is the converse:

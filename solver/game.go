@@ -32,7 +32,7 @@ func (codeGame) Children(c minishogi.Code, dst []minishogi.Code) []minishogi.Cod
 }
 
 // Terminal reports a position without legal moves as lost for the side to move (checkmate
-// or stalemate, RULES.md section 1). The enumeration asks it of every position, including
+// or stalemate, docs/rules.md#no-legal-move). The enumeration asks it of every position, including
 // those at the ply bound that are never expanded, so mates on the last ply are seen.
 func (codeGame) Terminal(c minishogi.Code) (retro.Value, bool) {
 	p := decode(c)

@@ -145,7 +145,7 @@ func TestBareKing(t *testing.T) {
 	if got, ok := gr.SolveMate(false, nil).Mated(0); !ok || got != 8 {
 		t.Fatalf("retrograde over 8 plies: mate %v in %d, want 8", ok, got)
 	}
-	// RULES.md: perft of the bare-king start is 2, 32, 112, ...; the first layers of distinct
+	// docs/rules.md#perft: perft of the bare-king start is 2, 32, 112, ...; the first layers of distinct
 	// positions must match while no transposition is possible yet.
 	if l := gr.Layers(); l[0] != 1 || l[1] != 2 || l[2] != 32 {
 		t.Errorf("layers %v, want 1, 2, 32 first", l)

@@ -117,7 +117,7 @@ func (w lockedWriter) Write(p []byte) (int, error) {
 func TestFairyStockfishPerft(t *testing.T) {
 	c := startMinishogi(t)
 	ctx := context.Background()
-	// Published counts, RULES.md section 1 (Fairy-Stockfish and shogiops agree).
+	// Published counts, docs/rules.md#perft (Fairy-Stockfish and shogiops agree).
 	tests := []struct {
 		name  string
 		sfen  string

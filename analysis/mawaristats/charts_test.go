@@ -27,7 +27,7 @@ func TestThrowChart(t *testing.T) {
 		}
 		shown++
 	}
-	// Scores 45 and above are rarer than 1e-5 under the RULES.md estimates: 45, 46, 50,
+	// Scores 45 and above are rarer than 1e-5 under the estimates of docs/rules.md: 45, 46, 50,
 	// 51, 55, 60, 61, 65, 70 and 80.
 	if shown != len(c.XNames) || len(exact)-shown != 10 || !strings.Contains(c.Title, "10 moves rarer than 1e-05 not shown") {
 		t.Errorf("%d of %d moves shown, title %q", shown, len(exact), c.Title)

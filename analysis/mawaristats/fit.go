@@ -330,7 +330,7 @@ func (m scoreModel) logLikelihood(p mawari.Probabilities) float64 {
 func (m scoreModel) maximize() (mawari.Probabilities, float64) {
 	var best mawari.Probabilities
 	bestLL := math.Inf(-1)
-	// Two starts, the uniform and the RULES.md estimates, guard against a poor local optimum.
+	// Two starts, the uniform and the estimates of docs/rules.md, guard against a poor local optimum.
 	for _, start := range []mawari.Probabilities{{0.2, 0.2, 0.2, 0.2, 0.2}, mawari.DefaultProbabilities()} {
 		p, ll := m.maximizeOver(allOutcomes, 1, start)
 		if ll > bestLL {

@@ -119,7 +119,7 @@ func runJSON(t *testing.T, args ...string) mawariJSON {
 func TestMawariJSONDefaults(t *testing.T) {
 	dir := t.TempDir()
 	got := runJSON(t, "--games", "2000", "--throws", "20000", "--seed", "7", "--out", dir)
-	if got.Preset != "standard" || got.ProbabilitiesSource != "estimate (RULES.md defaults)" {
+	if got.Preset != "standard" || got.ProbabilitiesSource != "estimate (docs/rules.md defaults)" {
 		t.Errorf("preset %q, source %q", got.Preset, got.ProbabilitiesSource)
 	}
 	sum := 0.0
@@ -210,7 +210,7 @@ func TestMawariTables(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"estimate (RULES.md defaults)", "Throw score", "56.000000", "first player's advantage", "Presets", "Sensitivity", "throws/s"} {
+	for _, want := range []string{"estimate (docs/rules.md defaults)", "Throw score", "56.000000", "first player's advantage", "Presets", "Sensitivity", "throws/s"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("tables lack %q", want)
 		}

@@ -111,7 +111,7 @@ func presetList() string {
 // probabilitiesFlag reads --probs, remembering whether the user gave them: the defaults
 // are estimates and are labelled so.
 func probabilitiesFlag(fs *flag.FlagSet) func() (mawari.Probabilities, string, error) {
-	s := fs.String("probs", "", "landing probabilities `back,face,side,upright,point` (default: the RULES.md estimates "+mawari.DefaultProbabilities().String()+")")
+	s := fs.String("probs", "", "landing probabilities `back,face,side,upright,point` (default: the estimates of docs/rules.md "+mawari.DefaultProbabilities().String()+")")
 	return func() (mawari.Probabilities, string, error) {
 		if *s == "" {
 			return mawari.DefaultProbabilities(), mawari.DefaultProbabilitiesSource, nil
@@ -138,7 +138,7 @@ func runMawari(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprint(w, `Usage: analyze mawari [flags]
        analyze mawari fit [flags] COUNTS.csv
 
-Exact analysis of Mawari shogi (RULES.md section 2) by Markov chain: the distribution of a
+Exact analysis of Mawari shogi (docs/rules.md#mawari) by Markov chain: the distribution of a
 throw's score, of the turns one player needs to win and of the game's length, each seat's
 chance to win, and how these change with the landing probabilities and house rules;
 checked against simulation, with plots in PNG and SVG.

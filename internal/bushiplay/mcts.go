@@ -10,7 +10,7 @@ import (
 
 // RepetitionLimit is the number of times a position may occur in a game played through
 // Game: when it occurs for the RepetitionLimit-th time the game is drawn. The rules define no
-// draw (RULES.md §3: "play adds a repetition limit"); three is chess's and Go engines' usual
+// draw (docs/rules.md#bushi-draws); three is chess's and Go engines' usual
 // choice. It does not change any value the solver finds: a side that can force mate can do so
 // without repeating a position, and a side that cannot is held to a draw either way.
 const RepetitionLimit = 3

@@ -20,7 +20,7 @@ const (
 )
 
 // MawariStudy is the Mawari section: the exact analysis of the standard rules with the
-// RULES.md estimated landing probabilities, every preset under the same probabilities, the
+// estimated landing probabilities of docs/rules.md, every preset under the same probabilities, the
 // one-at-a-time sensitivity to each probability, and a simulation that checks the exact
 // numbers.
 type MawariStudy struct {
@@ -71,7 +71,7 @@ func (s *MawariStudy) title() string {
 // for every preset, and the sensitivity of the game length and of the first player's advantage.
 func (s *MawariStudy) Figures() []Figure {
 	a := s.Exact
-	probs := fmt.Sprintf("landing probabilities back, face, side, upright, point = %s (estimates, RULES.md)", s.Probabilities)
+	probs := fmt.Sprintf("landing probabilities back, face, side, upright, point = %s (estimates, docs/rules.md)", s.Probabilities)
 
 	meanScore, mode := 0.0, a.Throw[0]
 	for _, mp := range a.Throw {

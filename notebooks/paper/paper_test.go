@@ -101,7 +101,7 @@ func TestImagesAreStable(t *testing.T) {
 }
 
 // TestHandicapFacts checks the handicap study against published facts: the mate in 8 plies
-// (seed 001, Fairy-Stockfish), and the perft counts of RULES.md for the first two plies, which
+// (seed 001, Fairy-Stockfish), and the perft counts of docs/rules.md#perft for the first two plies, which
 // equal the positions first reached there since no two lines of one or two plies transpose.
 func TestHandicapFacts(t *testing.T) {
 	s, err := NewHandicapStudy(testRoot(t))

@@ -3,7 +3,7 @@ package bushi
 import "fmt"
 
 // Dir is one of the six axis directions of a frame: the outward normal of a cube face, a
-// samurai's gaze, or a sword's edge. Each player's frame is its own (RULES.md §3):
+// samurai's gaze, or a sword's edge. Each player's frame is its own (docs/rules.md#bushi-cubes):
 // +x = the owner's right, +y = forward (toward the opponent), +z = up.
 type Dir uint8
 
@@ -193,7 +193,7 @@ func (m frameMap) inverse(d Dir) Dir {
 // frameMap is a rotation given by the image of each direction.
 type frameMap [NumDirs]Dir
 
-// mapOf builds the direction map of the linear map f, given as the formula RULES.md states.
+// mapOf builds the direction map of the linear map f, given as the formula docs/rules.md#bushi-model states.
 func mapOf(f func(x, y, z int) (int, int, int)) (m frameMap) {
 	for d := range Dir(NumDirs) {
 		v := d.vector()

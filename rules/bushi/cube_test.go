@@ -6,7 +6,7 @@ import (
 )
 
 // matrix is a plain 3×3 integer rotation matrix, a second implementation of the moves
-// written in the test from the formulas of RULES.md §3.
+// written in the test from the formulas of docs/rules.md#bushi-model.
 type matrix [3][3]int
 
 func (a matrix) mul(b matrix) (c matrix) {
@@ -74,7 +74,7 @@ func TestOrientationsAreTheTwentyFourRotations(t *testing.T) {
 	}
 }
 
-// Hand-derived: each move sends the reference cube's faces where RULES.md says.
+// Hand-derived: each move sends the reference cube's faces where docs/rules.md#bushi-moves says.
 func TestMovesFromReference(t *testing.T) {
 	cases := []struct {
 		m           Move
@@ -118,7 +118,7 @@ func TestMoveOrders(t *testing.T) {
 	}
 }
 
-// A sequence of moves composes like the product of the matrices written from RULES.md.
+// A sequence of moves composes like the product of the matrices written from docs/rules.md#bushi-model.
 func TestMoveSequencesMatchMatrices(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 1))
 	for range 500 {

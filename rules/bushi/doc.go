@@ -1,11 +1,11 @@
-// Package bushi is an exact model of Bushi shogi (武士将棋, Georg Dunkel, 2000) as RULES.md §3
+// Package bushi is an exact model of Bushi shogi (武士将棋, Georg Dunkel, 2000) as docs/rules.md#bushi
 // states it: two cubes on a 1×2 board, only their top faces counting.
 //
 // # Cube
 //
 // A cube's state is its Orientation, one of the 24 proper rotations that carry its body frame
 // to its owner's frame (+x right, +y toward the opponent, +z up). The moves are rotations in
-// the owner's frame, written exactly as RULES.md gives them:
+// the owner's frame, written exactly as docs/rules.md#bushi-model gives them:
 //
 //	o := bushi.OrientationOf(bushi.PlusZ, bushi.PlusY) // the reference orientation
 //	o = bushi.Roll(o, bushi.RollForward)              // the rear face comes up

@@ -29,7 +29,7 @@ func (c Color) String() string {
 // cube in an orientation during setup.
 type Move uint8
 
-// The moves of play. Each is a rotation applied in the mover's own frame (RULES.md §3).
+// The moves of play. Each is a rotation applied in the mover's own frame (docs/rules.md#bushi-moves).
 const (
 	Turn        Move = iota // rotate 90° clockwise about the vertical, seen from above
 	RollForward             // the top face turns to face the opponent, the rear face comes up
@@ -79,7 +79,7 @@ func ParseMove(s string) (Move, error) {
 	return Place(o), nil
 }
 
-// moveMaps are the rotations of RULES.md §3, written as the formulas there.
+// moveMaps are the rotations of docs/rules.md#bushi-model, written as the formulas there.
 var moveMaps = [numRolls]frameMap{
 	Turn:        mapOf(func(x, y, z int) (int, int, int) { return y, -x, z }),
 	RollForward: mapOf(func(x, y, z int) (int, int, int) { return x, z, -y }),
@@ -106,7 +106,7 @@ func Roll(o Orientation, m Move) Orientation {
 	return afterMove[m][o]
 }
 
-// rollToward is the forced roll that tips the top face onto a horizontal gaze g (RULES.md §3).
+// rollToward is the forced roll that tips the top face onto a horizontal gaze g (docs/rules.md#bushi-check).
 var rollToward = [NumDirs]Move{PlusX: LeftUp, MinusX: RightUp, PlusY: RollForward, MinusY: RollBack}
 
 // cubeFacts is what the rules need to know about a cube in one orientation under one layout.

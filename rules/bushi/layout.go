@@ -9,7 +9,7 @@ import (
 // FaceType says where a face's swords are, relative to its samurai's gaze.
 type FaceType uint8
 
-// The four face types of RULES.md §3.
+// The four face types of docs/rules.md#bushi-cubes.
 const (
 	SwordLeft   FaceType = iota // L: one sword left of the gaze
 	SwordRight                  // R: one sword right of the gaze
@@ -37,7 +37,7 @@ type Face struct {
 }
 
 // Swords returns the directions of the face's swords when its outward normal is n:
-// left = n × gaze, right = −left, front = gaze (RULES.md §3).
+// left = n × gaze, right = −left, front = gaze (docs/rules.md#bushi-model).
 func (f Face) Swords(n Dir) []Dir {
 	left := Cross(n, f.Gaze)
 	switch f.Type {
@@ -56,7 +56,7 @@ func (f Face) Swords(n Dir) []Dir {
 // body frame. Both players' cubes share the layout (the set has two identical cubes).
 type Layout [NumDirs]Face
 
-// DefaultLayout returns the layout the toolkit ships (RULES.md §3). The sources lose the real
+// DefaultLayout returns the layout the toolkit ships (docs/rules.md#bushi-layouts). The sources lose the real
 // layout; this one is a decision, and others can be read with ParseLayout.
 func DefaultLayout() Layout {
 	var l Layout
@@ -83,7 +83,7 @@ func (l Layout) Validate() error {
 	return nil
 }
 
-// writeOrder lists the faces top, bottom, front, back, right, left, as RULES.md tabulates them.
+// writeOrder lists the faces top, bottom, front, back, right, left, as docs/rules.md tabulates them.
 var writeOrder = [NumDirs]Dir{PlusZ, MinusZ, PlusY, MinusY, PlusX, MinusX}
 
 // String writes the layout in the text format ParseLayout reads, one face a line.

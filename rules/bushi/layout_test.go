@@ -8,7 +8,7 @@ import (
 )
 
 func TestDefaultLayoutText(t *testing.T) {
-	// The default as RULES.md §3 tabulates it, typed in by hand.
+	// The default as docs/rules.md#bushi-layouts tabulates it, typed in by hand.
 	text := `# the default layout
 +z LFR +y
 -z F -y

@@ -1,5 +1,5 @@
 // Package mawari implements Mawari shogi (まわり将棋), a race game played with shogi pieces
-// on the outer ring of a 9x9 board, as RULES.md section 2 states it.
+// on the outer ring of a 9x9 board, as docs/rules.md#mawari states it.
 //
 // Each turn a player throws four gold generals. How each lands (Outcome) scores points;
 // the sum moves the player's piece counter-clockwise around the 32-square ring. A piece

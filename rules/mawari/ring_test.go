@@ -100,7 +100,7 @@ func TestPresetsAndValidate(t *testing.T) {
 	std := standardRules(t)
 	if std.PointScore != 20 || std.AllBacksScore != 8 || std.AllBacksJump || std.Spoil != 0 ||
 		std.Promotion != ExactCorner || std.CornerJump || std.GoldStep || std.Players != 2 {
-		t.Errorf("standard preset %v differs from RULES.md", std)
+		t.Errorf("standard preset %v differs from docs/rules.md#mawari-presets", std)
 	}
 	_, err := LookupPreset("chess")
 	if err == nil || !strings.HasPrefix(err.Error(), `mawari: unknown preset "chess"`) {

@@ -36,7 +36,7 @@ func ParsePromotion(s string) (Promotion, error) {
 	return 0, fmt.Errorf("mawari: unknown promotion rule %q (want exact or lap)", s)
 }
 
-// Rules are the house rules of a game: every option of RULES.md section 2.
+// Rules are the house rules of a game: every option of docs/rules.md#mawari-options.
 // The zero value is not valid; start from a preset.
 //
 // No option makes the players interact: pieces never block or capture one another, so
@@ -111,7 +111,7 @@ type Preset struct {
 	Rules       Rules
 }
 
-// standard is RULES.md's main text: point 20, four backs 8, no spoiled throws, exact
+// standard is the main rule set of docs/rules.md#mawari: point 20, four backs 8, no spoiled throws, exact
 // corner stops, no jumps, no gold step, two players.
 var standard = Rules{PointScore: 20, AllBacksScore: 8, Promotion: ExactCorner, Players: 2}
 
@@ -124,7 +124,7 @@ func Presets() []Preset {
 		return r
 	}
 	return []Preset{
-		{"standard", "RULES.md main text: point 20, four backs 8, exact corner stops", standard},
+		{"standard", "the main rules (docs/rules.md): point 20, four backs 8, exact corner stops", standard},
 		{"lap", "promote after each full lap instead of exact corner stops", with(func(r *Rules) { r.Promotion = PerLap })},
 		{"jump", "four backs jump to the next corner; a corner stop jumps on to the next corner", with(func(r *Rules) {
 			r.AllBacksJump = true

@@ -9,7 +9,7 @@ import (
 	"strings"
 )
 
-// Outcome is the way one thrown gold general lands (RULES.md section 2).
+// Outcome is the way one thrown gold general lands (docs/rules.md#mawari-throw).
 type Outcome uint8
 
 const (
@@ -49,9 +49,9 @@ type Probabilities [NumOutcomes]float64
 
 // DefaultProbabilitiesSource labels DefaultProbabilities wherever they are shown: they are
 // informal estimates, not measurements.
-const DefaultProbabilitiesSource = "estimate (RULES.md defaults)"
+const DefaultProbabilitiesSource = "estimate (docs/rules.md defaults)"
 
-// DefaultProbabilities returns the RULES.md landing probabilities: back 0.45, face 0.45,
+// DefaultProbabilities returns the estimates of docs/rules.md#mawari-probabilities: back 0.45, face 0.45,
 // side 0.085, upright 0.012, point 0.003. They are estimates from an informal 200-throw
 // count (one flat outcome about 90 times, the side outcome about 17 times); label them with
 // DefaultProbabilitiesSource.

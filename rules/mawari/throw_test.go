@@ -88,7 +88,7 @@ func TestThrowScoreEightTwoWays(t *testing.T) {
 
 // bruteForceDistribution is a plain second implementation: every one of the 5^4 ordered
 // landings of four distinguishable pieces, with its product probability, scored directly
-// from the RULES.md table.
+// from the table of docs/rules.md#mawari-throw.
 func bruteForceDistribution(r Rules, p Probabilities) map[string]float64 {
 	points := [NumOutcomes]int{0, 1, 5, 10, r.PointScore}
 	dist := make(map[string]float64)

@@ -1,5 +1,5 @@
 // Package minishogi implements the rules of Minishogi (5x5 shogi, Kusumoto 1970) as stated in
-// RULES.md section 1: positions with bitboards and an incremental Zobrist hash, an exact legal
+// docs/rules.md#minishogi: positions with bitboards and an incremental Zobrist hash, an exact legal
 // move generator (promotion choices, forced promotion, drops, nifu, uchifuzume), SFEN and USI
 // notation, perft, handicap start positions, and games with the repetition,
 // perpetual-check and play-limit rules.

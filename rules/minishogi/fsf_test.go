@@ -176,7 +176,7 @@ func TestAgainstFairyStockfish(t *testing.T) {
 	}
 }
 
-// TestPerft7AgainstFairyStockfish reproduces the RULES.md note: at depth 7 from the start
+// TestPerft7AgainstFairyStockfish reproduces docs/rules.md#perft: at depth 7 from the start
 // Fairy-Stockfish counts 132,680,698 leaves and this package 132,680,617, and the 81 between
 // are exactly the pawn-drop mates. It takes about a minute, so it runs when SHOGILAB_PERFT7=1.
 func TestPerft7AgainstFairyStockfish(t *testing.T) {

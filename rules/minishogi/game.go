@@ -70,7 +70,7 @@ func (r Result) String() string {
 	return r.Winner.String()
 }
 
-// GameOptions are the rule options of RULES.md that a game can switch.
+// GameOptions are the rule options of docs/rules.md#end-of-game that a game can switch.
 type GameOptions struct {
 	Repetition RepetitionRule
 	MaxPlies   int // 0: no limit; reaching it is a draw
@@ -174,7 +174,7 @@ func (g *Game) Resign(c Color) {
 	}
 }
 
-// judge applies the end-of-game rules of RULES.md to the current position.
+// judge applies the end-of-game rules of docs/rules.md#end-of-game to the current position.
 func (g *Game) judge() Result {
 	stm := g.pos.SideToMove()
 	var ml MoveList

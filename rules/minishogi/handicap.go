@@ -5,7 +5,7 @@ import (
 	"strings"
 )
 
-// Handicaps lists the handicap start positions of RULES.md by name. The handicap giver plays
+// Handicaps lists the handicap start positions of docs/rules.md#handicaps by name. The handicap giver plays
 // Gote and moves first, as in shogi.
 var handicaps = []struct{ name, sfen string }{
 	{"bishop", "r1sgk/4p/5/P4/KGSBR w - 1"},

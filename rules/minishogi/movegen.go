@@ -41,7 +41,7 @@ func (ml *MoveList) addPlain(from Square, targets Bitboard) {
 	}
 }
 
-// GenerateLegal fills ml with every legal move of the side to move (RULES.md section 1):
+// GenerateLegal fills ml with every legal move of the side to move (docs/rules.md#legal-moves):
 // both promotion choices where promotion is optional, forced promotion of a pawn reaching the
 // last rank, drops except a pawn on the last rank, nifu and uchifuzume, and no move that
 // leaves the mover's king attacked. It works from checkers and pins rather than by trying

@@ -8,10 +8,10 @@ import (
 )
 
 // perftCases are perft counts from sources independent of this package:
-//   - start position d1-d6: RULES.md section 1 (Fairy-Stockfish and lishogi's shogiops agree);
+//   - start position d1-d6: docs/rules.md#perft (Fairy-Stockfish and lishogi's shogiops agree);
 //     d7 132,680,617 from shogiops (Fairy-Stockfish's 132,680,698 includes 81 illegal
 //     pawn-drop mates).
-//   - bare-king handicap d1-d5: RULES.md section 1.
+//   - bare-king handicap d1-d5: docs/rules.md#perft.
 //   - the other positions: Debian's fairy-stockfish 11.1 (`go perft N` after
 //     `setoption name UCI_Variant value minishogi`), with its illegal pawn-drop mates removed
 //     as described at each case (see fsfCases in fsf_test.go for how those were counted).
@@ -38,7 +38,7 @@ func TestPerft(t *testing.T) {
 	}
 }
 
-// TestPerftDeep runs the start position to depth 6 (8,276,188, RULES.md), and to depth 7
+// TestPerftDeep runs the start position to depth 6 (8,276,188, docs/rules.md#perft), and to depth 7
 // (132,680,617, shogiops) when SHOGILAB_PERFT7=1, in parallel.
 func TestPerftDeep(t *testing.T) {
 	if testing.Short() {
