@@ -11,12 +11,14 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/shogilab/shogilab/engine"
 	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/solver"
 	"github.com/shogilab/shogilab/usi"
 )
 
@@ -26,7 +28,18 @@ type session struct {
 	in     *io.PipeWriter
 	lines  chan string
 	served chan error
-	seen   []string // every line read so far, for failure messages
+	seen   []string // the last lines read and sent, for failure messages
+	count  int      // lines read and sent in all
+}
+
+// note keeps a line for the transcript, the last 100 only, so that a long session's memory
+// stays flat.
+func (s *session) note(line string) {
+	s.count++
+	if len(s.seen) == 100 {
+		s.seen = append(s.seen[:0], s.seen[1:]...)
+	}
+	s.seen = append(s.seen, line)
 }
 
 // patience bounds every wait for the engine; generous, since the machine may be busy.
@@ -58,6 +71,9 @@ func startSession(t testing.TB) *session {
 
 // send writes commands; an engine that stops reading its input fails the test.
 func (s *session) send(cmds ...string) {
+	for _, c := range cmds {
+		s.note("> " + c)
+	}
 	s.t.Helper()
 	done := make(chan error, 1)
 	go func() {
@@ -75,9 +91,8 @@ func (s *session) send(cmds ...string) {
 }
 
 func (s *session) transcript() string {
-	n := len(s.seen)
-	shown := s.seen[max(0, n-30):]
-	return fmt.Sprintf("last %d of %d lines read:\n  %s", len(shown), n, strings.Join(shown, "\n  "))
+	shown := s.seen[max(0, len(s.seen)-30):]
+	return fmt.Sprintf("last %d of %d lines sent (>) and read:\n  %s", len(shown), s.count, strings.Join(shown, "\n  "))
 }
 
 // next returns the next line, failing after patience.
@@ -88,7 +103,7 @@ func (s *session) next(why string) string {
 		if !ok {
 			s.t.Fatalf("the engine's output ended while waiting for %s\n%s", why, s.transcript())
 		}
-		s.seen = append(s.seen, l)
+		s.note(l)
 		return l
 	case <-time.After(patience):
 		s.t.Fatalf("no %s after %v\n%s", why, patience, s.transcript())
@@ -119,7 +134,7 @@ func (s *session) quiet(d time.Duration, prefixes ...string) {
 			if !ok {
 				s.t.Fatalf("the engine's output ended\n%s", s.transcript())
 			}
-			s.seen = append(s.seen, l)
+			s.note(l)
 			for _, p := range prefixes {
 				if strings.HasPrefix(l, p) {
 					s.t.Fatalf("unexpected %q\n%s", l, s.transcript())
@@ -537,4 +552,101 @@ func FuzzUSISession(f *testing.F) {
 			t.Errorf("%d readyok for %d isready\ninput %q\noutput %q", n, ready, in, out.String())
 		}
 	})
+}
+
+// TestUSISoak plays short games through the server, as a match runner or a GUI would, with
+// random commands between the moves (isready, d, garbage, searches stopped, ponder hits,
+// mate searches, perft, options), and checks that the engine's memory stays flat. It logs
+// the commands per second and the heap; 1,000 games, or 40 in -short mode.
+func TestUSISoak(t *testing.T) {
+	games := 1000
+	if testing.Short() {
+		games = 40
+	}
+	r := rand.New(rand.NewPCG(2026, 12))
+	s := startSession(t)
+	s.send("usi")
+	s.expect("usiok")
+	s.send("setoption name USI_Hash value 1", "setoption name MaxPlies value 24", "isready")
+	s.expect("readyok")
+	commands := 0
+	send := func(cmds ...string) {
+		s.send(cmds...)
+		commands += len(cmds)
+	}
+	heap := func() uint64 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.HeapAlloc
+	}
+	var first, peak uint64
+	start := time.Now()
+	for game := 0; game < games; game++ {
+		send("usinewgame", fmt.Sprintf("setoption name Seed value %d", game))
+		var moves []string
+		for {
+			switch r.IntN(12) {
+			case 0:
+				send("isready")
+				s.expect("readyok")
+			case 1:
+				send("d")
+				s.expect("Checkers:")
+			case 2:
+				// A garbage line may start a search of its own: stop it and let
+				// everything it printed come before readyok.
+				send(garbage(r), "stop", "isready")
+				s.expect("readyok")
+			case 3:
+				send(fmt.Sprintf("position startpos moves %s", strings.Join(moves, " ")), "go infinite", "isready")
+				s.expect("readyok")
+				send("stop")
+				s.expect("bestmove")
+			case 4:
+				send(fmt.Sprintf("position startpos moves %s", strings.Join(moves, " ")), "go ponder byoyomi 10", "ponderhit")
+				s.expect("bestmove")
+			case 5:
+				send(fmt.Sprintf("position startpos moves %s", strings.Join(moves, " ")), "go mate 20")
+				s.expect("checkmate")
+			case 6:
+				send("go perft 2")
+				s.expect("Nodes searched")
+			case 7:
+				send("stop", "ponderhit", "gameover draw")
+			}
+			send(fmt.Sprintf("position startpos moves %s", strings.Join(moves, " ")), "go nodes 40")
+			best, _ := s.expect("bestmove")
+			m := bestMove(t, best)
+			if m == "resign" {
+				break
+			}
+			legalIn(t, m, moves...)
+			moves = append(moves, m)
+			g := minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{MaxPlies: 24})
+			for _, x := range moves {
+				g.PlayUSI(x)
+			}
+			if g.Result().Over() {
+				break
+			}
+		}
+		send("gameover draw")
+		if game == games/10 {
+			first = heap()
+		}
+		if game%(games/10) == 0 {
+			peak = max(peak, heap())
+		}
+	}
+	elapsed := time.Since(start)
+	last := heap()
+	peak = max(peak, last)
+	t.Logf("%d games, %d commands in %.1f s: %.0f commands/s; heap after GC %.1f MiB at game %d, %.1f MiB at the end, peak %.1f MiB; peak resident memory of the test process %.1f MiB",
+		games, commands, elapsed.Seconds(), float64(commands)/elapsed.Seconds(), float64(first)/(1<<20), games/10, float64(last)/(1<<20), float64(peak)/(1<<20),
+		float64(solver.PeakRSS())/(1<<20))
+	if last > first+4<<20 {
+		t.Errorf("the heap grew from %.1f to %.1f MiB over the games", float64(first)/(1<<20), float64(last)/(1<<20))
+	}
+	s.finish("quit")
 }

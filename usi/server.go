@@ -99,7 +99,9 @@ const maxQueued = 256
 // engine must always be able to process input from stdin, even while thinking"). During a
 // search it answers `isready` at once, acts on `stop`, `ponderhit`, `quit` and `gameover`
 // (which ends the search: the game is over), ignores `debug`, and holds every other command
-// until the search ends, then runs them in order.
+// until the search ends, then runs them in order. A `stop` or `ponderhit` that follows a held
+// `go` is held too, so that it acts on that go's search: a GUI that answers a bestmove at
+// once may be read while the search that printed it is still ending.
 type Server struct {
 	engine Engine
 	out    io.Writer
@@ -114,7 +116,19 @@ type Server struct {
 type search struct {
 	cancel    context.CancelFunc
 	done      chan struct{} // closed when the search has printed its answer
+	answered  chan struct{} // closed just before the search prints its answer
 	ponderhit chan struct{} // closed by `ponderhit`; nil unless the search is `go ponder`
+}
+
+// over reports whether the search has begun to print its answer: a command that arrives then
+// was sent by a GUI that may have seen the answer, and must not wait for the search.
+func (sr *search) over() bool {
+	select {
+	case <-sr.answered:
+		return true
+	default:
+		return false
+	}
 }
 
 // NewServer returns a server that reads commands from a reader passed to Serve and writes
@@ -160,6 +174,14 @@ func (s *Server) Serve(in io.Reader) error {
 		case <-searchDone:
 			s.search = nil
 		case l := <-lines:
+			if s.search != nil && s.search.over() {
+				// The answer is being printed: the search is over for this command.
+				<-s.search.done
+				s.search = nil
+			}
+			if !s.runQueued() {
+				return nil
+			}
 			switch {
 			case l.err == errLineTooLong:
 				s.errorf("line %d is longer than %d bytes; ignored", l.n, MaxLineBytes)
@@ -171,15 +193,34 @@ func (s *Server) Serve(in io.Reader) error {
 				return nil
 			}
 		}
-		// Run the commands that waited for a search, while no other search runs.
-		for s.search == nil && len(s.queue) > 0 {
-			cmd := s.queue[0]
-			s.queue = s.queue[1:]
-			if !s.handle(cmd) {
-				return nil
-			}
+		if !s.runQueued() {
+			return nil
 		}
 	}
+}
+
+// goHeld reports whether a held command is a go.
+func (s *Server) goHeld() bool {
+	for _, q := range s.queue {
+		if strings.Fields(q)[0] == "go" {
+			return true
+		}
+	}
+	return false
+}
+
+// runQueued runs the held commands that can run now: all of them while no search runs, and
+// those that act on a running search (a ponderhit or stop held after the go that started
+// it). It reports whether to go on.
+func (s *Server) runQueued() bool {
+	for len(s.queue) > 0 && (s.search == nil || duringSearch[strings.Fields(s.queue[0])[0]]) {
+		cmd := s.queue[0]
+		s.queue = s.queue[1:]
+		if !s.handle(cmd) {
+			return false
+		}
+	}
+	return true
 }
 
 // finish stops the search and runs the waiting commands, stopping every search they start.
@@ -194,6 +235,13 @@ func (s *Server) finish() {
 		s.handle(cmd)
 	}
 }
+
+// always are the commands run the moment they are read, searching or not; duringSearch are
+// those that act on a running search.
+var (
+	always       = map[string]bool{"isready": true, "quit": true, "debug": true}
+	duringSearch = map[string]bool{"stop": true, "ponderhit": true, "gameover": true}
+)
 
 // commands are the commands the server knows.
 var commands = map[string]bool{"usi": true, "isready": true, "setoption": true, "usinewgame": true,
@@ -212,19 +260,19 @@ func (s *Server) handle(line string) bool {
 		s.errorf("unknown command %q", truncate(cmd))
 		return true
 	}
-	if s.search != nil {
-		switch cmd {
-		case "isready", "stop", "ponderhit", "quit", "debug":
-		case "gameover":
-			s.stopSearch()
-		default:
-			if len(s.queue) >= maxQueued {
-				s.errorf("%d commands wait for the search to end; %q dropped", len(s.queue), truncate(cmd))
-			} else {
-				s.queue = append(s.queue, line)
-			}
-			return true
+	// During a search a command waits its turn unless it is answered at once (isready,
+	// quit, debug) or acts on the running search; a stop or ponderhit behind a held go waits
+	// for the search that go starts.
+	if s.search != nil && !(always[cmd] || duringSearch[cmd] && !s.goHeld()) {
+		if len(s.queue) >= maxQueued {
+			s.errorf("%d commands wait for the search to end; %q dropped", len(s.queue), truncate(cmd))
+		} else {
+			s.queue = append(s.queue, line)
 		}
+		return true
+	}
+	if cmd == "gameover" {
+		s.stopSearch()
 	}
 	switch cmd {
 	case "usi":
@@ -291,10 +339,11 @@ func (s *Server) stopSearch() {
 	}
 }
 
-// start runs a search in a goroutine of its own; run prints its answer.
-func (s *Server) start(ponder bool, run func(ctx context.Context, ponderhit <-chan struct{})) {
+// start runs a search in a goroutine of its own; run prints its answer, calling answering
+// just before the line that ends the search.
+func (s *Server) start(ponder bool, run func(ctx context.Context, ponderhit <-chan struct{}, answering func())) {
 	ctx, cancel := context.WithCancel(context.Background())
-	sr := &search{cancel: cancel, done: make(chan struct{})}
+	sr := &search{cancel: cancel, done: make(chan struct{}), answered: make(chan struct{})}
 	if ponder {
 		sr.ponderhit = make(chan struct{})
 	}
@@ -303,7 +352,8 @@ func (s *Server) start(ponder bool, run func(ctx context.Context, ponderhit <-ch
 	go func() {
 		defer close(sr.done)
 		defer cancel()
-		run(ctx, hit)
+		var once sync.Once
+		run(ctx, hit, func() { once.Do(func() { close(sr.answered) }) })
 	}()
 }
 
@@ -322,7 +372,7 @@ func (s *Server) goCommand(args []string) {
 			s.errorf("go perft: depth %q is not an integer from 1 to %d", truncate(args[1]), MaxPerftDepth)
 			return
 		}
-		s.start(false, func(ctx context.Context, _ <-chan struct{}) {
+		s.start(false, func(ctx context.Context, _ <-chan struct{}, _ func()) {
 			if err := s.engine.Perft(ctx, depth, serverWriter{s}); err != nil {
 				s.errorf("%v", err)
 			}
@@ -338,7 +388,7 @@ func (s *Server) goCommand(args []string) {
 		s.goMate(limits)
 		return
 	}
-	s.start(limits.Ponder, func(ctx context.Context, ponderhit <-chan struct{}) {
+	s.start(limits.Ponder, func(ctx context.Context, ponderhit <-chan struct{}, answering func()) {
 		info := func(line string) { s.println("info %s", line) }
 		if limits.Ponder {
 			// USI: a ponder search runs until ponderhit or stop, even when it is done
@@ -356,17 +406,19 @@ func (s *Server) goCommand(args []string) {
 			best, err := s.engine.Go(pctx, GoParams{Infinite: true}, info)
 			stopPonder()
 			if ctx.Err() != nil || err != nil {
-				s.answer(best, err)
+				s.answer(answering, best, err)
 				return
 			}
 			limits.Ponder = false
 		}
-		s.answer(s.engine.Go(ctx, limits, info))
+		best, err := s.engine.Go(ctx, limits, info)
+		s.answer(answering, best, err)
 	})
 }
 
-// answer prints the bestmove of a search.
-func (s *Server) answer(best BestMove, err error) {
+// answer prints the bestmove of a search, calling answering first.
+func (s *Server) answer(answering func(), best BestMove, err error) {
+	answering()
 	if err != nil {
 		s.errorf("%v", err)
 		best = BestMove{Move: "resign"}
@@ -387,13 +439,14 @@ func (s *Server) goMate(limits GoParams) {
 		s.println("checkmate notimplemented")
 		return
 	}
-	s.start(false, func(ctx context.Context, _ <-chan struct{}) {
+	s.start(false, func(ctx context.Context, _ <-chan struct{}, answering func()) {
 		if limits.MoveTime > 0 {
 			var cancel context.CancelFunc
 			ctx, cancel = context.WithTimeout(ctx, limits.MoveTime)
 			defer cancel()
 		}
 		moves, nomate, err := m.Mate(ctx, func(line string) { s.println("info %s", line) })
+		answering()
 		switch {
 		case err != nil:
 			s.errorf("%v", err)
