@@ -33,15 +33,20 @@
 // (record.Writer), so a killed run leaves whole records and at most one
 // partial line. Execute on the same directory keeps the whole records,
 // cuts the partial line and plays only the missing ids; a file from another
-// run (other seed, other shard) is refused. A cancelled context abandons the
-// games in flight and writes nothing partial.
+// run (other seed, other shard) is refused, and so is one whose games were
+// played with other settings (the records store the run's configuration;
+// Run.AllowChanges accepts it). A shard is locked while a run writes it, so a
+// second run on it refuses. A cancelled context abandons the games in flight
+// and writes nothing partial.
 //
 // Players. A Player answers moves for one side of one game: the toolkit's
 // MCTS engine (package engine), an external USI engine (package usi; one
 // process per worker, reused across games with usinewgame), or uniformly
-// random moves. A player that fails loses the game with termination
-// engine_error, one that plays an illegal move loses with illegal_move; the
-// run goes on.
+// random moves. A player that fails or answers something that is not a move
+// loses the game with termination engine_error, one that plays an illegal
+// move loses with illegal_move, and the record's detail keeps what happened;
+// the run goes on. A USI engine's options are checked against what it
+// declares before the run.
 //
 // Errors are prefixed "selfplay:".
 package selfplay

@@ -99,6 +99,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-out", ""}, "-out must name a directory"},
 		{[]string{"-bogus"}, "flag provided but not defined"},
 		{[]string{"-root", "/"}, "not the shogilab repository"},
+		{[]string{"-out", "main_test.go/figures"}, "output directory"}, // before any figure is made
 	} {
 		// An -out of its own, first, so that a case that wrongly succeeds writes nothing here.
 		args := append([]string{"-out", t.TempDir()}, tc.args...)
