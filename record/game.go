@@ -68,8 +68,8 @@ type Game struct {
 	Rules       Rules       `json:"rules"`
 	Stats       []MoveStats `json:"stats,omitempty"` // per move, in move order; may be shorter than Moves
 	Version     string      `json:"version"`         // the toolkit version that wrote the record
-	// Detail says what ended a game off the board (resignation, illegal_move,
-	// engine_error): the engine's answer or its failure.
+	// Detail says what ended a game by illegal_move or engine_error: the
+	// player's answer or how its engine failed.
 	Detail string `json:"detail,omitempty"`
 
 	// Timing fields: they differ between runs of the same seed.

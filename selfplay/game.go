@@ -99,7 +99,6 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 		}
 		if d.Move == Resign {
 			finish(rec, mover.Opponent(), record.Resignation, began)
-			rec.Detail = fmt.Sprintf("%s resigned", mover)
 			break
 		}
 		if !record.IsUSIMove(d.Move) {
