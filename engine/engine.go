@@ -4,180 +4,67 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
-	"strconv"
+	"reflect"
 	"strings"
 	"time"
 
-	"github.com/shogilab/shogilab/internal/sysmem"
 	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/usi"
 )
 
 // Engine is the Minishogi engine behind the USI server: it keeps the game (start position
-// and moves, so repetitions are seen), its options, and a Player that searches on `go`.
+// and moves, so repetitions are seen), its settings (the table of AllSettings), and a
+// Player that searches on `go`.
 type Engine struct {
 	game   *minishogi.Game
-	cfg    PlayerConfig
-	rules  minishogi.GameOptions
-	margin time.Duration // MoveOverhead: time kept back from every timed search
-	ponder bool          // USI_Ponder: bestmove names the expected reply
-	player *Player       // nil until the first search after an option changed
+	set    Settings
+	player *Player // nil until the first search after a setting of the player changed
 }
 
-// New returns an engine at the start position with the default options.
+// New returns an engine at the start position with the default settings.
 func New() *Engine {
-	cfg := DefaultPlayerConfig()
-	cfg.Search.MaxNodes = HashNodes(defaultHashMB)
 	return &Engine{
-		game:   minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{}),
-		cfg:    cfg,
-		margin: defaultOverheadMS * time.Millisecond,
+		game: minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{}),
+		set:  DefaultSettings(),
 	}
-}
-
-const (
-	defaultHashMB     = 256 // 8M nodes: about 500k playouts from the opening, some seconds of search
-	defaultOverheadMS = 30
-)
-
-// MaxHashMB is the largest hash size the engine takes, in MiB (USI_Hash's maximum).
-const MaxHashMB = 65536
-
-// HashNodes is the node pool (mcts.Config.MaxNodes) that a hash of mb MiB holds, mb from
-// 1 to MaxHashMB.
-func HashNodes(mb int) int { return mb << 20 / mcts.NodeBytes }
-
-// CheckHash checks a hash of mb MiB against the memory this machine has available before it
-// is allocated (Go cannot recover from a failed allocation): see sysmem.Check. The error
-// names the largest hash that fits. Where the available memory is unknown (not Linux)
-// every size passes.
-func CheckHash(mb int) error {
-	if err := sysmem.Check(uint64(mb) << 20); err != nil {
-		return fmt.Errorf("engine: a hash of %d MiB: %w", mb, err)
-	}
-	return nil
 }
 
 func (e *Engine) Name() string   { return "shogilab" }
 func (e *Engine) Author() string { return "the shogilab authors" }
 
-// Options declares the USI options. Real-valued search constants are strings holding a
-// decimal number, since USI spins are integers.
+// Options declares the USI options: the table of AllSettings.
 func (e *Engine) Options() []usi.Option {
-	d := DefaultPlayerConfig()
-	return []usi.Option{
-		{Name: "Threads", Type: "spin", Default: "1", Min: 1, Max: 64},
-		{Name: "USI_Hash", Type: "spin", Default: strconv.Itoa(defaultHashMB), Min: 1, Max: MaxHashMB},
-		{Name: "Seed", Type: "spin", Default: "0", Min: 0, Max: math.MaxInt64},
-		{Name: "CPuct", Type: "string", Default: fmtFloat(d.Search.CPuct)},
-		{Name: "FPUReduction", Type: "string", Default: fmtFloat(d.Search.FPUReduction)},
-		{Name: "VirtualLoss", Type: "string", Default: fmtFloat(d.Search.VirtualLoss)},
-		{Name: "Twins", Type: "combo", Default: d.Search.Twins.String(),
-			Vars: []string{mcts.TwinsAuto.String(), mcts.TwinsOn.String(), mcts.TwinsOff.String()}},
-		{Name: "MateDepth", Type: "combo", Default: strconv.Itoa(d.Eval.MateDepth), Vars: []string{"0", "1", "3"}},
-		{Name: "MoveOverhead", Type: "spin", Default: strconv.Itoa(defaultOverheadMS), Min: 0, Max: 10000},
-		{Name: "Repetition", Type: "combo", Default: minishogi.FirstMoverLoses.String(),
-			Vars: []string{minishogi.FirstMoverLoses.String(), minishogi.GoteWins.String(), minishogi.RepetitionDraws.String()}},
-		{Name: "MaxPlies", Type: "spin", Default: "0", Min: 0, Max: 100000},
-		{Name: "USI_Ponder", Type: "check", Default: "false"},
+	opts := make([]usi.Option, len(settings))
+	for i, s := range settings {
+		opts[i] = s.USIOption()
 	}
+	return opts
 }
 
-func fmtFloat(x float32) string { return strconv.FormatFloat(float64(x), 'g', -1, 32) }
-
-// SetOption sets a declared option (USI names are case-insensitive; "Hash" is taken for
-// USI_Hash). The search is rebuilt with the new settings at the next `go`.
+// SetOption sets a setting of the table (names are matched without regard to case, and
+// aliases such as "Hash" for USI_Hash are taken). A change to the player's configuration
+// rebuilds the search at the next `go`.
 func (e *Engine) SetOption(name, value string) error {
-	integer := func(lo, hi int64) (int64, error) {
-		n, err := strconv.ParseInt(value, 10, 64)
-		if err != nil || n < lo || n > hi {
-			return 0, fmt.Errorf("engine: option %s: %q is not an integer from %d to %d", name, value, lo, hi)
-		}
-		return n, nil
-	}
-	positive := func(zeroOK bool) (float32, error) {
-		x, err := strconv.ParseFloat(value, 32)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 || (x == 0 && !zeroOK) {
-			return 0, fmt.Errorf("engine: option %s: %q is not a positive number", name, value)
-		}
-		return float32(x), nil
-	}
-	cfg := e.cfg
-	var err error
-	switch strings.ToLower(name) {
-	case "threads":
-		var n int64
-		n, err = integer(1, 64)
-		cfg.Search.Threads = int(n)
-	case "usi_hash", "hash":
-		var n int64
-		if n, err = integer(1, MaxHashMB); err == nil {
-			if err = CheckHash(int(n)); err != nil {
-				err = fmt.Errorf("%w (option %s)", err, name)
-			}
-		}
-		cfg.Search.MaxNodes = HashNodes(int(n))
-	case "seed":
-		var n int64
-		n, err = integer(0, math.MaxInt64)
-		cfg.Search.Seed = uint64(n)
-	case "cpuct":
-		cfg.Search.CPuct, err = positive(false)
-	case "fpureduction":
-		cfg.Search.FPUReduction, err = positive(true)
-	case "virtualloss":
-		cfg.Search.VirtualLoss, err = positive(true)
-	case "twins":
-		cfg.Search.Twins, err = mcts.ParseTwins(value)
-	case "matedepth":
-		var n int64
-		if n, err = integer(0, 3); err == nil && n == 2 {
-			err = fmt.Errorf("engine: option MateDepth: 2 is not one of 0, 1, 3")
-		}
-		cfg.Eval.MateDepth = int(n)
-	case "moveoverhead":
-		var n int64
-		if n, err = integer(0, 10000); err == nil {
-			e.margin = time.Duration(n) * time.Millisecond
-		}
-		return err
-	case "repetition":
-		var r minishogi.RepetitionRule
-		if r, err = minishogi.ParseRepetitionRule(value); err == nil {
-			e.rules.Repetition = r
-		}
-		return err
-	case "maxplies":
-		var n int64
-		if n, err = integer(0, 100000); err == nil {
-			e.rules.MaxPlies = int(n)
-		}
-		return err
-	case "usi_ponder":
-		// The time management does not change when the GUI may ponder; the option makes
-		// bestmove name the reply to ponder on.
-		switch strings.ToLower(value) {
-		case "true", "false":
-			e.ponder = strings.ToLower(value) == "true"
-			return nil
-		}
-		return fmt.Errorf("engine: option USI_Ponder: %q is not true or false", value)
-	default:
+	s, ok := FindSetting(name)
+	if !ok {
 		return fmt.Errorf("engine: unknown option %q", name)
 	}
-	if err != nil {
+	set := e.set
+	if err := s.Set(&set, value); err != nil {
 		return err
 	}
-	e.cfg, e.player = cfg, nil
+	if !reflect.DeepEqual(set.Player, e.set.Player) {
+		e.player = nil
+	}
+	e.set = set
 	return nil
 }
 
 // NewGame drops the search tree and restarts the random choices from the Seed option.
 func (e *Engine) NewGame() {
 	if e.player != nil {
-		e.player.NewGame(e.cfg.Search.Seed) // the config was valid when the player was made
+		e.player.NewGame(e.set.Player.Search.Seed)
 	}
 }
 
@@ -190,7 +77,7 @@ func (e *Engine) SetPosition(sfen string, moves []string) error {
 			return err
 		}
 	}
-	g := minishogi.NewGame(start, e.rules)
+	g := minishogi.NewGame(start, e.set.Rules)
 	for i, m := range moves {
 		if err := g.PlayUSI(m); err != nil {
 			return fmt.Errorf("move %d (%s): %w", i+1, m, err)
@@ -271,7 +158,7 @@ func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string))
 		return usi.BestMove{Move: "resign"}, nil
 	}
 	if e.player == nil {
-		p, err := NewPlayer(e.cfg)
+		p, err := NewPlayer(e.set.Player)
 		if err != nil {
 			return usi.BestMove{}, err
 		}
@@ -281,8 +168,8 @@ func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string))
 		info("string go depth is not supported by a tree search; ignored")
 	}
 	pos := e.game.Position()
-	lim := TimeBudget(limits, pos.SideToMove(), e.margin)
-	fill := float64(e.cfg.Search.MaxNodes)
+	lim := TimeBudget(limits, pos.SideToMove(), e.set.MoveOverhead)
+	fill := float64(e.set.Player.Search.MaxNodes)
 	lim.InfoInterval = 500 * time.Millisecond
 	lim.OnInfo = func(in mcts.Info) {
 		var b strings.Builder
@@ -311,7 +198,7 @@ func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string))
 		return usi.BestMove{Move: "resign"}, nil
 	}
 	best := usi.BestMove{Move: d.Move.String()}
-	if e.ponder && len(d.PV) >= 2 && d.PV[0] == d.Move {
+	if e.set.Ponder && len(d.PV) >= 2 && d.PV[0] == d.Move {
 		best.Ponder = d.PV[1].String()
 	}
 	return best, nil

@@ -18,8 +18,8 @@ func TestSetOption(t *testing.T) {
 			t.Errorf("%s=%s: %v", ok[0], ok[1], err)
 		}
 	}
-	if e.cfg.Search.Threads != 2 || e.cfg.Search.Seed != 99 || e.cfg.Search.CPuct != 2.5 || e.cfg.Eval.MateDepth != 1 || e.rules.MaxPlies != 200 || e.cfg.Search.Twins != mcts.TwinsOn {
-		t.Errorf("options not applied: %+v %+v", e.cfg, e.rules)
+	if e.set.Player.Search.Threads != 2 || e.set.Player.Search.Seed != 99 || e.set.Player.Search.CPuct != 2.5 || e.set.Player.Eval.MateDepth != 1 || e.set.Rules.MaxPlies != 200 || e.set.Player.Search.Twins != mcts.TwinsOn {
+		t.Errorf("options not applied: %+v %+v", e.set.Player, e.set.Rules)
 	}
 	for _, bad := range [][2]string{{"Threads", "0"}, {"Threads", "x"}, {"CPuct", "-1"}, {"CPuct", "NaN"},
 		{"MateDepth", "2"}, {"Repetition", "sometimes"}, {"Ponder", "true"}, {"Twins", "yes"}} {
@@ -64,7 +64,7 @@ func FuzzSetOption(f *testing.F) {
 		if err := e.SetOption(name, value); err != nil {
 			return
 		}
-		if err := e.cfg.Validate(); err != nil {
+		if err := e.set.Player.Validate(); err != nil {
 			t.Errorf("%s=%q accepted but the config is invalid: %v", name, value, err)
 		}
 	})

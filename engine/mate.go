@@ -32,7 +32,7 @@ func (e *Engine) Mate(ctx context.Context, info func(string)) (moves []string, n
 		info(fmt.Sprintf("string the game is over (%s)", r.Termination))
 		return nil, true, nil
 	}
-	budget := uint64(e.cfg.Search.MaxNodes) * uint64(mcts.NodeBytes)
+	budget := uint64(e.set.Player.Search.MaxNodes) * uint64(mcts.NodeBytes)
 	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](tsumeGame{root.SideToMove()}, int(budget/solver.BytesPerTableEntry))
 	start := time.Now()
 	for n := 1; n <= MaxTsumePlies; n += 2 {

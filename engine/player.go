@@ -65,19 +65,11 @@ func (p *Player) Config() PlayerConfig { return p.cfg }
 
 // NewGame drops the search tree and restarts every random choice from seed, so that a
 // game played from here depends only on seed and the moves (with one search goroutine and
-// playout budgets). It allocates a fresh node pool.
-func (p *Player) NewGame(seed uint64) error {
-	cfg := p.cfg
-	cfg.Search.Seed = seed
-	// mcts.Searcher fixes its generators at creation, so a new seed needs a new searcher.
-	// Drop the old pool first so that two never live at once.
-	p.searcher = nil
-	q, err := NewPlayer(cfg)
-	if err != nil {
-		return err
-	}
-	*p = *q
-	return nil
+// playout budgets): it plays exactly as a new Player with Search.Seed = seed would. The node
+// pool is kept, so a new game allocates nothing.
+func (p *Player) NewGame(seed uint64) {
+	p.cfg.Search.Seed = seed
+	p.searcher.Reseed(seed)
 }
 
 // Stop ends a running Think early; it returns its decision as usual.

@@ -13,6 +13,7 @@ type worker struct {
 	s      *Searcher
 	eval   Evaluator
 	rng    *rand.Rand
+	src    *rand.PCG // rng's source, reseeded by Searcher.Reseed
 	game   Game      // the root position, cloned at the start of each search
 	path   []uint32  // nodes of the current playout, root first
 	moves  []Move    // legal moves at the leaf being expanded

@@ -105,6 +105,7 @@ type Searcher struct {
 	pool    pool
 	workers []*worker
 	rng     *rand.Rand // root noise and temperature
+	rootSrc *rand.PCG  // rng's source, reseeded by Reseed
 
 	root       Game      // the position of pool node 0, or nil before the first search
 	rootHash   uint64    // root.Hash()
@@ -165,22 +166,17 @@ func NewSearcher(cfg Config, newEvaluator func() Evaluator) (*Searcher, error) {
 	if newEvaluator == nil {
 		panic("mcts: NewSearcher: nil evaluator factory")
 	}
-	s := &Searcher{
-		cfg: cfg,
-		rng: rand.New(rand.NewPCG(cfg.Seed, 0)),
-	}
+	s := &Searcher{cfg: cfg, rootSrc: rand.NewPCG(cfg.Seed, 0)}
+	s.rng = rand.New(s.rootSrc)
 	s.pool.allocate(cfg.MaxNodes)
 	if cfg.Threads > 1 {
 		s.deferFrom = heavyVisits
 	}
 	s.twins = cfg.Twins == TwinsOn || cfg.Twins == TwinsAuto && cfg.Threads > 1
 	for i := range cfg.Threads {
-		s.workers = append(s.workers, &worker{
-			s:    s,
-			eval: newEvaluator(),
-			// Stream i+1 of the seed: independent of the root's stream 0.
-			rng: rand.New(rand.NewPCG(cfg.Seed, uint64(i)+1)),
-		})
+		// Stream i+1 of the seed: independent of the root's stream 0.
+		src := rand.NewPCG(cfg.Seed, uint64(i)+1)
+		s.workers = append(s.workers, &worker{s: s, eval: newEvaluator(), src: src, rng: rand.New(src)})
 	}
 	return s, nil
 }
@@ -196,6 +192,22 @@ func (s *Searcher) Reset() {
 	s.pool.reset()
 	s.root = nil
 	s.rootPriors = nil
+}
+
+// Reseed drops the tree and restarts every random choice from seed, as if
+// the searcher had just been made by NewSearcher with Config.Seed = seed,
+// but keeps the node pool: a new game costs no allocation. It must not be
+// called while a search runs.
+func (s *Searcher) Reseed(seed uint64) {
+	if s.running.Load() {
+		panic("mcts: Reseed called while a search runs")
+	}
+	s.Reset()
+	s.cfg.Seed = seed
+	s.rootSrc.Seed(seed, 0)
+	for i, w := range s.workers {
+		w.src.Seed(seed, uint64(i)+1)
+	}
 }
 
 // Stop ends the running search, which returns StopCancelled; without a

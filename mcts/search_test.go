@@ -20,8 +20,13 @@ import (
 // both sides, reusing the tree, and returns every search result.
 func selfPlay(t *testing.T, cfg Config, playouts int64) ([]Result, *ticTacToe) {
 	t.Helper()
+	return selfPlayWith(t, newSearcher(t, cfg, rollouts), playouts)
+}
+
+// selfPlayWith is selfPlay with a given searcher.
+func selfPlayWith(t *testing.T, s *Searcher, playouts int64) ([]Result, *ticTacToe) {
+	t.Helper()
 	g := newTicTacToe(".........")
-	s := newSearcher(t, cfg, rollouts)
 	var results []Result
 	for ply := 0; ; ply++ {
 		if over, _ := g.Outcome(); over {
@@ -88,6 +93,46 @@ func TestReproducible(t *testing.T) {
 	third, _ := selfPlay(t, cfg, 400)
 	if reflect.DeepEqual(withoutTimes(first), withoutTimes(third)) {
 		t.Fatal("seeds 11 and 12 gave identical games and statistics")
+	}
+}
+
+// TestReseed: a searcher that played a game and was reseeded plays the next
+// game exactly as a new searcher with that seed, on one goroutine and on two.
+func TestReseed(t *testing.T) {
+	for _, threads := range []int{1, 2} {
+		cfg := testConfig()
+		cfg.Threads = threads
+		cfg.DirichletEpsilon = 0.25
+		cfg.DirichletAlpha = 0.3
+		cfg.TemperaturePlies = 4
+		cfg.Seed = 5
+		used := newSearcher(t, cfg, rollouts)
+		selfPlayWith(t, used, 300)
+		used.Reseed(11)
+		if used.Nodes() != 1 || used.Config().Seed != 11 {
+			t.Fatalf("after Reseed: %d nodes, seed %d", used.Nodes(), used.Config().Seed)
+		}
+		cfg.Seed = 11
+		if threads == 1 {
+			again, _ := selfPlayWith(t, used, 300)
+			fresh, _ := selfPlay(t, cfg, 300)
+			if !reflect.DeepEqual(withoutTimes(again), withoutTimes(fresh)) {
+				t.Fatalf("a reseeded searcher and a new one with seed 11 differ:\n%+v\n%+v", again, fresh)
+			}
+			continue
+		}
+		// Two goroutines do not repeat a game, but the root's generator
+		// does: the noise of the first search is the new seed's.
+		fresh := newSearcher(t, cfg, rollouts)
+		g := newTicTacToe(".........")
+		search(t, used, g, Limits{Playouts: 1})
+		search(t, fresh, g, Limits{Playouts: 1})
+		for i := range 9 {
+			a, b := used.pool.nodes[used.pool.nodes[0].children+uint32(i)].prior, fresh.pool.nodes[fresh.pool.nodes[0].children+uint32(i)].prior
+			if a != b {
+				t.Fatalf("root prior %d after Reseed %v, new searcher %v", i, a, b)
+			}
+		}
 	}
 }
 

@@ -81,7 +81,7 @@ func csaEnd(g *record.Game, start minishogi.Position) string {
 	case record.MaxPlies:
 		return "%HIKIWAKE"
 	}
-	if g.Termination == record.EngineError && loserToMove(g, start) {
+	if (g.Termination == record.EngineError || g.Termination == record.TimeForfeit) && loserToMove(g, start) {
 		return "%TIME_UP"
 	}
 	// A foul (perpetual check, an illegal move, a failed engine): the

@@ -98,7 +98,7 @@ func kifEnd(g *record.Game, start minishogi.Position) string {
 		return "千日手"
 	case record.MaxPlies:
 		return "持将棋"
-	case record.EngineError:
+	case record.EngineError, record.TimeForfeit:
 		if loserToMove(g, start) {
 			return "切れ負け"
 		}

@@ -134,3 +134,22 @@ func TestIllegalMoveIsAnError(t *testing.T) {
 		t.Error("CSA of an illegal move: no error")
 	}
 }
+
+// TestTimeForfeit: a loss on time is KIF's 切れ負け (said by the side to move, which flagged)
+// and CSA's %TIME_UP, the words both formats use for it.
+func TestTimeForfeit(t *testing.T) {
+	g := &record.Game{
+		ID: 4, Variant: "minishogi", Start: "rbsgk/4p/5/P4/KGSBR b - 1",
+		Moves: []string{"2e4c"}, Result: record.Sente, Termination: record.TimeForfeit, Plies: 1,
+		Players: record.Players{Sente: record.Player{Name: "x", Kind: record.KindRandom}, Gote: record.Player{Name: "y", Kind: record.KindRandom}},
+		Rules:   record.Rules{Repetition: record.RepetitionDraw}, Version: "test",
+	}
+	kif, err := KIF(g)
+	if err != nil || !strings.Contains(kif, "   2 切れ負け\n") {
+		t.Errorf("KIF (%v):\n%s", err, kif)
+	}
+	csa, err := CSA(g)
+	if err != nil || !strings.Contains(csa, "\n+2543KA\n%TIME_UP\n") {
+		t.Errorf("CSA (%v):\n%s", err, csa)
+	}
+}

@@ -115,7 +115,8 @@ func text(c Cell) string {
 }
 
 // TestNotebooks executes every notebook on a copy and checks that it shows exactly the
-// figures cmd/figures writes: the same captions and the same PNG bytes. With -update it
+// figures of package paper, which cmd/figures writes: the same captions and the same PNG
+// bytes (full width, titled: figure.Notebook). With -update it
 // writes the executed notebooks back (outputs included) for the repository.
 func TestNotebooks(t *testing.T) {
 	needTools(t)
@@ -225,7 +226,7 @@ func checkFigures(t *testing.T, what string, nb *Notebook, figs []paper.Figure) 
 		if !captions[f.Markdown()] {
 			t.Errorf("%s: no output with the caption of figure %s:\n%s", what, f.Name, f.Markdown())
 		}
-		png, _, err := f.Images()
+		png, err := f.NotebookPNG()
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -34,9 +34,13 @@ const (
 	Resignation    Termination = "resignation"     // an engine answered `bestmove resign` or a player resigned
 	IllegalMove    Termination = "illegal_move"    // a player (an external engine) gave an illegal move: it loses
 	EngineError    Termination = "engine_error"    // a player's engine died, timed out or answered nonsense: it loses
+	TimeForfeit    Termination = "time_forfeit"    // a player on a clock used more time than it had: it loses
 )
 
-var terminations = []Termination{Checkmate, Stalemate, Repetition, PerpetualCheck, MaxPlies, Resignation, IllegalMove, EngineError}
+var terminations = []Termination{Checkmate, Stalemate, Repetition, PerpetualCheck, MaxPlies, Resignation, IllegalMove, EngineError, TimeForfeit}
+
+// Terminations returns every termination, in the order of the format's table.
+func Terminations() []Termination { return append([]Termination(nil), terminations...) }
 
 // Player kinds.
 const (
@@ -204,7 +208,7 @@ func (g *Game) validateOutcome(startSide Result) error {
 		}
 	case MaxPlies:
 		want = Draw
-	case PerpetualCheck, Resignation, IllegalMove, EngineError:
+	case PerpetualCheck, Resignation, IllegalMove, EngineError, TimeForfeit:
 		if g.Result == Draw {
 			return fmt.Errorf("result is draw but termination %s has a loser", g.Termination)
 		}

@@ -1,21 +1,49 @@
-// Package selfplay is the self-play runner of shogilab: it plays Minishogi
-// games between engine configurations and writes game records (package
-// record; datasets/README.md is the format) for datasets, on one machine or
-// as one shard of a cluster job array.
+// Package selfplay is the harness that plays Minishogi games between any
+// two players — the toolkit's engine in any configuration, any USI engine,
+// or uniformly random moves — and writes game records (package record;
+// datasets/README.md is the format): self-play datasets, on one machine or
+// as one shard of a cluster job array, and matches (cmd/match is a front end
+// of this package).
 //
 // A tour:
 //
-//	sente, _ := selfplay.ParsePlayerSpec("mcts:playouts=400", selfplay.PlayerSpec{Noise: 0.25})
-//	gote, _ := selfplay.ParsePlayerSpec("usi:/usr/games/fairy-stockfish,nodes=20000", selfplay.PlayerSpec{})
-//	openings, _ := selfplay.ParseStart("startpos")   // or a handicap name, or "@file" of SFENs
+//	a, _ := selfplay.ParsePlayerSpec("mcts:playouts=400,Noise=0.25", selfplay.PlayerSpec{})
+//	b, _ := selfplay.ParsePlayerSpec("usi:/usr/games/fairy-stockfish,nodes=20000", selfplay.PlayerSpec{})
+//	openings, _ := selfplay.ParseStart("startpos")   // or a handicap, an SFEN, or "@file" of SFENs
 //	run := &selfplay.Run{
-//		Match: selfplay.Match{Sente: sente, Gote: gote, Openings: openings,
+//		Match: selfplay.Match{A: a, B: b, Openings: openings,
 //			Rules: minishogi.GameOptions{MaxPlies: 256}, Seed: 1, Version: selfplay.Version()},
 //		Games: 1000, Parallel: 2, Shard: selfplay.Shard{Index: 0, Count: 4}, OutDir: "out",
 //	}
 //	sum, err := run.Execute(ctx)                      // out/games-0-of-4.jsonl
 //	selfplay.Merge(paths, "all.jsonl", 1000)          // fails on a missing or duplicate id
 //	selfplay.Verify([]string{"all.jsonl"}, selfplay.VerifyOptions{})
+//
+// Players. A PlayerSpec says what plays and how (SpecHelp is the grammar):
+// its kind, its settings — for the toolkit's engine the settings of the
+// engine's one table (engine.AllSettings) by their USI names, for a USI
+// engine options sent with setoption — and its limits as USI's `go` knows
+// them: movetime, nodes, depth, or a clock (time, increment, byoyomi) that
+// the match keeps for it. A Player answers the moves of one side of one
+// game. Engines are kept between games (EnginePool): a USI engine's process
+// gets `usinewgame`, the toolkit engine's node pool is reseeded
+// (engine.Player.NewGame), so a game is played exactly as by a new engine.
+//
+// Matches. Match.A and Match.B are the players. Without Match.Pairs, A
+// plays Sente in every game (a self-play dataset of fixed sides); with it,
+// games 2k and 2k+1 start from the same opening with the colours swapped.
+// Standings count a match from A's side, game pairs by the pentanomial that
+// package sprt computes Elo intervals and the SPRT on. Run.OnGame sees every
+// game and may stop a run: a match that has reached its verdict.
+//
+// Endings. A game ends by the rules (docs/rules.md), or off the board: a
+// player that fails loses with termination engine_error (its engine died,
+// hung or answered nonsense; the next game gets a new engine), one that
+// plays an illegal move with illegal_move, one that oversteps its clock by
+// more than Match.TimeMargin with time_forfeit, and `resign` is a
+// resignation; the record's detail keeps what the player answered or how its
+// engine failed. A USI engine's options are checked against what it declares
+// before the run. There is no adjudication by score. The run goes on.
 //
 // Reproducibility. Game id's seed is GameSeed(base, id), a SplitMix64 mix
 // of the run's base seed and the id alone; each side's player draws from
@@ -33,20 +61,16 @@
 // (record.Writer), so a killed run leaves whole records and at most one
 // partial line. Execute on the same directory keeps the whole records,
 // cuts the partial line and plays only the missing ids; a file from another
-// run (other seed, other shard) is refused, and so is one whose games were
-// played with other settings (the records store the run's configuration;
-// Run.AllowChanges accepts it). A shard is locked while a run writes it, so a
-// second run on it refuses. A cancelled context abandons the games in flight
-// and writes nothing partial.
+// run (other seed, shard, players, starts, rules or version: the records store
+// the run's configuration) is refused, naming the setting, unless
+// Run.AllowChanges. A shard is locked while a run writes it, so a second run on
+// it refuses. A cancelled context abandons the games in flight and writes
+// nothing partial.
 //
-// Players. A Player answers moves for one side of one game: the toolkit's
-// MCTS engine (package engine), an external USI engine (package usi; one
-// process per worker, reused across games with usinewgame), or uniformly
-// random moves. A player that fails or answers something that is not a move
-// loses the game with termination engine_error, one that plays an illegal
-// move loses with illegal_move, and the record's detail keeps what happened;
-// the run goes on. A USI engine's options are checked against what it
-// declares before the run.
+// Openings. ReadOpenings reads a file of start positions (SFEN lines, '#'
+// comments; a bad SFEN is an error naming the file and line).
+// GenerateOpenings makes a balanced suite: random walks from the start,
+// kept where a judge engine scores them within a margin.
 //
 // Errors are prefixed "selfplay:".
 package selfplay

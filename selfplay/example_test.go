@@ -64,7 +64,7 @@ func ExampleRun_Execute() {
 	random, _ := selfplay.ParsePlayerSpec("random", selfplay.PlayerSpec{})
 	openings, _ := selfplay.ParseStart("startpos")
 	run := &selfplay.Run{
-		Match: selfplay.Match{Sente: random, Gote: random, Openings: openings,
+		Match: selfplay.Match{A: random, B: random, Openings: openings,
 			Rules: minishogi.GameOptions{MaxPlies: 100}, Seed: 1, Version: "example"},
 		Games: 4, Parallel: 2, OutDir: dir,
 	}

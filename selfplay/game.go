@@ -7,18 +7,30 @@ import (
 
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/usi"
 )
 
 // Match is what every game of a run shares: the players, the starts and
-// the rules. Game id's seed and start follow from it and the id alone.
+// the rules. Game id's seed, start and colours follow from it and the id
+// alone.
 type Match struct {
-	Sente, Gote PlayerSpec
-	Openings    []Opening // game id starts from Openings[id % len(Openings)]
-	Rules       minishogi.GameOptions
-	Seed        uint64 // the run's base seed (GameSeed)
-	Version     string // the toolkit version written in records
-	// Engines, if not nil, keeps USI engine processes between games
-	// (Run.Execute makes one); nil starts a process per game.
+	// A and B are the two players. Without Pairs, A plays Sente in every
+	// game and game id starts from Openings[id mod len(Openings)]. With
+	// Pairs, games 2k and 2k+1 are a pair: both start from Openings[k mod
+	// len(Openings)], A playing Sente in game 2k and Gote in game 2k+1, so
+	// that neither player gets the better side of an opening more often
+	// (as cutechess-cli's -repeat and Fishtest play openings).
+	A, B     PlayerSpec
+	Pairs    bool
+	Openings []Opening
+	Rules    minishogi.GameOptions
+	Seed     uint64 // the run's base seed (GameSeed)
+	Version  string // the toolkit version written in records
+	// TimeMargin is how far a player on a clock may overstep it before it
+	// loses on time (cutechess-cli's timemargin); 0 forgives nothing.
+	TimeMargin time.Duration
+	// Engines, if not nil, keeps engines between games (Run.Execute makes
+	// one); nil starts a new engine for every game.
 	Engines *EnginePool
 }
 
@@ -27,37 +39,66 @@ func (m *Match) Validate() error {
 	if len(m.Openings) == 0 {
 		return fmt.Errorf("selfplay: no start position")
 	}
-	if err := m.Sente.Validate(); err != nil {
-		return fmt.Errorf("selfplay: sente: %w", err)
+	if err := m.A.Validate(); err != nil {
+		return fmt.Errorf("selfplay: player A: %w", err)
 	}
-	if err := m.Gote.Validate(); err != nil {
-		return fmt.Errorf("selfplay: gote: %w", err)
+	if err := m.B.Validate(); err != nil {
+		return fmt.Errorf("selfplay: player B: %w", err)
 	}
 	if m.Version == "" {
 		return fmt.Errorf("selfplay: no version for the records")
 	}
+	if m.TimeMargin < 0 {
+		return fmt.Errorf("selfplay: negative time margin %v", m.TimeMargin)
+	}
 	return nil
+}
+
+// AIsSente reports whether player A plays Sente in game id.
+func (m *Match) AIsSente(id int) bool { return !m.Pairs || id%2 == 0 }
+
+// Opening is the start of game id.
+func (m *Match) Opening(id int) Opening {
+	k := id
+	if m.Pairs {
+		k = id / 2
+	}
+	return m.Openings[k%len(m.Openings)]
+}
+
+// ScoreA is player A's points in a finished game of this match: 1 for a
+// win, 1/2 for a draw, 0 for a loss.
+func (m *Match) ScoreA(g *record.Game) float64 {
+	switch {
+	case g.Result == record.Draw:
+		return 0.5
+	case (g.Result == record.Sente) == m.AIsSente(g.ID):
+		return 1
+	}
+	return 0
 }
 
 // Play plays game id to its end and returns its record. When ctx is
 // cancelled the game is abandoned and Play returns ctx's error and no
 // record: a run stopped by a signal writes nothing partial.
 //
-// A player that fails (an engine that cannot start, dies, times out) loses
-// the game with termination engine_error; one that answers a move that is
-// not legal loses with illegal_move; `resign` is a resignation. These are
+// The game ends by the rules alone (docs/rules.md), or off the board: a
+// player that fails (an engine that cannot start, dies, times out) loses
+// with termination engine_error; one that answers a move that is not legal
+// loses with illegal_move; one on a clock that oversteps it by more than
+// TimeMargin loses with time_forfeit; `resign` is a resignation. These are
 // outcomes, recorded like any other, and the run goes on.
 func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 	seed := GameSeed(m.Seed, id)
-	opening := m.Openings[id%len(m.Openings)]
+	opening := m.Opening(id)
 	start, err := minishogi.ParseSFEN(opening.SFEN)
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: game %d: start %s: %w", id, opening.Name, err)
 	}
+	specs := m.sides(id)
 	rec := m.header(id)
 	began := time.Now()
 	rec.StartedAt = began.UTC().Truncate(time.Millisecond)
-
 	var players [2]Player
 	defer func() {
 		for _, p := range players {
@@ -66,7 +107,7 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 			}
 		}
 	}()
-	for c, spec := range []PlayerSpec{m.Sente, m.Gote} {
+	for c, spec := range specs {
 		p, err := spec.New(ctx, SideSeed(seed, minishogi.Color(c)), m.Engines)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -79,16 +120,17 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 		}
 		players[c] = p
 	}
-
+	clocks := [2]time.Duration{specs[0].Limits.Time, specs[1].Limits.Time}
 	g := minishogi.NewGame(start, m.Rules)
 	var stats []record.MoveStats
 	searched := false
 	for !g.Result().Over() {
 		pos := g.Position()
 		mover := pos.SideToMove()
+		lim := goParams(specs, clocks, mover)
 		t0 := time.Now()
-		d, err := players[mover].Move(ctx, g)
-		ms := float64(time.Since(t0).Microseconds()) / 1000
+		d, err := players[mover].Move(ctx, g, lim)
+		took := time.Since(t0)
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -96,6 +138,13 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 			finish(rec, mover.Opponent(), record.EngineError, began)
 			rec.Detail = fmt.Sprintf("%s's engine failed: %v", mover, err)
 			break
+		}
+		if l := specs[mover].Limits; l.Clock() {
+			if took > clocks[mover]+l.Byoyomi+m.TimeMargin {
+				finish(rec, mover.Opponent(), record.TimeForfeit, began)
+				break
+			}
+			clocks[mover] = max(clocks[mover]-took, 0) + l.Inc
 		}
 		if d.Move == Resign {
 			finish(rec, mover.Opponent(), record.Resignation, began)
@@ -113,12 +162,12 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 			break
 		}
 		rec.Moves = append(rec.Moves, d.Move)
-		st := record.MoveStats{MS: ms}
+		st := record.MoveStats{}
 		if d.Stats != nil {
 			st = *d.Stats
-			st.MS = ms
 			searched = true
 		}
+		st.MS = float64(took.Microseconds()) / 1000
 		stats = append(stats, st)
 	}
 	rec.Plies = len(rec.Moves)
@@ -135,16 +184,25 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 	return rec, nil
 }
 
+// sides are game id's players by colour, Sente first.
+func (m *Match) sides(id int) [2]PlayerSpec {
+	if m.AIsSente(id) {
+		return [2]PlayerSpec{m.A, m.B}
+	}
+	return [2]PlayerSpec{m.B, m.A}
+}
+
 // header is the part of game id's record that the match decides before a move is played:
 // the same for every run of the match, so a resume compares it with the games kept.
 func (m *Match) header(id int) *record.Game {
-	opening := m.Openings[id%len(m.Openings)]
+	opening := m.Opening(id)
+	specs := m.sides(id)
 	return &record.Game{
 		ID: id, Seed: GameSeed(m.Seed, id), Variant: "minishogi",
 		Start: opening.SFEN, StartName: opening.Name,
 		Moves:   []string{},
-		Players: record.Players{Sente: m.Sente.Record(), Gote: m.Gote.Record()},
-		Rules:   record.Rules{Repetition: m.Rules.Repetition.String(), MaxPlies: m.Rules.MaxPlies},
+		Players: record.Players{Sente: specs[0].Record(), Gote: specs[1].Record()},
+		Rules:   m.recordRules(),
 		Version: m.Version,
 	}
 }
@@ -155,6 +213,23 @@ func truncate(s string) string {
 		return s[:80] + "..."
 	}
 	return s
+}
+
+func (m *Match) recordRules() record.Rules {
+	return record.Rules{Repetition: m.Rules.Repetition.String(), MaxPlies: m.Rules.MaxPlies}
+}
+
+// goParams is the `go` of the side to move: its own per-move limits, and
+// the clocks of both sides as they stand (USI sends both).
+func goParams(specs [2]PlayerSpec, clocks [2]time.Duration, mover minishogi.Color) usi.GoParams {
+	l := specs[mover].Limits
+	p := usi.GoParams{MoveTime: l.MoveTime, Nodes: l.Nodes, Depth: l.Depth}
+	if l.Clock() {
+		p.BTime, p.WTime = clocks[minishogi.Sente], clocks[minishogi.Gote]
+		p.BInc, p.WInc = specs[minishogi.Sente].Limits.Inc, specs[minishogi.Gote].Limits.Inc
+		p.Byoyomi = l.Byoyomi
+	}
+	return p
 }
 
 func finish(rec *record.Game, winner minishogi.Color, how record.Termination, began time.Time) {

@@ -16,7 +16,7 @@ import (
 // itself (so records carry search statistics), or random players.
 func testMatch(t testing.TB, kind string) Match {
 	t.Helper()
-	defaults := PlayerSpec{Playouts: 24, Threads: 1, Noise: 0.25, TemperaturePlies: 6}
+	defaults := PlayerSpec{Limits: Limits{Nodes: 24}, Options: []Option{{"Noise", "0.25"}, {"TemperaturePlies", "6"}}}
 	spec, err := ParsePlayerSpec(kind, defaults)
 	if err != nil {
 		t.Fatal(err)
@@ -26,7 +26,7 @@ func testMatch(t testing.TB, kind string) Match {
 		t.Fatal(err)
 	}
 	return Match{
-		Sente: spec, Gote: spec, Openings: openings,
+		A: spec, B: spec, Openings: openings,
 		Rules: minishogi.GameOptions{MaxPlies: 60}, Seed: 42, Version: "test",
 	}
 }

@@ -3,11 +3,13 @@ package selfplay
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/shogilab/shogilab/engine"
 	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/usi"
 )
 
 // TopMoves is how many root moves, most visited first, a record keeps per
@@ -16,29 +18,15 @@ import (
 // game (every visited move would triple it).
 const TopMoves = 8
 
-// mctsPlayer is the toolkit's engine (package engine) without USI.
+// mctsPlayer is the toolkit's engine (package engine) without USI. Its
+// engine.Player, whose node pool is allocated once, goes back to the
+// EnginePool after a game and is reseeded for the next (engine.Player.NewGame
+// makes it play exactly as a new one would).
 type mctsPlayer struct {
 	p      *engine.Player
-	limits engine.Limits
-}
-
-// nodesPerPlayout sizes the node pool: an expansion takes one node per
-// legal move, and Minishogi positions have some tens of moves (more with
-// pieces in hand), so 128 nodes a playout leaves room for the tree the
-// engine keeps from one move to the next.
-const nodesPerPlayout = 128
-
-// maxPoolNodes is the largest node pool of an MCTS player (128 MiB). A search
-// stops when its pool is full, so it is also the most playouts a move can
-// be given: every playout that does not end in a known result expands a node.
-const maxPoolNodes = 1 << 22
-
-// poolNodes is the node pool of the spec's MCTS player.
-func (s PlayerSpec) poolNodes() int {
-	if s.Playouts > 0 && s.MoveTime == 0 {
-		return int(min(max(s.Playouts*nodesPerPlayout, 1<<16), maxPoolNodes))
-	}
-	return engine.DefaultPlayerConfig().Search.MaxNodes
+	margin time.Duration // MoveOverhead: held back from a clock
+	pool   *EnginePool
+	key    string
 }
 
 // memory is the memory a player of the spec allocates in this process: the
@@ -47,25 +35,47 @@ func (s PlayerSpec) memory() uint64 {
 	if s.Kind != record.KindMCTS {
 		return 0
 	}
-	return uint64(s.poolNodes()) * uint64(mcts.NodeBytes)
+	st, err := s.settings()
+	if err != nil {
+		return 0
+	}
+	return uint64(st.Player.Search.MaxNodes) * uint64(mcts.NodeBytes)
 }
 
-func newMCTSPlayer(s PlayerSpec, seed uint64) (Player, error) {
-	cfg := engine.DefaultPlayerConfig()
-	cfg.Search.Seed = seed
-	cfg.Search.Threads = max(s.Threads, 1)
-	cfg.Search.DirichletEpsilon = s.Noise
-	cfg.Search.TemperaturePlies = s.TemperaturePlies
-	cfg.Search.MaxNodes = s.poolNodes()
-	p, err := engine.NewPlayer(cfg)
+func newMCTSPlayer(s PlayerSpec, seed uint64, pool *EnginePool) (Player, error) {
+	st, err := s.settings()
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: mcts player: %w", err)
 	}
-	return &mctsPlayer{p: p, limits: engine.Limits{Playouts: s.Playouts, Time: s.MoveTime}}, nil
+	key := fmt.Sprintf("mcts %+v", st)
+	if pool != nil {
+		if p, ok := pool.get(key).(*mctsPlayer); ok {
+			p.p.NewGame(seed)
+			return p, nil
+		}
+	}
+	st.Player.Search.Seed = seed
+	p, err := engine.NewPlayer(st.Player)
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: mcts player: %w", err)
+	}
+	return &mctsPlayer{p: p, margin: st.MoveOverhead, pool: pool, key: key}, nil
 }
 
-func (m *mctsPlayer) Move(ctx context.Context, g *minishogi.Game) (Decision, error) {
-	d, err := m.p.Think(ctx, g, m.limits)
+// limits turns the `go` of a move into search limits. A movetime is used
+// whole: MoveOverhead is the allowance for talking USI, which an engine in
+// the same process does not, and for a clock, which the match keeps
+// strictly (engine.TimeBudget holds it back there).
+func (m *mctsPlayer) limits(lim usi.GoParams, stm minishogi.Color) engine.Limits {
+	if lim.MoveTime > 0 {
+		return engine.Limits{Time: lim.MoveTime, Playouts: lim.Nodes}
+	}
+	return engine.TimeBudget(lim, stm, m.margin)
+}
+
+func (m *mctsPlayer) Move(ctx context.Context, g *minishogi.Game, lim usi.GoParams) (Decision, error) {
+	pos := g.Position()
+	d, err := m.p.Think(ctx, g, m.limits(lim, pos.SideToMove()))
 	if err != nil {
 		return Decision{}, err
 	}
@@ -86,4 +96,12 @@ func (m *mctsPlayer) Move(ctx context.Context, g *minishogi.Game) (Decision, err
 	return Decision{Move: d.Move.String(), Stats: st}, nil
 }
 
-func (m *mctsPlayer) Close() error { return nil }
+// Close hands the engine back to the pool, if there is one.
+func (m *mctsPlayer) Close() error {
+	if m.pool != nil {
+		m.pool.put(m.key, m)
+	}
+	return nil
+}
+
+func (m *mctsPlayer) quit() error { return nil }

@@ -5,25 +5,31 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/shogilab/shogilab/engine"
 	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/usi"
 )
 
 // Player chooses the moves of one side in one game. A Player is made for a
 // game by PlayerSpec.New and closed when the game ends; it is used by one
 // goroutine.
 type Player interface {
-	// Move chooses a move for the side to move in g, which is not over.
-	// An error means the player could not answer (its engine died, timed
-	// out or answered nonsense); the game then ends as engine_error, unless
-	// ctx was cancelled, in which case the game is abandoned.
-	Move(ctx context.Context, g *minishogi.Game) (Decision, error)
-	// Close releases the player's resources (an engine process).
+	// Move chooses a move for the side to move in g, which is not over,
+	// within lim: the player's budget for this move as USI's `go` states it
+	// (movetime, nodes, depth, or the clocks the match keeps). An error
+	// means the player could not answer (its engine died, timed out or
+	// answered nonsense); the game then ends as engine_error, unless ctx was
+	// cancelled, in which case the game is abandoned.
+	Move(ctx context.Context, g *minishogi.Game, lim usi.GoParams) (Decision, error)
+	// Close releases the player's resources (an engine process), or hands
+	// them back to the EnginePool for the next game.
 	Close() error
 }
 
@@ -40,106 +46,132 @@ type Decision struct {
 // Resign is the Decision.Move of a player that resigns (USI `bestmove resign`).
 const Resign = "resign"
 
-// Option is one USI engine option: setoption name Name value Value.
+// Option is one setting of a player: for the toolkit's engine a setting of
+// its table (engine.AllSettings, by its USI name), for a USI engine a
+// `setoption name Name value Value`.
 type Option struct{ Name, Value string }
 
-// PlayerSpec is the configuration of one side: what plays and with which
-// budget. ParsePlayerSpec reads it from a command line; New makes a Player
-// for one game.
-type PlayerSpec struct {
-	Kind string // record.KindRandom, record.KindMCTS or record.KindUSI
-	Name string // the name in records; defaults from the kind
-
-	// Search budget per move. MCTS uses Playouts (or MoveTime when set);
-	// a USI engine gets `go movetime`, `go nodes` or `go depth`.
-	Playouts int64
+// Limits is a player's thinking budget as USI's `go` knows it: per move
+// (MoveTime, Nodes, Depth) or a clock (Time, Inc, Byoyomi) that the match
+// keeps and sends with every `go`. For the toolkit's engine a node is a
+// playout.
+type Limits struct {
 	MoveTime time.Duration
 	Nodes    int64
 	Depth    int
-
-	// MCTS self-play settings.
-	Threads          int     // search threads per game
-	Noise            float64 // Dirichlet noise weight at the root (0: none)
-	TemperaturePlies int     // plies during which moves are drawn ∝ visits
-
-	// USI engines.
-	Argv    []string
-	Options []Option
+	Time     time.Duration // the clock's main time
+	Inc      time.Duration // added to the clock after every move (Fischer)
+	Byoyomi  time.Duration // time per move once the main time is spent
 }
 
-// ParsePlayerSpec reads a player specification:
+// Clock reports whether the limits put the player on a clock.
+func (l Limits) Clock() bool { return l.Time > 0 || l.Inc > 0 || l.Byoyomi > 0 }
+
+func (l Limits) zero() bool { return l == Limits{} }
+
+// PlayerSpec is the configuration of one player: what plays, with which
+// settings and budget. ParsePlayerSpec reads it from a command line; New
+// makes a Player for one game.
+type PlayerSpec struct {
+	Kind   string // record.KindRandom, record.KindMCTS or record.KindUSI
+	Name   string // the name in records; defaults from the kind
+	Limits Limits
+	// Options are the player's settings, in the order given, a later one
+	// replacing an earlier one of the same name: for KindMCTS the settings
+	// of the engine's table by their canonical names, for KindUSI what is
+	// sent to the engine with setoption.
+	Options []Option
+	Argv    []string // KindUSI: the engine's command
+}
+
+// limitKeys are the spec keys of Limits; "playouts" is the toolkit's
+// engine's word for nodes.
+var limitKeys = []string{"movetime", "nodes", "playouts", "depth", "time", "inc", "byoyomi"}
+
+// ParsePlayerSpec reads a player specification (SpecHelp describes it):
 //
 //	random
-//	mcts[:key=value,...]   keys: playouts, movetime, threads, noise, temperature-plies, name
-//	usi:COMMAND[,key=value,...]
-//	                       COMMAND is split at spaces into argv; keys: movetime,
-//	                       nodes, depth, name, and option.NAME=VALUE for setoption
+//	mcts[:KEY=VALUE,...]         the toolkit's engine ("shogilab" is another name for it)
+//	usi:COMMAND[,KEY=VALUE,...]  an external USI engine; COMMAND is split at spaces
 //
-// Durations take Go's units (movetime=100ms) or plain milliseconds
-// (movetime=100). defaults supplies what a spec leaves out (the run's
-// --playouts, --movetime, --threads, --noise, --temperature-plies).
+// KEY is a limit (movetime, nodes, depth, time, inc, byoyomi; playouts is
+// nodes for mcts), name, or a setting: for mcts a setting of the engine's
+// table by its USI name, written bare or as option.NAME, its case ignored;
+// for usi option.NAME, sent with setoption. Durations take Go's units
+// (movetime=100ms, time=1m) or plain milliseconds (movetime=100).
+//
+// defaults supplies what a spec leaves out (a run's flags): its Limits when
+// the spec states none, and for mcts its Options, which the spec's override.
 func ParsePlayerSpec(text string, defaults PlayerSpec) (PlayerSpec, error) {
 	kind, args, _ := strings.Cut(text, ":")
-	s := defaults
-	s.Kind, s.Name, s.Argv, s.Options = kind, "", nil, nil
-	var fields []string
-	if args != "" {
-		fields = strings.Split(args, ",")
+	if kind == "shogilab" {
+		kind = record.KindMCTS
 	}
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("selfplay: player %q: %s", text, fmt.Sprintf(format, a...))
 	}
+	s := PlayerSpec{Kind: kind}
+	var fields []string
+	if args != "" {
+		fields = strings.Split(args, ",")
+	}
 	switch kind {
 	case record.KindRandom:
 	case record.KindMCTS:
+		s.Options = slices.Clone(defaults.Options)
 	case record.KindUSI:
 		if len(fields) == 0 || strings.Contains(fields[0], "=") || strings.TrimSpace(fields[0]) == "" {
 			return PlayerSpec{}, bad("usi needs the engine's command first, as usi:/usr/games/fairy-stockfish")
 		}
 		s.Argv = strings.Fields(fields[0])
 		fields = fields[1:]
-		s.MoveTime, s.Nodes, s.Depth = 0, 0, 0
 	default:
 		return PlayerSpec{}, bad("kind %q is not random, mcts or usi", kind)
 	}
+	limited := false
 	for _, f := range fields {
 		key, value, ok := strings.Cut(f, "=")
 		if !ok {
 			return PlayerSpec{}, bad("%q is not key=value", f)
 		}
-		var err error
+		key, value = strings.TrimSpace(key), strings.TrimSpace(value)
+		lower := strings.ToLower(key)
 		switch {
-		case key == "name":
+		case lower == "name":
 			s.Name = value
-		case key == "movetime" && kind != record.KindRandom:
-			s.MoveTime, err = parseMillis(value)
-		case key == "playouts" && kind == record.KindMCTS:
-			s.Playouts, err = strconv.ParseInt(value, 10, 64)
-		case key == "threads" && kind == record.KindMCTS:
-			s.Threads, err = strconv.Atoi(value)
-		case key == "noise" && kind == record.KindMCTS:
-			s.Noise, err = strconv.ParseFloat(value, 64)
-		case key == "temperature-plies" && kind == record.KindMCTS:
-			s.TemperaturePlies, err = strconv.Atoi(value)
-		case key == "nodes" && kind == record.KindUSI:
-			s.Nodes, err = strconv.ParseInt(value, 10, 64)
-		case key == "depth" && kind == record.KindUSI:
-			s.Depth, err = strconv.Atoi(value)
-		case strings.HasPrefix(key, "option.") && kind == record.KindUSI && len(key) > len("option."):
-			s.Options = append(s.Options, Option{strings.TrimPrefix(key, "option."), value})
+		case slices.Contains(limitKeys, lower):
+			if kind == record.KindRandom {
+				return PlayerSpec{}, bad("random takes no limit (%s)", key)
+			}
+			if err := s.Limits.set(kind, lower, value); err != nil {
+				return PlayerSpec{}, bad("%v", err)
+			}
+			limited = true
+		case kind == record.KindMCTS:
+			name := key
+			if len(lower) > len("option.") && strings.HasPrefix(lower, "option.") {
+				name = key[len("option."):]
+			}
+			set, ok := engine.FindSetting(name)
+			switch {
+			case !ok:
+				return PlayerSpec{}, bad("unknown key %q for mcts (want a limit, name, or a setting: %s)", key, settingNames())
+			case set.PerGame:
+				return PlayerSpec{}, bad("%s is set by the match for every game, not by a player", set.Name)
+			}
+			st := engine.DefaultSettings()
+			if err := set.Set(&st, value); err != nil {
+				return PlayerSpec{}, bad("%v", err)
+			}
+			s.setOption(set.Name, value)
+		case kind == record.KindUSI && len(lower) > len("option.") && strings.HasPrefix(lower, "option."):
+			s.Options = append(s.Options, Option{key[len("option."):], value})
 		default:
 			return PlayerSpec{}, bad("unknown key %q for %s", key, kind)
 		}
-		if err != nil {
-			return PlayerSpec{}, bad("%s=%q is not a valid value", key, value)
-		}
 	}
-	if kind == record.KindUSI && s.MoveTime == 0 && s.Nodes == 0 && s.Depth == 0 {
-		// No limit of its own: the run's --movetime, else --playouts as nodes.
-		s.MoveTime = defaults.MoveTime
-		if s.MoveTime == 0 {
-			s.Nodes = defaults.Playouts
-		}
+	if !limited && kind != record.KindRandom {
+		s.Limits = defaults.Limits
 	}
 	if err := s.Validate(); err != nil {
 		return PlayerSpec{}, bad("%v", err)
@@ -147,25 +179,98 @@ func ParsePlayerSpec(text string, defaults PlayerSpec) (PlayerSpec, error) {
 	return s, nil
 }
 
+// setOption sets an option, replacing an earlier one of the same name.
+func (s *PlayerSpec) setOption(name, value string) {
+	for i, o := range s.Options {
+		if o.Name == name {
+			s.Options[i].Value = value
+			return
+		}
+	}
+	s.Options = append(s.Options, Option{name, value})
+}
+
+// SetOption sets a setting of an mcts spec (or a defaults spec for one),
+// replacing an earlier value: name is a setting of the engine's table. It
+// is how a command's flags (--threads, --noise) become defaults.
+func (s *PlayerSpec) SetOption(name, value string) error {
+	set, ok := engine.FindSetting(name)
+	if !ok {
+		return fmt.Errorf("selfplay: no engine setting %q", name)
+	}
+	st := engine.DefaultSettings()
+	if err := set.Set(&st, value); err != nil {
+		return fmt.Errorf("selfplay: %w", err)
+	}
+	s.setOption(set.Name, value)
+	return nil
+}
+
+func settingNames() string {
+	var names []string
+	for _, s := range engine.AllSettings() {
+		if !s.PerGame {
+			names = append(names, s.Name)
+		}
+	}
+	return strings.Join(names, ", ")
+}
+
+// set parses one limit key (lower case) for a player of kind.
+func (l *Limits) set(kind, key, value string) error {
+	var err error
+	switch key {
+	case "movetime":
+		l.MoveTime, err = parseMillis(value)
+	case "time":
+		l.Time, err = parseMillis(value)
+	case "inc":
+		l.Inc, err = parseMillis(value)
+	case "byoyomi":
+		l.Byoyomi, err = parseMillis(value)
+	case "nodes", "playouts":
+		if key == "playouts" && kind != record.KindMCTS {
+			return fmt.Errorf("playouts is for mcts; a USI engine counts nodes")
+		}
+		l.Nodes, err = strconv.ParseInt(value, 10, 64)
+	case "depth":
+		if kind != record.KindUSI {
+			return fmt.Errorf("depth is for USI engines; a tree search has no depth limit")
+		}
+		l.Depth, err = strconv.Atoi(value)
+	}
+	if err != nil {
+		return fmt.Errorf("%s=%q is not a valid value", key, value)
+	}
+	return nil
+}
+
 // Validate checks the spec's values.
 func (s PlayerSpec) Validate() error {
+	l := s.Limits
 	switch {
-	case s.Playouts < 0 || s.MoveTime < 0 || s.Nodes < 0 || s.Depth < 0:
-		return errors.New("a budget is negative")
-	case s.Threads < 0:
-		return errors.New("threads is negative")
-	case s.Noise < 0 || s.Noise > 1:
-		return errors.New("noise is not within [0, 1]")
-	case s.TemperaturePlies < 0:
-		return errors.New("temperature-plies is negative")
+	case l.MoveTime < 0 || l.Nodes < 0 || l.Depth < 0 || l.Time < 0 || l.Inc < 0 || l.Byoyomi < 0:
+		return errors.New("a limit is negative")
+	case l.MoveTime > 0 && l.Clock():
+		return errors.New("movetime and a clock (time, inc, byoyomi) exclude each other")
 	case s.Kind == record.KindUSI && len(s.Argv) == 0:
 		return errors.New("usi needs a command")
-	case s.Kind == record.KindUSI && s.MoveTime == 0 && s.Nodes == 0 && s.Depth == 0:
-		return errors.New("usi needs movetime, nodes or depth")
-	case s.Kind == record.KindMCTS && s.Playouts == 0 && s.MoveTime == 0:
-		return errors.New("mcts needs playouts or movetime")
-	case s.Kind == record.KindMCTS && s.Playouts > maxPoolNodes:
-		return fmt.Errorf("playouts %d is more than a move's search can hold: it stops when its pool of %d nodes (%d MiB) is full, and nearly every playout takes a node; at most %d", s.Playouts, maxPoolNodes, maxPoolNodes*mcts.NodeBytes>>20, maxPoolNodes)
+	case s.Kind == record.KindUSI && l.zero():
+		return errors.New("usi needs a limit: movetime, nodes, depth or a clock")
+	case s.Kind == record.KindMCTS && l.Nodes == 0 && l.MoveTime == 0 && !l.Clock():
+		return errors.New("mcts needs playouts, movetime or a clock")
+	case s.Kind == record.KindMCTS:
+		st, err := s.settings()
+		if err != nil {
+			return err
+		}
+		// A search stops when its node pool is full, and nearly every playout takes
+		// a node: a budget beyond the pool cannot be spent (a typo, such as
+		// playouts=99999999999).
+		if pool := int64(st.Player.Search.MaxNodes); l.Nodes > pool {
+			return fmt.Errorf("playouts %d is more than a move's search can hold: it stops when its pool of %d nodes (%d MiB) is full, and nearly every playout takes a node; give at most %d, or a larger USI_Hash",
+				l.Nodes, pool, pool*int64(mcts.NodeBytes)>>20, pool)
+		}
 	}
 	return nil
 }
@@ -185,16 +290,21 @@ func (s PlayerSpec) DisplayName() string {
 		return s.Name
 	case s.Kind == record.KindUSI && len(s.Argv) > 0:
 		base := s.Argv[0]
-		if i := strings.LastIndexByte(base, '/'); i >= 0 {
-			base = base[i+1:]
+		if i := strings.LastIndexByte(strings.TrimRight(base, "/"), '/'); i >= 0 {
+			base = strings.TrimRight(base[i+1:], "/")
 		}
-		return base
+		if base != "" {
+			return base
+		}
 	}
 	return s.Kind
 }
 
 // Record describes the player for a game record: the settings that shape
-// its play, so that a dataset says what produced it.
+// its play, so that a dataset says what produced it. An mcts player's
+// config has its budget (playouts, movetime_ms, time_ms, inc_ms,
+// byoyomi_ms), its threads, and every other setting that is not at its
+// default under the setting's snake-case key (engine.Setting.Key).
 func (s PlayerSpec) Record() record.Player {
 	cfg := map[string]any{}
 	put := func(key string, v any, set bool) {
@@ -202,19 +312,27 @@ func (s PlayerSpec) Record() record.Player {
 			cfg[key] = v
 		}
 	}
+	l := s.Limits
+	ms := func(key string, d time.Duration) { put(key, d.Milliseconds(), d > 0) }
 	switch s.Kind {
 	case record.KindMCTS:
-		put("playouts", s.Playouts, s.Playouts > 0)
-		put("movetime_ms", s.MoveTime.Milliseconds(), s.MoveTime > 0)
-		put("threads", max(s.Threads, 1), true)
-		put("noise", s.Noise, s.Noise > 0)
-		put("temperature_plies", s.TemperaturePlies, s.TemperaturePlies > 0)
+		put("playouts", l.Nodes, l.Nodes > 0)
+		ms("movetime_ms", l.MoveTime)
+		threads := int64(1)
+		for _, o := range s.Options {
+			set, _ := engine.FindSetting(o.Name)
+			if set.Name == "Threads" {
+				threads = set.Value(o.Value).(int64)
+				continue
+			}
+			put(set.Key(), set.Value(o.Value), !set.IsDefault(o.Value))
+		}
+		put("threads", threads, true)
 	case record.KindUSI:
 		put("argv", s.Argv, true)
-		lim := s.usiLimits()
-		put("movetime_ms", lim.MoveTime.Milliseconds(), lim.MoveTime > 0)
-		put("nodes", lim.Nodes, lim.Nodes > 0)
-		put("depth", lim.Depth, lim.Depth > 0)
+		ms("movetime_ms", l.MoveTime)
+		put("nodes", l.Nodes, l.Nodes > 0)
+		put("depth", l.Depth, l.Depth > 0)
 		if len(s.Options) > 0 {
 			opts := map[string]any{}
 			for _, o := range s.Options {
@@ -223,15 +341,42 @@ func (s PlayerSpec) Record() record.Player {
 			cfg["options"] = opts
 		}
 	}
+	ms("time_ms", l.Time)
+	ms("inc_ms", l.Inc)
+	ms("byoyomi_ms", l.Byoyomi)
 	if len(cfg) == 0 {
 		cfg = nil
 	}
 	return record.Player{Name: s.DisplayName(), Kind: s.Kind, Config: cfg}
 }
 
+// settings are the engine settings of an mcts spec. Without USI_Hash the
+// node pool is sized from the playouts (engine.PlayoutNodes) when the
+// budget is playouts alone, and is the engine's default otherwise.
+func (s PlayerSpec) settings() (engine.Settings, error) {
+	st := engine.DefaultSettings()
+	hash := false
+	for _, o := range s.Options {
+		set, ok := engine.FindSetting(o.Name)
+		if !ok {
+			return st, fmt.Errorf("no engine setting %q", o.Name)
+		}
+		if err := set.Set(&st, o.Value); err != nil {
+			return st, err
+		}
+		hash = hash || set.Name == "USI_Hash"
+	}
+	if l := s.Limits; !hash && l.Nodes > 0 && l.MoveTime == 0 && !l.Clock() {
+		st.Player.Search.MaxNodes = engine.PlayoutNodes(l.Nodes)
+	}
+	return st, nil
+}
+
 // New makes a player for one game. seed drives its random choices (see
-// SideSeed). ctx bounds an engine process's life; a USI engine is taken
-// from engines when it holds an idle one (engines may be nil).
+// SideSeed). ctx bounds an engine process's life. A player whose kind keeps
+// state between games (a USI engine's process, the toolkit engine's node
+// pool) is taken from engines when it holds an idle one (engines may be
+// nil); Close hands it back.
 func (s PlayerSpec) New(ctx context.Context, seed uint64, engines *EnginePool) (Player, error) {
 	switch s.Kind {
 	case record.KindRandom:
@@ -239,9 +384,33 @@ func (s PlayerSpec) New(ctx context.Context, seed uint64, engines *EnginePool) (
 	case record.KindUSI:
 		return newUSIPlayer(ctx, s, engines)
 	case record.KindMCTS:
-		return newMCTSPlayer(s, seed)
+		return newMCTSPlayer(s, seed, engines)
 	}
 	panic(fmt.Sprintf("selfplay: unknown player kind %q", s.Kind))
+}
+
+// SpecHelp describes the player specs for a command's help, with the
+// engine's settings from its table.
+func SpecHelp() string {
+	var b strings.Builder
+	b.WriteString(`A player is one of
+  random                          uniformly random legal moves
+  mcts[:KEY=VALUE,...]            the toolkit's engine (also called shogilab)
+  usi:COMMAND[,KEY=VALUE,...]     an external USI engine; COMMAND is split at spaces
+KEY is a limit, name=NAME (the name in records), or a setting:
+  limits   movetime=D, nodes=N (playouts=N for mcts), depth=N (usi), or a clock:
+           time=D (main time), inc=D (added per move), byoyomi=D; D is 100ms, 2s,
+           or plain milliseconds. A player without a limit takes the command's.
+  usi      option.NAME=VALUE is sent with setoption (UCI_Variant is set by itself)
+  mcts     a setting of the engine by its USI name, its case ignored (option.NAME too):
+`)
+	for _, set := range engine.AllSettings() {
+		if set.PerGame {
+			continue
+		}
+		fmt.Fprintf(&b, "           %-16s %s; default %s\n", set.Name, set.Range(), set.Default)
+	}
+	return b.String()
 }
 
 // randomPlayer plays a uniformly random legal move: the weakest baseline,
@@ -257,7 +426,7 @@ func NewRandomPlayer(seed uint64) Player {
 	return &randomPlayer{rng: rand.New(rand.NewPCG(seed, 0x5e1f9a7))}
 }
 
-func (p *randomPlayer) Move(_ context.Context, g *minishogi.Game) (Decision, error) {
+func (p *randomPlayer) Move(_ context.Context, g *minishogi.Game, _ usi.GoParams) (Decision, error) {
 	pos := g.Position()
 	p.moves = pos.LegalMoves(p.moves[:0])
 	if len(p.moves) == 0 {

@@ -2,12 +2,14 @@ package selfplay
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/shogilab/shogilab/engine"
 	"github.com/shogilab/shogilab/internal/recordtest"
 	"github.com/shogilab/shogilab/record"
 )
@@ -22,7 +24,7 @@ func TestSecondRunOnShardRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Gote = slow
+	m.B = slow
 	first := &Run{Match: m, Games: 4, OutDir: dir}
 	started := make(chan struct{})
 	first.Progress = func(p Progress) {
@@ -104,7 +106,7 @@ func TestResumeRefusesOtherSettings(t *testing.T) {
 		edit func(m *Match)
 		want string
 	}{
-		{func(m *Match) { m.Gote = mcts.Gote }, `another gote player ("random" in the file, "mcts" now)`},
+		{func(m *Match) { m.B = mcts.B }, `another gote player ("random" in the file, "mcts" now)`},
 		{func(m *Match) { m.Openings, _ = ParseStart("bare-king") }, "another start"},
 		{func(m *Match) { m.Rules.MaxPlies = 61 }, "another play limit (max plies) (60 in the file, 61 now)"},
 		{func(m *Match) { m.Rules.Repetition = 2 }, "another repetition rule"},
@@ -120,7 +122,7 @@ func TestResumeRefusesOtherSettings(t *testing.T) {
 	}
 	// An MCTS budget is a setting of the player.
 	fast, slow := testMatch(t, "mcts"), testMatch(t, "mcts")
-	slow.Sente.Playouts = 48
+	slow.A.Limits.Nodes = 48
 	mdir := t.TempDir()
 	execute(t, &Run{Match: fast, Games: 1, OutDir: mdir})
 	if _, err := (&Run{Match: slow, Games: 2, OutDir: mdir}).Execute(context.Background()); err == nil || !strings.Contains(err.Error(), "sente player's playouts (24 in the file, 48 now)") {
@@ -187,7 +189,7 @@ func TestEngineNonsenseIsEngineError(t *testing.T) {
 		{"exit 3", record.EngineError, "gote's engine failed: "},
 	} {
 		m := testMatch(t, "random")
-		m.Gote, _ = ParsePlayerSpec("usi:"+scriptEngine(t, c.onGo)+",nodes=1", PlayerSpec{})
+		m.B, _ = ParsePlayerSpec("usi:"+scriptEngine(t, c.onGo)+",nodes=1", PlayerSpec{})
 		sum := execute(t, &Run{Match: m, Games: 1, OutDir: t.TempDir()})
 		g := recordtest.ReadSorted(t, sum.Path)[0]
 		if g.Termination != c.want || !strings.HasPrefix(g.Detail, c.detail) {
@@ -244,5 +246,26 @@ func TestBudgetsBounded(t *testing.T) {
 	_, err := (&Run{Match: m, Games: 1 << 24, Parallel: 1 << 24, OutDir: t.TempDir()}).Execute(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "--parallel") || !strings.Contains(err.Error(), "memory available") {
 		t.Errorf("--parallel 2^24: %v", err)
+	}
+}
+
+// TestHashBeyondMemory: a player spec with a hash the machine cannot hold is refused when it
+// is read (the engine's settings table checks it), instead of a fatal out of memory at its
+// first move.
+func TestHashBeyondMemory(t *testing.T) {
+	b, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		t.Skip("no /proc/meminfo")
+	}
+	var kb uint64
+	for _, line := range strings.Split(string(b), "\n") {
+		fmt.Sscanf(line, "MemAvailable: %d kB", &kb)
+	}
+	if kb<<10 >= engine.MaxHashMB<<20 {
+		t.Skipf("%d MiB available: the largest hash fits", kb>>10)
+	}
+	_, err = ParsePlayerSpec(fmt.Sprintf("mcts:playouts=10,USI_Hash=%d", engine.MaxHashMB), PlayerSpec{})
+	if err == nil || !strings.Contains(err.Error(), "USI_Hash") || !strings.Contains(err.Error(), "memory available") {
+		t.Errorf("USI_Hash=%d: %v", engine.MaxHashMB, err)
 	}
 }

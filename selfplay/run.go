@@ -32,6 +32,13 @@ type Run struct {
 	// each game is written (and once before the first game, with the games a
 	// resume kept).
 	Progress func(Progress)
+	// OnGame, if set, sees every game of the shard's file, from the
+	// goroutine that called Execute: first the games a resumed run keeps, in
+	// file order, then each game as it is written. When it returns true the
+	// run stops: no further game starts, the games in flight are abandoned,
+	// and Execute returns with Summary.Stopped and no error. A match that
+	// reaches its verdict (an SPRT) stops this way.
+	OnGame func(*record.Game) (stop bool)
 }
 
 // Progress is the state of a run for a progress display.
@@ -52,6 +59,7 @@ type Summary struct {
 	Kept        int // games already in the file (a resumed run)
 	Played      int // games played and written by this call
 	Interrupted bool
+	Stopped     bool // OnGame stopped the run
 }
 
 // ErrInterrupted is returned (wrapped) by Execute when its context was
@@ -97,11 +105,15 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 		return sum, err
 	}
 	defer unlock()
-	done, err := r.resume(ctx, sum.Path, lo, hi)
+	done, stopped, err := r.resume(ctx, sum.Path, lo, hi)
 	if err != nil {
 		return sum, err
 	}
 	sum.Kept = len(done)
+	if stopped {
+		sum.Stopped = true
+		return sum, nil
+	}
 	w, err := record.Append(sum.Path)
 	if err != nil {
 		return sum, fmt.Errorf("selfplay: output: %w", err)
@@ -183,8 +195,8 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 	go func() { wg.Wait(); close(results) }()
 
 	for g := range results {
-		if failed() != nil {
-			continue // draining after a failure
+		if failed() != nil || sum.Stopped {
+			continue // draining after a failure or a stop
 		}
 		if err := w.Write(g); err != nil {
 			fail(fmt.Errorf("selfplay: %s: %w", sum.Path, err))
@@ -192,9 +204,16 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 		}
 		sum.Played++
 		report(g)
+		if r.OnGame != nil && r.OnGame(g) {
+			sum.Stopped = true
+			cancel()
+		}
 	}
 	if err := failed(); err != nil {
 		return sum, err
+	}
+	if sum.Stopped {
+		return sum, nil
 	}
 	if sum.Kept+sum.Played < sum.Total {
 		sum.Interrupted = true
@@ -204,15 +223,16 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 }
 
 // resume reads the games a previous run left in path, cuts a partial last
-// record, and returns the ids done. A game that is not this run's (an id
-// outside the shard, a seed that is not GameSeed of this run's base seed,
-// an id twice) is an error: the directory holds another run. So is a game
-// played with other settings (players, start, rules, version), unless
-// AllowChanges: the records themselves store the run's configuration.
-func (r *Run) resume(ctx context.Context, path string, lo, hi int) (map[int]bool, error) {
-	done := map[int]bool{}
+// record, and returns the ids done, and whether OnGame stopped the run on
+// one of them. A game that is not this run's (an id outside the shard, a
+// seed that is not GameSeed of this run's base seed, an id twice) is an
+// error: the directory holds another run. So is a game played with other
+// settings (players, start, rules, version), unless AllowChanges: the
+// records themselves store the run's configuration.
+func (r *Run) resume(ctx context.Context, path string, lo, hi int) (done map[int]bool, stopped bool, err error) {
+	done = map[int]bool{}
 	if !fileExists(path) {
-		return done, nil
+		return done, false, nil
 	}
 	end, err := record.ScanFile(path, func(g *record.Game) error {
 		if ctx.Err() != nil {
@@ -226,21 +246,22 @@ func (r *Run) resume(ctx context.Context, path string, lo, hi int) (map[int]bool
 		case done[g.ID]:
 			return fmt.Errorf("%s holds game %d twice", path, g.ID)
 		}
-		if !r.AllowChanges {
-			if diff := configDiff(g, r.header(g.ID)); diff != "" {
-				return fmt.Errorf("%s holds game %d played with another %s: resume with the same settings, use another --out, or allow the change (--allow-changes)", path, g.ID, diff)
-			}
+		if diff := configDiff(g, r.header(g.ID)); diff != "" && !r.AllowChanges {
+			return fmt.Errorf("%s holds game %d played with another %s: it is another run's; resume with the same settings, use another --out, or allow the change (--allow-changes)", path, g.ID, diff)
 		}
 		done[g.ID] = true
+		if r.OnGame != nil && !stopped {
+			stopped = r.OnGame(g)
+		}
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("selfplay: resuming: %w", err)
+		return nil, false, fmt.Errorf("selfplay: resuming: %w", err)
 	}
 	if err := os.Truncate(path, end); err != nil {
-		return nil, fmt.Errorf("selfplay: resuming: %w", err)
+		return nil, false, fmt.Errorf("selfplay: resuming: %w", err)
 	}
-	return done, nil
+	return done, stopped, nil
 }
 
 // configDiff names the first setting in which a kept game differs from the
@@ -295,7 +316,7 @@ func configDiff(kept, want *record.Game) string {
 // checkMemory refuses a run whose games, played Parallel at a time, would
 // allocate more node pools than the machine can hold (see sysmem.Check).
 func (r *Run) checkMemory() error {
-	per := r.Sente.memory() + r.Gote.memory()
+	per := r.A.memory() + r.B.memory()
 	n := r.workers(r.Games)
 	if err := sysmem.Check(uint64(n) * per); err != nil {
 		return fmt.Errorf("selfplay: %d games at once (--parallel), each with node pools of %d MiB: %w", n, per>>20, err)

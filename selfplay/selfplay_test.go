@@ -2,17 +2,21 @@ package selfplay
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/internal/recordtest"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/usi"
 )
 
 // SplitMix64's first outputs for seed 1234567, as published on Rosetta Code
@@ -118,25 +122,74 @@ func TestShardFromEnv(t *testing.T) {
 }
 
 func TestParsePlayerSpec(t *testing.T) {
-	def := PlayerSpec{Playouts: 800, Threads: 1, Noise: 0.25, TemperaturePlies: 10}
-	s, err := ParsePlayerSpec("mcts:playouts=50,threads=2,name=small", def)
-	if err != nil || s.Playouts != 50 || s.Threads != 2 || s.Noise != 0.25 || s.DisplayName() != "small" {
+	def := PlayerSpec{Limits: Limits{Nodes: 800}, Options: []Option{{"Threads", "1"}, {"Noise", "0.25"}, {"TemperaturePlies", "10"}}}
+	s, err := ParsePlayerSpec("mcts:playouts=50,threads=2,cpuct=2.5,option.MateDepth=1,name=small", def)
+	want := []Option{{"Threads", "2"}, {"Noise", "0.25"}, {"TemperaturePlies", "10"}, {"CPuct", "2.5"}, {"MateDepth", "1"}}
+	if err != nil || s.Limits != (Limits{Nodes: 50}) || !reflect.DeepEqual(s.Options, want) || s.DisplayName() != "small" {
 		t.Errorf("mcts spec: %+v, %v", s, err)
 	}
+	// The old match grammar still reads: shogilab is mcts, hash is USI_Hash.
+	s, err = ParsePlayerSpec("shogilab:movetime=100ms,hash=16", PlayerSpec{})
+	if err != nil || s.Kind != record.KindMCTS || s.Limits != (Limits{MoveTime: 100 * time.Millisecond}) || !reflect.DeepEqual(s.Options, []Option{{"USI_Hash", "16"}}) {
+		t.Errorf("shogilab spec: %+v, %v", s, err)
+	}
 	s, err = ParsePlayerSpec("usi:/usr/games/fairy-stockfish -x,movetime=150,option.Skill Level=3", def)
-	if err != nil || len(s.Argv) != 2 || s.MoveTime != 150*time.Millisecond || s.Nodes != 0 ||
+	if err != nil || len(s.Argv) != 2 || s.Limits != (Limits{MoveTime: 150 * time.Millisecond}) ||
 		len(s.Options) != 1 || s.Options[0] != (Option{"Skill Level", "3"}) || s.DisplayName() != "fairy-stockfish" {
 		t.Errorf("usi spec: %+v, %v", s, err)
 	}
-	// A usi engine without a limit of its own takes --playouts as nodes.
-	if s, err = ParsePlayerSpec("usi:fsf", def); err != nil || s.Nodes != 800 || s.MoveTime != 0 {
+	// A player without a limit of its own takes the command's.
+	if s, err = ParsePlayerSpec("usi:fsf", def); err != nil || s.Limits != (Limits{Nodes: 800}) {
 		t.Errorf("usi default limit: %+v, %v", s, err)
 	}
-	for _, bad := range []string{"alphazero", "usi", "usi:", "usi:movetime=3", "mcts:playouts", "mcts:playouts=x",
-		"mcts:nodes=5", "random:playouts=3", "mcts:noise=2", "usi:e,depth=-1"} {
-		if _, err := ParsePlayerSpec(bad, def); err == nil {
-			t.Errorf("ParsePlayerSpec(%q) accepted", bad)
+	s, err = ParsePlayerSpec("usi:fsf,time=10s,inc=100,byoyomi=0", def)
+	if err != nil || s.Limits != (Limits{Time: 10 * time.Second, Inc: 100 * time.Millisecond}) {
+		t.Errorf("usi clock: %+v, %v", s, err)
+	}
+	for _, c := range []struct{ spec, want string }{
+		{"alphazero", `kind "alphazero" is not random, mcts or usi`},
+		{"usi", "usi needs the engine's command first"},
+		{"usi:", "usi needs the engine's command first"},
+		{"usi:movetime=3", "usi needs the engine's command first"},
+		{"mcts:playouts", `"playouts" is not key=value`},
+		{"mcts:playouts=x", `playouts="x" is not a valid value`},
+		{"mcts:depth=5", "depth is for USI engines"},
+		{"mcts:Ponder=true", `unknown key "Ponder" for mcts`},
+		{"mcts:Seed=3", "Seed is set by the match"},
+		{"mcts:noise=2", `engine: option Noise: "2" is not a number from 0 to 1`},
+		{"mcts:movetime=100,time=1000", "movetime and a clock"},
+		{"random:playouts=3", "random takes no limit"},
+		{"usi:e,depth=-1", "a limit is negative"},
+		{"usi:e,playouts=3", "playouts is for mcts"},
+		{"usi:e,Threads=3", `unknown key "Threads" for usi`},
+	} {
+		_, err := ParsePlayerSpec(c.spec, def)
+		if err == nil || !strings.HasPrefix(err.Error(), "selfplay: player ") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ParsePlayerSpec(%q): error %v, want one with %q", c.spec, err, c.want)
 		}
+	}
+	if _, err := ParsePlayerSpec("usi:e", PlayerSpec{}); err == nil || !strings.Contains(err.Error(), "usi needs a limit") {
+		t.Errorf("usi without any limit: %v", err)
+	}
+}
+
+// TestRecordConfig: a record's player config has the budget, the threads, and
+// the settings that differ from the engine's defaults, under snake-case keys.
+func TestRecordConfig(t *testing.T) {
+	s, err := ParsePlayerSpec("mcts:playouts=400,Noise=0.25,TemperaturePlies=10,CPuct=1.25,MateDepth=1", PlayerSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := json.Marshal(s.Record())
+	want := `{"name":"mcts","kind":"mcts","config":{"mate_depth":"1","noise":0.25,"playouts":400,"temperature_plies":10,"threads":1}}`
+	if string(got) != want {
+		t.Errorf("record player\n%s\nwant\n%s", got, want)
+	}
+	s, _ = ParsePlayerSpec("usi:/usr/games/fairy-stockfish,byoyomi=1s,option.Threads=1", PlayerSpec{})
+	got, _ = json.Marshal(s.Record())
+	want = `{"name":"fairy-stockfish","kind":"usi","config":{"argv":["/usr/games/fairy-stockfish"],"byoyomi_ms":1000,"options":{"Threads":"1"}}}`
+	if string(got) != want {
+		t.Errorf("record player\n%s\nwant\n%s", got, want)
 	}
 }
 
@@ -239,6 +292,43 @@ func TestResumeRefusesAnotherRun(t *testing.T) {
 	_, err = (&Run{Match: m, Games: 3, OutDir: dir, Gzip: true}).Execute(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "--gzip") {
 		t.Errorf("a gzip run over a plain one: %v", err)
+	}
+	// Same seed, other players, start or rules: another run's file too.
+	m.Seed--
+	other := m
+	other.B, _ = ParsePlayerSpec("mcts:playouts=10", PlayerSpec{})
+	for name, o := range map[string]Match{"player": other, "start": func() Match {
+		o := m
+		o.Openings, _ = ParseStart("bishop")
+		return o
+	}(), "rules": func() Match { o := m; o.Rules.MaxPlies++; return o }()} {
+		_, err = (&Run{Match: o, Games: 3, OutDir: dir}).Execute(context.Background())
+		if err == nil || !strings.Contains(err.Error(), "another run's") {
+			t.Errorf("a run with another %s on the same directory: %v", name, err)
+		}
+	}
+	if _, err := (&Run{Match: m, Games: 3, OutDir: dir}).Execute(context.Background()); err != nil {
+		t.Errorf("the same run again: %v", err)
+	}
+}
+
+// TestGoParams: the side to move gets its own per-move limits and both
+// clocks, Sente's as btime.
+func TestGoParams(t *testing.T) {
+	specs := [2]PlayerSpec{{Limits: Limits{Time: time.Second, Inc: 10 * time.Millisecond, Byoyomi: 5 * time.Millisecond}},
+		{Limits: Limits{Time: 2 * time.Second, Inc: 20 * time.Millisecond, Nodes: 99}}}
+	clocks := [2]time.Duration{700 * time.Millisecond, 1500 * time.Millisecond}
+	got := goParams(specs, clocks, minishogi.Gote)
+	want := usi.GoParams{Nodes: 99, BTime: 700 * time.Millisecond, WTime: 1500 * time.Millisecond, BInc: 10 * time.Millisecond, WInc: 20 * time.Millisecond}
+	if got != want {
+		t.Errorf("gote's go %+v, want %+v", got, want)
+	}
+	if got := goParams(specs, clocks, minishogi.Sente); got.Byoyomi != 5*time.Millisecond || got.Nodes != 0 {
+		t.Errorf("sente's go %+v", got)
+	}
+	specs[0].Limits = Limits{MoveTime: 50 * time.Millisecond}
+	if got := goParams(specs, clocks, minishogi.Sente); got != (usi.GoParams{MoveTime: 50 * time.Millisecond}) {
+		t.Errorf("a movetime player's go %+v", got)
 	}
 }
 
@@ -403,7 +493,7 @@ func TestEngineFailuresAreRecorded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m.Gote = gote
+		m.B = gote
 		sum := execute(t, &Run{Match: m, Games: 3, Parallel: 2, OutDir: t.TempDir()})
 		games := recordtest.ReadSorted(t, sum.Path)
 		if len(games) != 3 {
@@ -445,4 +535,89 @@ func TestHandicapStart(t *testing.T) {
 		}
 	}
 	schemaCheck(t, sum.Path)
+}
+
+// TestStandings counts a paired match whose games end out of order: a pair
+// counts once both its games have ended, with A's points from both.
+func TestStandings(t *testing.T) {
+	m := &Match{Pairs: true}
+	s := NewStandings(m)
+	game := func(id int, r record.Result) *record.Game {
+		return &record.Game{ID: id, Result: r, Termination: record.Checkmate, Plies: 10}
+	}
+	// Pair 0: A (Sente in game 0) wins game 0, loses game 1 as Gote: 1 point.
+	// Pair 1: A draws game 2, wins game 3 as Gote: 1.5 points.
+	// Pair 2: only game 5 has ended (A lost as Gote).
+	for _, c := range []struct {
+		g    *record.Game
+		done bool
+	}{{game(3, record.Gote), false}, {game(0, record.Sente), false}, {game(5, record.Sente), false},
+		{game(2, record.Draw), true}, {game(1, record.Sente), true}} {
+		if got := s.Add(c.g); got != c.done {
+			t.Errorf("game %d: pair done %v, want %v", c.g.ID, got, c.done)
+		}
+	}
+	if s.Pairs != [5]int{0, 0, 1, 1, 0} || s.Games != (sprt.Trinomial{Losses: 2, Draws: 1, Wins: 2}) || s.Played() != 5 || s.Plies != 50 {
+		t.Errorf("standings %+v", s)
+	}
+	if e := s.Estimate(); e.Games != 4 || e.Score != 2.5/4 {
+		t.Errorf("estimate from the complete pairs: %+v", e)
+	}
+}
+
+// TestGenerateOpenings with a judge that scores every position 50
+// centipawns: within a margin of 100 every walk is kept, and each opening is
+// the position its walk reaches from the start; within 10 none is, and the
+// search gives up. The same seed gives the same openings, a smaller count a
+// prefix.
+func TestGenerateOpenings(t *testing.T) {
+	judge, err := ParsePlayerSpec("usi:"+scriptEngine(t, `echo "info depth 1 score cp 50 pv 1a1b"; echo "bestmove 1a1b"`)+",depth=1", PlayerSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	search := OpeningSearch{Count: 6, MinPlies: 2, MaxPlies: 5, Judge: judge, Margin: 100, Seed: 3}
+	got, err := GenerateOpenings(context.Background(), search)
+	if err != nil || len(got) != 6 {
+		t.Fatalf("%d openings, %v", len(got), err)
+	}
+	seen := map[string]bool{}
+	for _, o := range got {
+		g := minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{})
+		for _, m := range o.Moves {
+			if err := g.PlayUSI(m); err != nil {
+				t.Fatalf("%v: %v", o.Moves, err)
+			}
+		}
+		if pos := g.Position(); pos.SFEN() != o.SFEN || len(o.Moves) < 2 || len(o.Moves) > 5 || o.ScoreCP != 50 {
+			t.Errorf("opening %+v; the walk reaches %s", o, pos.SFEN())
+		}
+		key := positionKey(g.Position())
+		if seen[key] {
+			t.Errorf("%s twice", o.SFEN)
+		}
+		seen[key] = true
+	}
+	search.Count = 4
+	if prefix, err := GenerateOpenings(context.Background(), search); err != nil || !reflect.DeepEqual(prefix, got[:4]) {
+		t.Errorf("count 4: %v, %v; want the first 4 of %v", prefix, err, got)
+	}
+	// The file round-trips through ReadOpenings.
+	path := filepath.Join(t.TempDir(), "openings.sfen")
+	f, _ := os.Create(path)
+	if err := WriteOpenings(f, []string{"made by a test"}, got); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	read, err := ReadOpenings(path)
+	if err != nil || len(read) != len(got) || read[0].SFEN != got[0].SFEN || read[0].Name != "opening:2" {
+		t.Errorf("read back %+v, %v", read, err)
+	}
+	search.Margin, search.MaxWalks = 10, 20
+	if kept, err := GenerateOpenings(context.Background(), search); err == nil || len(kept) != 0 || !strings.Contains(err.Error(), "20 walks kept only 0 of 4") {
+		t.Errorf("nothing within the margin: %d kept, %v", len(kept), err)
+	}
+	search.Judge.Limits = Limits{MoveTime: time.Second}
+	if _, err := GenerateOpenings(context.Background(), search); err == nil || !strings.Contains(err.Error(), "depth or node limit") {
+		t.Errorf("a timed judge: %v", err)
+	}
 }

@@ -17,23 +17,42 @@ type Opening struct {
 }
 
 // ParseStart reads the --start flag: "startpos" (or ""), a handicap name
-// (minishogi.HandicapNames), or "@FILE", a file of SFEN openings, one a line,
-// that games use in turn (game id uses opening id mod count). In the file,
+// (minishogi.HandicapNames), an SFEN, or "@FILE", a file of SFEN openings,
+// one a line, that games use in turn (see Match.Opening). In the file,
 // blank lines and lines starting with '#' are skipped; a line may be a bare
 // SFEN or "sfen SFEN" as USI writes it.
 func ParseStart(spec string) ([]Opening, error) {
 	if path, ok := strings.CutPrefix(spec, "@"); ok {
 		return ReadOpenings(path)
 	}
-	pos, err := minishogi.NamedStart(spec)
-	if err != nil {
-		return nil, fmt.Errorf("selfplay: --start %q is not startpos, a handicap (%s) or @file of SFEN openings", spec, strings.Join(minishogi.HandicapNames(), ", "))
+	if pos, err := minishogi.NamedStart(spec); err == nil {
+		name := spec
+		if name == "" {
+			name = "startpos"
+		}
+		return []Opening{{Name: name, SFEN: pos.SFEN()}}, nil
 	}
-	name := spec
-	if name == "" {
-		name = "startpos"
+	if strings.Contains(spec, "/") {
+		pos, err := minishogi.ParseSFEN(strings.TrimPrefix(spec, "sfen "))
+		if err != nil {
+			return nil, fmt.Errorf("selfplay: --start %q: %w", spec, err)
+		}
+		if err := playable(pos); err != nil {
+			return nil, fmt.Errorf("selfplay: --start %q: %w", spec, err)
+		}
+		return []Opening{{SFEN: pos.SFEN()}}, nil
 	}
-	return []Opening{{Name: name, SFEN: pos.SFEN()}}, nil
+	return nil, fmt.Errorf("selfplay: --start %q is not startpos, a handicap (%s), an SFEN or @file of SFEN openings", spec, strings.Join(minishogi.HandicapNames(), ", "))
+}
+
+// playable checks that the side to move has a move: a start must not be over.
+func playable(pos minishogi.Position) error {
+	var ml minishogi.MoveList
+	pos.GenerateLegal(&ml)
+	if ml.N == 0 {
+		return fmt.Errorf("the side to move has no legal move")
+	}
+	return nil
 }
 
 // ReadOpenings reads a file of SFEN openings (see ParseStart). Every SFEN is
@@ -49,8 +68,9 @@ func ReadOpenings(path string) ([]Opening, error) {
 	line := 0
 	for sc.Scan() {
 		line++
-		text := strings.TrimSpace(sc.Text())
-		if text == "" || strings.HasPrefix(text, "#") {
+		text, _, _ := strings.Cut(sc.Text(), "#") // a comment, on a line of its own or after the SFEN
+		text = strings.TrimSpace(text)
+		if text == "" {
 			continue
 		}
 		text = strings.TrimSpace(strings.TrimPrefix(text, "sfen "))
@@ -58,10 +78,8 @@ func ReadOpenings(path string) ([]Opening, error) {
 		if err != nil {
 			return nil, fmt.Errorf("selfplay: openings %s:%d: %w", path, line, err)
 		}
-		var ml minishogi.MoveList
-		pos.GenerateLegal(&ml)
-		if ml.N == 0 {
-			return nil, fmt.Errorf("selfplay: openings %s:%d: the side to move has no legal move", path, line)
+		if err := playable(pos); err != nil {
+			return nil, fmt.Errorf("selfplay: openings %s:%d: %w", path, line, err)
 		}
 		openings = append(openings, Opening{Name: "opening:" + strconv.Itoa(line), SFEN: pos.SFEN()})
 	}

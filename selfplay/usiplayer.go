@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"os/exec"
-	"sync"
 	"time"
 
 	"github.com/shogilab/shogilab/record"
@@ -14,80 +13,29 @@ import (
 )
 
 // usiPlayer is an external USI engine playing one game. Its process comes
-// from an EnginePool when the Match has one (Fairy-Stockfish takes seconds
-// to start, longer than a fast game) and goes back to it after a game in
-// which it did not fail; a failed engine is closed, so a crash costs only
-// its own game. Every game starts with `usinewgame`, which makes
+// from an EnginePool when the Match has one and goes back to it after a
+// game in which it did not fail; a failed engine is closed, so a crash costs
+// only its own game. Every game starts with `usinewgame`, which makes
 // Stockfish-family engines clear their hash and history tables, so a
 // game's moves do not depend on the games the process played before (with
 // one engine thread such engines are deterministic at a node or depth
 // limit).
 type usiPlayer struct {
 	client *usi.Client
-	params usi.GoParams
 	pool   *EnginePool
 	key    string
 	failed bool
 }
 
-// EnginePool keeps idle USI engine processes for reuse by later games. It
-// is safe for concurrent use. Close ends the idle processes.
-type EnginePool struct {
-	mu   sync.Mutex
-	idle map[string][]*usiPlayer
-}
-
-// NewEnginePool returns an empty pool.
-func NewEnginePool() *EnginePool { return &EnginePool{idle: map[string][]*usiPlayer{}} }
-
-func (e *EnginePool) get(key string) *usiPlayer {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	list := e.idle[key]
-	if len(list) == 0 {
-		return nil
-	}
-	p := list[len(list)-1]
-	e.idle[key] = list[:len(list)-1]
-	return p
-}
-
-func (e *EnginePool) put(p *usiPlayer) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.idle[p.key] = append(e.idle[p.key], p)
-}
-
-// Close quits every idle engine.
-func (e *EnginePool) Close() error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	var first error
-	for key, list := range e.idle {
-		for _, p := range list {
-			if err := p.client.Close(); err != nil && first == nil {
-				first = err
-			}
-		}
-		delete(e.idle, key)
-	}
-	return first
-}
-
 // engineKey identifies the processes a spec can reuse: same command, same options.
 func (s PlayerSpec) engineKey() string {
-	return fmt.Sprintf("%q %q", s.Argv, s.Options)
+	return fmt.Sprintf("usi %q %q", s.Argv, s.Options)
 }
 
 // untimedMoveLimit is the longest a USI engine may think on a node or
 // depth limit before it counts as hung (engine_error): far beyond any
 // self-play budget, short enough that a hung engine does not stall a run.
 const untimedMoveLimit = 5 * time.Minute
-
-// usiLimits is the `go` command of the spec's budget.
-func (s PlayerSpec) usiLimits() usi.GoParams {
-	return usi.GoParams{MoveTime: s.MoveTime, Nodes: s.Nodes, Depth: s.Depth}
-}
 
 // CheckEngine starts the spec's USI engine once and shakes hands, so that a
 // command that does not exist or is not a USI engine is one error before
@@ -111,9 +59,8 @@ func (s PlayerSpec) CheckEngine(ctx context.Context) error {
 func newUSIPlayer(ctx context.Context, s PlayerSpec, pool *EnginePool) (*usiPlayer, error) {
 	key := s.engineKey()
 	if pool != nil {
-		if p := pool.get(key); p != nil {
+		if p, ok := pool.get(key).(*usiPlayer); ok {
 			if err := p.newGame(ctx); err == nil {
-				p.params = s.usiLimits()
 				return p, nil
 			}
 			p.client.Close() // broken while idle: start a fresh one
@@ -123,7 +70,7 @@ func newUSIPlayer(ctx context.Context, s PlayerSpec, pool *EnginePool) (*usiPlay
 	if err != nil {
 		return nil, err
 	}
-	p := &usiPlayer{client: c, params: s.usiLimits(), pool: pool, key: key}
+	p := &usiPlayer{client: c, pool: pool, key: key}
 	if err := p.setUp(ctx, s); err != nil {
 		c.Close()
 		return nil, err
@@ -167,7 +114,7 @@ func (p *usiPlayer) setUp(ctx context.Context, s PlayerSpec) error {
 	return p.newGame(ctx)
 }
 
-func (p *usiPlayer) Move(ctx context.Context, g *minishogi.Game) (Decision, error) {
+func (p *usiPlayer) Move(ctx context.Context, g *minishogi.Game, lim usi.GoParams) (Decision, error) {
 	start := g.Start()
 	moves := g.Moves()
 	usiMoves := make([]string, len(moves))
@@ -180,14 +127,14 @@ func (p *usiPlayer) Move(ctx context.Context, g *minishogi.Game) (Decision, erro
 		p.failed = true
 		return Decision{}, err
 	}
-	if p.params.MoveTime == 0 {
+	if lim.MoveTime == 0 && lim.Byoyomi == 0 && lim.BTime == 0 && lim.WTime == 0 && lim.BInc == 0 && lim.WInc == 0 {
 		// The client bounds a timed search itself; a node or depth search
 		// of an engine that hangs needs a deadline, or the run would hang.
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, untimedMoveLimit)
 		defer cancel()
 	}
-	bm, err := p.client.Go(ctx, p.params)
+	bm, err := p.client.Go(ctx, lim)
 	if err != nil {
 		p.failed = true
 		return Decision{}, err
@@ -198,11 +145,13 @@ func (p *usiPlayer) Move(ctx context.Context, g *minishogi.Game) (Decision, erro
 // Close returns a healthy engine to the pool and quits any other.
 func (p *usiPlayer) Close() error {
 	if p.pool != nil && !p.failed {
-		p.pool.put(p)
+		p.pool.put(p.key, p)
 		return nil
 	}
 	return p.client.Close()
 }
+
+func (p *usiPlayer) quit() error { return p.client.Close() }
 
 // usiStats converts an engine's last info line. Visits are its nodes. The
 // value maps centipawns to an expected outcome with the logistic curve of

@@ -76,8 +76,9 @@ func Verify(paths []string, opts VerifyOptions) (VerifySummary, error) {
 //   - when the rules end the game after the last move (checkmate,
 //     stalemate, repetition, perpetual check, the play limit), the record
 //     must give that termination and result;
-//   - otherwise the game ended off the board: resignation or illegal_move
-//     (the side to move, which resigned or answered an illegal move, lost)
+//   - otherwise the game ended off the board: resignation, illegal_move or
+//     time_forfeit (the side to move, which resigned, answered an illegal
+//     move or overstepped its clock, lost)
 //     or engine_error (either side's engine failed; not a draw).
 func VerifyGame(g *record.Game) error {
 	if err := verifyGame(g); err != nil {
@@ -121,7 +122,7 @@ func verifyGame(g *record.Game) error {
 	pos := game.Position()
 	toMove := record.Result(pos.SideToMove().String())
 	switch g.Termination {
-	case record.Resignation, record.IllegalMove:
+	case record.Resignation, record.IllegalMove, record.TimeForfeit:
 		if g.Result == toMove || g.Result == record.Draw {
 			return fmt.Errorf("%s by %s, the side to move, but the result is %s", g.Termination, toMove, g.Result)
 		}

@@ -1,12 +1,6 @@
 package solver
 
 import (
-	"fmt"
-
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-
-	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/retro"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -50,52 +44,4 @@ func studyOf(gr *retro.Graph[minishogi.Code, minishogi.Code], sol *retro.MateSol
 		}
 	}
 	return st
-}
-
-// Plot saves two figures in dir, each as PNG and SVG: name-layers (positions and forced
-// mates per ply) and name-distances (positions per forced-mate distance), both on a log
-// scale since the counts grow geometrically. It returns the paths written.
-func (st *Study) Plot(dir, name, title string) ([]string, error) {
-	layers := figure.Chart{
-		Title:  title + ": positions per ply",
-		XLabel: "ply from the start", YLabel: "positions (log scale)",
-		Series: []figure.Series{
-			{Label: "reachable", Kind: figure.Line, XYs: positive(st.Layers)},
-			{Label: "attacker forces mate (found in the graph)", Kind: figure.Line, XYs: positive(st.MatesByLayer)},
-		},
-	}
-	distances := figure.Chart{
-		Title:  fmt.Sprintf("%s: forced mates found in the %d-ply graph", title, st.Plies),
-		XLabel: "plies to mate", YLabel: "positions (log scale)",
-		Series: []figure.Series{{Label: "positions", Kind: figure.Line, XYs: positive(st.MatesByDistance)}},
-	}
-	var paths []string
-	for _, c := range []struct {
-		chart  figure.Chart
-		suffix string
-	}{{layers, "-layers"}, {distances, "-distances"}} {
-		p, err := c.chart.Plot()
-		if err != nil {
-			return nil, err
-		}
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-		more, err := figure.Save(p, dir, name+c.suffix)
-		if err != nil {
-			return nil, err
-		}
-		paths = append(paths, more...)
-	}
-	return paths, nil
-}
-
-// positive returns the points (i, counts[i]) with counts[i] > 0: a log scale cannot show 0.
-func positive(counts []int) plotter.XYs {
-	var xys plotter.XYs
-	for i, n := range counts {
-		if n > 0 {
-			xys = append(xys, plotter.XY{X: float64(i), Y: float64(n)})
-		}
-	}
-	return xys
 }

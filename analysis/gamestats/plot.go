@@ -3,9 +3,7 @@ package gamestats
 import (
 	"fmt"
 	"slices"
-	"strconv"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/shogilab/shogilab/internal/figure"
@@ -20,7 +18,8 @@ const maxBins = 40
 // (a step line over bin edges), on common bins one ply wide, or wider so that
 // there are at most 40. Each label carries the number of games.
 func LengthsChart(r Report) figure.Chart {
-	c := figure.Chart{Title: "Game length by result", XLabel: "game length (plies)", YLabel: "games"}
+	c := figure.Chart{Title: "Game length by result", XLabel: "game length (plies)", YLabel: "games",
+		XTicks: figure.Integer, YTicks: figure.Integer}
 	if len(r.Histogram) == 0 {
 		return c
 	}
@@ -59,7 +58,7 @@ const logAbove = 20
 
 // PlotLengths draws LengthsChart, with a logarithmic count axis when one bin
 // dwarfs the others.
-func PlotLengths(r Report) (*plot.Plot, error) {
+func PlotLengths(r Report) (*figure.Plot, error) {
 	c := LengthsChart(r)
 	var counts []float64
 	for _, s := range c.Series {
@@ -74,46 +73,24 @@ func PlotLengths(r Report) (*plot.Plot, error) {
 		slices.Sort(counts)
 		logScale = counts[len(counts)-1] > logAbove*counts[len(counts)/2]
 	}
-	if logScale {
-		// A log axis has no zero: empty bins sit on the floor of half a game.
-		const floor = 0.5
-		for i, s := range c.Series {
-			xys := slices.Clone(s.XYs)
-			for k := range xys {
-				xys[k].Y = max(xys[k].Y, floor)
-			}
-			c.Series[i].XYs = xys
-		}
-		c.YLabel = "games (log scale)"
+	if !logScale {
 		p, err := c.Plot()
 		if err != nil {
 			return nil, err
 		}
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-		p.Y.Min = floor
-		p.Y.Max *= 4 // room for the legend above the tallest bin on a log axis
+		p.Y.Min = 0
 		return p, nil
 	}
-	p, err := c.Plot()
-	if err != nil {
-		return nil, err
-	}
-	p.Y.Min = 0
-	p.Y.Tick.Marker = plainTicks{}
-	return p, nil
-}
-
-// plainTicks are gonum's default ticks labelled without trailing decimals:
-// counts of games are whole.
-type plainTicks struct{}
-
-func (plainTicks) Ticks(min, max float64) []plot.Tick {
-	ticks := plot.DefaultTicks{}.Ticks(min, max)
-	for i := range ticks {
-		if ticks[i].Label != "" {
-			ticks[i].Label = strconv.FormatFloat(ticks[i].Value, 'g', -1, 64)
+	// A log axis has no zero: empty bins sit on the floor of half a game.
+	const floor = 0.5
+	for i, s := range c.Series {
+		xys := slices.Clone(s.XYs)
+		for k := range xys {
+			xys[k].Y = max(xys[k].Y, floor)
 		}
+		c.Series[i].XYs = xys
 	}
-	return ticks
+	c.YLabel = "games (log scale)"
+	c.YTicks = figure.Log
+	return c.Plot()
 }

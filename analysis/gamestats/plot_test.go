@@ -3,12 +3,12 @@ package gamestats
 import (
 	"testing"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/cmpimg"
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/shogilab/shogilab/analysis/score"
 	"github.com/shogilab/shogilab/internal/figure"
+	"github.com/shogilab/shogilab/internal/figure/figuretest"
 )
 
 // TestLengthsChart checks the outlines against the hand counts of
@@ -70,7 +70,8 @@ func TestPlotGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := figure.Save(p, "testdata", "game-lengths"); err != nil {
+		figuretest.Check(t, "game-lengths", p)
+		if _, err := p.Save("testdata", "game-lengths", figure.Screen()); err != nil {
 			t.Fatal(err)
 		}
 	}, t, "game-lengths.png", "game-lengths.svg")
@@ -83,7 +84,7 @@ func TestPlotLengthsScale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := p.Y.Scale.(plot.LogScale); ok || p.Y.Min != 0 {
+	if p.YTicks == figure.Log || p.Y.Min != 0 {
 		t.Errorf("small file: log scale or min %v", p.Y.Min)
 	}
 	var r Report
@@ -94,7 +95,8 @@ func TestPlotLengthsScale(t *testing.T) {
 	if p, err = PlotLengths(r); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := p.Y.Scale.(plot.LogScale); !ok || p.Y.Label.Text != "games (log scale)" {
-		t.Errorf("a dwarfing bin: scale %T, label %q", p.Y.Scale, p.Y.Label.Text)
+	if p.YTicks != figure.Log || p.Y.Label.Text != "games (log scale)" {
+		t.Errorf("a dwarfing bin: ticks %v, label %q", p.YTicks, p.Y.Label.Text)
 	}
+	figuretest.Check(t, "game-lengths, log scale", p)
 }

@@ -5,10 +5,15 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot/plotter"
+
 	"github.com/shogilab/shogilab/internal/figure"
+	"github.com/shogilab/shogilab/internal/figure/figuretest"
 	"github.com/shogilab/shogilab/rules/mawari"
 )
 
+// TestThrowChart: under the standard rules every move is a number of steps, so the bars
+// stand at their scores on a number line; the moves rarer than the floor are left out.
 func TestThrowChart(t *testing.T) {
 	r := preset(t, "standard")
 	exact := r.ThrowDistribution(mawari.DefaultProbabilities())
@@ -17,26 +22,42 @@ func TestThrowChart(t *testing.T) {
 	if len(c.Series) != 2 || c.Series[0].Kind != figure.Bars || c.Series[1].Kind != figure.Points || c.Series[1].Label != "sim" {
 		t.Fatalf("series %+v; want exact bars and simulated points", c.Series)
 	}
+	if c.XNames != nil || c.XTicks != figure.Integer {
+		t.Errorf("names %v, ticks %v; want scores on an integer axis", c.XNames, c.XTicks)
+	}
 	shown := 0
 	for _, e := range exact {
 		if e.Probability < ThrowChartFloor {
 			continue
 		}
-		if c.XNames[shown] != e.Move.Key() || c.Series[0].XYs[shown].Y != e.Probability || c.Series[1].XYs[shown].Y != simulated[e.Move.Key()] {
-			t.Errorf("position %d: %s, bar %v, point %v; want %s, %v, %v", shown, c.XNames[shown], c.Series[0].XYs[shown].Y, c.Series[1].XYs[shown].Y, e.Move, e.Probability, simulated[e.Move.Key()])
+		bar, pt := c.Series[0].XYs[shown], c.Series[1].XYs[shown]
+		if bar.X != float64(e.Move.Steps) || bar.Y != e.Probability || pt.X != bar.X || pt.Y != simulated[e.Move.Key()] {
+			t.Errorf("move %s: bar %v, point %v; want at %d: %v and %v", e.Move, bar, pt, e.Move.Steps, e.Probability, simulated[e.Move.Key()])
 		}
 		shown++
 	}
-	// Scores 45 and above are rarer than 1e-5 under the estimates of docs/rules.md: 45, 46, 50,
-	// 51, 55, 60, 61, 65, 70 and 80.
-	if shown != len(c.XNames) || len(exact)-shown != 10 || !strings.Contains(c.Title, "10 moves rarer than 1e-05 not shown") {
+	// Scores 45 and above are rarer than 1e-5 under the estimates of docs/rules.md: 45,
+	// 46, 50, 51, 55, 60, 61, 65, 70 and 80.
+	if shown != len(c.Series[0].XYs) || len(exact)-shown != 10 || !strings.Contains(c.Title, "10 moves rarer than 1e-05 not shown") {
 		t.Errorf("%d of %d moves shown, title %q", shown, len(exact), c.Title)
 	}
-	if _, err := c.Plot(); err != nil {
-		t.Error(err)
+	p, err := c.Plot()
+	if err != nil {
+		t.Fatal(err)
 	}
+	figuretest.Check(t, "throw chart", p)
 	if c := ThrowChart("t", exact, nil, ""); len(c.Series) != 1 {
 		t.Errorf("without a simulation: %d series", len(c.Series))
+	}
+}
+
+// TestThrowChartJump: a move to the next corner is not a number of steps, so the moves are
+// named positions in the order given.
+func TestThrowChartJump(t *testing.T) {
+	exact := []mawari.MoveProbability{{Move: mawari.Move{Steps: 2}, Probability: 0.5}, {Move: mawari.Move{ToNextCorner: true}, Probability: 0.25}, {Move: mawari.Move{Steps: 7}, Probability: 0.25}}
+	c := ThrowChart("t", exact, nil, "")
+	if strings.Join(c.XNames, " ") != "2 jump 7" || c.Series[0].XYs[1] != (plotter.XY{X: 1, Y: 0.25}) {
+		t.Errorf("names %v, bars %v; want 2 jump 7 at 0, 1, 2", c.XNames, c.Series[0].XYs)
 	}
 }
 
@@ -51,6 +72,13 @@ func TestGameLengthCharts(t *testing.T) {
 	}
 	sim := &Simulation{Games: 4, RoundCounts: []int{0, 1, 0, 3}}
 	pmf, cdf := GameLengthCharts("t", curves, sim, "sim")
+	for name, c := range map[string]figure.Chart{"pmf": pmf, "cdf": cdf} {
+		p, err := c.Plot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		figuretest.Check(t, name, p)
+	}
 	if len(pmf.Series) != 3 || len(cdf.Series) != 3 || pmf.Series[2].Kind != figure.Points {
 		t.Fatalf("%d and %d series; want two lines and the points in each", len(pmf.Series), len(cdf.Series))
 	}
@@ -85,5 +113,12 @@ func TestSensitivityCharts(t *testing.T) {
 	length, adv := SensitivityCharts("t", curves)
 	if len(length.Series) != 1 || length.Series[0].Label != "side" || length.Series[0].XYs[1].Y != 42 || adv.Series[0].XYs[0].Y != 0.01 {
 		t.Errorf("charts %+v %+v", length, adv)
+	}
+	for name, c := range map[string]figure.Chart{"length": length, "advantage": adv} {
+		p, err := c.Plot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		figuretest.Check(t, name, p)
 	}
 }

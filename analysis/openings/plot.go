@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg/draw"
 
@@ -58,7 +57,7 @@ func FirstMovesChart(lines []Line, start string) figure.Chart {
 }
 
 // PlotFirstMoves draws FirstMovesChart with each score's Wilson 95% interval.
-func PlotFirstMoves(lines []Line, start string) (*plot.Plot, error) {
+func PlotFirstMoves(lines []Line, start string) (*figure.Plot, error) {
 	p, err := FirstMovesChart(lines, start).Plot()
 	if err != nil {
 		return nil, err
@@ -68,15 +67,15 @@ func PlotFirstMoves(lines []Line, start string) (*plot.Plot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openings: intervals: %w", err)
 	}
-	bars.Color = figure.Color(6) // black, kept for reference marks
+	bars.LineStyle = figure.LineStyle(6) // black, solid: the colour of reference marks
+	bars.LineStyle.Dashes = nil
 	p.Add(bars)
-	p.Legend.Add("95% Wilson interval", &plotter.Line{LineStyle: bars.LineStyle}) // error bars draw no legend thumbnail
+	p.AddLegend("95% Wilson interval", &plotter.Line{LineStyle: bars.LineStyle}) // error bars draw no legend thumbnail
 	// Slanted labels: a dozen first moves with their counts do not fit side by side.
 	p.X.Tick.Label.Rotation = math.Pi / 6
 	p.X.Tick.Label.XAlign = draw.XRight
 	p.X.Tick.Label.YAlign = draw.YCenter
-	// Scores live in [0, 1]; the margin above holds the legend.
-	p.Y.Min, p.Y.Max = 0, 1.2
+	p.Y.Min, p.Y.Max = 0, 1 // scores live in [0, 1]
 	return p, nil
 }
 
@@ -86,10 +85,9 @@ func PlotFirstMoves(lines []Line, start string) (*plot.Plot, error) {
 // them from the bottom up.
 func TopLinesChart(lines []Line, start string) (c figure.Chart, rowNames []string) {
 	c = figure.Chart{
-		Title:        "Most played lines from " + start,
-		XLabel:       "Sente's score (points per game)",
-		YLabel:       "line (USI moves), games in brackets",
-		LegendBottom: true,
+		Title:  "Most played lines from " + start,
+		XLabel: "Sente's score (points per game)",
+		YLabel: "line (USI moves), games in brackets",
 	}
 	n := len(lines)
 	points := figure.Series{Label: "Sente's score", Kind: figure.Points, XYs: make(plotter.XYs, n)}
@@ -106,7 +104,7 @@ func TopLinesChart(lines []Line, start string) (c figure.Chart, rowNames []strin
 
 // PlotTopLines draws TopLinesChart with each score's Wilson 95% interval.
 // Choose the lines to show with TopLines.
-func PlotTopLines(lines []Line, start string) (*plot.Plot, error) {
+func PlotTopLines(lines []Line, start string) (*figure.Plot, error) {
 	c, rows := TopLinesChart(lines, start)
 	p, err := c.Plot()
 	if err != nil {
@@ -119,9 +117,10 @@ func PlotTopLines(lines []Line, start string) (*plot.Plot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openings: intervals: %w", err)
 	}
-	bars.Color = figure.Color(0)
+	bars.LineStyle = figure.LineStyle(0) // the points' colour, solid
+	bars.LineStyle.Dashes = nil
 	p.Add(bars)
-	p.Legend.Add("95% Wilson interval", &plotter.Line{LineStyle: bars.LineStyle}) // error bars draw no legend thumbnail
+	p.AddLegend("95% Wilson interval", &plotter.Line{LineStyle: bars.LineStyle}) // error bars draw no legend thumbnail
 	p.X.Min, p.X.Max = 0, 1
 	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
 	return p, nil

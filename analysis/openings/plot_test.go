@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/plot/cmpimg"
 
 	"github.com/shogilab/shogilab/internal/figure"
+	"github.com/shogilab/shogilab/internal/figure/figuretest"
 )
 
 // TestFirstMovesChart checks what the first-move figure shows, from the hand
@@ -64,14 +65,16 @@ func TestPlotsGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := figure.Save(p, "testdata", "first-moves"); err != nil {
+		figuretest.Check(t, "first-moves", p)
+		if _, err := p.Save("testdata", "first-moves", figure.Screen()); err != nil {
 			t.Fatal(err)
 		}
 		p, err = PlotTopLines(TopLines(lines, 10), "the normal start")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := figure.Save(p, "testdata", "top-lines"); err != nil {
+		figuretest.Check(t, "top-lines", p)
+		if _, err := p.Save("testdata", "top-lines", figure.Screen()); err != nil {
 			t.Fatal(err)
 		}
 	}, t, "first-moves.png", "first-moves.svg", "top-lines.png", "top-lines.svg")

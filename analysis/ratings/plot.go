@@ -3,7 +3,6 @@ package ratings
 import (
 	"fmt"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/shogilab/shogilab/internal/figure"
@@ -25,8 +24,7 @@ func Chart(res *Result) (c figure.Chart, rowNames []string) {
 		anchor = res.Anchor + " rated 0"
 	}
 	model := map[Model]string{Davidson: "Davidson's model of draws", HalfPoint: "draws as half points"}[res.Model]
-	c = figure.Chart{Title: "Ratings, " + model, XLabel: "Elo (" + anchor + ")",
-		YLabel: "player (games)", LegendBottom: true}
+	c = figure.Chart{Title: "Ratings, " + model, XLabel: "Elo (" + anchor + ")", YLabel: "player (games)"}
 	n := len(res.Players)
 	points := figure.Series{Label: "maximum likelihood", Kind: figure.Points, XYs: make(plotter.XYs, n)}
 	rowNames = make([]string, n)
@@ -39,7 +37,7 @@ func Chart(res *Result) (c figure.Chart, rowNames []string) {
 }
 
 // Plot draws Chart with each rating's 95% interval.
-func Plot(res *Result) (*plot.Plot, error) {
+func Plot(res *Result) (*figure.Plot, error) {
 	c, rows := Chart(res)
 	p, err := c.Plot()
 	if err != nil {
@@ -55,9 +53,10 @@ func Plot(res *Result) (*plot.Plot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ratings: intervals: %w", err)
 	}
-	bars.Color = figure.Color(0)
+	bars.LineStyle = figure.LineStyle(0) // the points' colour, solid
+	bars.LineStyle.Dashes = nil
 	p.Add(bars)
-	p.Legend.Add("95% interval", &plotter.Line{LineStyle: bars.LineStyle}) // error bars draw no legend thumbnail
+	p.AddLegend("95% interval", &plotter.Line{LineStyle: bars.LineStyle}) // error bars draw no legend thumbnail
 	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
 	return p, nil
 }

@@ -7,6 +7,7 @@ import (
 	"gonum.org/v1/plot/cmpimg"
 
 	"github.com/shogilab/shogilab/internal/figure"
+	"github.com/shogilab/shogilab/internal/figure/figuretest"
 )
 
 func TestChart(t *testing.T) {
@@ -37,7 +38,8 @@ func TestPlotGolden(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := figure.Save(p, "testdata", "ratings"); err != nil {
+		figuretest.Check(t, "ratings", p)
+		if _, err := p.Save("testdata", "ratings", figure.Screen()); err != nil {
 			t.Fatal(err)
 		}
 	}, t, "ratings.png", "ratings.svg")

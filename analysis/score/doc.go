@@ -15,4 +15,8 @@
 // [0, 1] and keeps its coverage for small samples and scores near 0 or 1
 // (Brown, Cai and DasGupta, "Interval Estimation for a Binomial Proportion",
 // Statistical Science 16(2), 2001), which opening tables are full of.
+//
+// Elo and Expected convert between a score and the rating difference it
+// implies under the logistic model (Elo, "The Rating of Chessplayers, Past
+// and Present", 1978): 0.64 is about +100 Elo.
 package score

@@ -33,8 +33,16 @@ func Wilson(p float64, n int, z float64) (low, high float64) {
 	centre := p + z2/(2*nf)
 	half := z * math.Sqrt(p*(1-p)/nf+z2/(4*nf*nf))
 	den := 1 + z2/nf
-	// Clamp the rounding error at p = 0 or 1, where the exact bound is 0 or 1.
-	return math.Max(0, (centre-half)/den), math.Min(1, (centre+half)/den)
+	low, high = math.Max(0, (centre-half)/den), math.Min(1, (centre+half)/den)
+	// At p = 0 (or 1) the lower (upper) bound is exactly 0 (1); rounding
+	// must not make it 1e-17 (or 1 - 1e-16).
+	if p == 0 {
+		low = 0
+	}
+	if p == 1 {
+		high = 1
+	}
+	return low, high
 }
 
 // Tally counts results from Sente's side.
@@ -101,3 +109,24 @@ func (t Tally) Share(count int) (share, low, high float64) {
 	low, high = Wilson(share, n, Z95)
 	return share, low, high
 }
+
+// Elo is the rating difference that an expected score s implies under the
+// logistic model of Elo ratings, -400·log10(1/s - 1): the inverse of
+// Expected, and for two players the difference that package ratings' half-point
+// model fits. It is -Inf at s = 0 and +Inf at s = 1, and panics outside
+// [0, 1].
+func Elo(s float64) float64 {
+	switch {
+	case !(s >= 0 && s <= 1):
+		panic(fmt.Sprintf("score: Elo(%v): a score is within [0, 1]", s))
+	case s == 0:
+		return math.Inf(-1)
+	case s == 1:
+		return math.Inf(1)
+	}
+	return -400*math.Log10(1/s-1) + 0 // + 0 turns -0 into 0
+}
+
+// Expected is the expected score of a player rated elo above its opponent
+// under the logistic model, 1/(1 + 10^(-elo/400)).
+func Expected(elo float64) float64 { return 1 / (1 + math.Pow(10, -elo/400)) }

@@ -50,6 +50,18 @@ func TestWilsonIsInvertedScoreTest(t *testing.T) {
 	}
 }
 
+// TestWilsonEnds: at p = 0 and p = 1 the bound on that side is exactly 0 or 1.
+func TestWilsonEnds(t *testing.T) {
+	for _, n := range []int{1, 3, 40, 1000} {
+		if lo, _ := Wilson(0, n, Z95); lo != 0 {
+			t.Errorf("Wilson(0, %d) low %v", n, lo)
+		}
+		if _, hi := Wilson(1, n, Z95); hi != 1 {
+			t.Errorf("Wilson(1, %d) high %v", n, hi)
+		}
+	}
+}
+
 func TestZ95(t *testing.T) {
 	if math.Abs(Z95-1.959963984540054) > 1e-12 {
 		t.Errorf("Z95 = %v", Z95)
@@ -98,6 +110,7 @@ func TestPanics(t *testing.T) {
 		"n<0":    func() { Wilson(0.5, -1, Z95) },
 		"result": func() { var tl Tally; tl.Add("white") },
 		"share":  func() { var tl Tally; tl.Share(1) },
+		"elo":    func() { Elo(math.NaN()) },
 	} {
 		func() {
 			defer func() {
@@ -107,5 +120,22 @@ func TestPanics(t *testing.T) {
 			}()
 			f()
 		}()
+	}
+}
+
+// TestElo checks the logistic Elo against values worked by hand:
+// -400·log10(1/0.75 - 1) = 400·log10(3) = 190.85, and 0.5 is 0;
+// 1/(1 + 10^(-100/400)) = 1/(1 + 0.56234) = 0.64006.
+func TestElo(t *testing.T) {
+	for _, c := range []struct{ s, elo float64 }{{0.5, 0}, {0.75, 190.849}, {0.25, -190.849}, {0.64006, 100}} {
+		if got := Elo(c.s); math.Abs(got-c.elo) > 0.01 {
+			t.Errorf("Elo(%v) = %v, want %v", c.s, got, c.elo)
+		}
+		if got := Expected(c.elo); math.Abs(got-c.s) > 1e-5 {
+			t.Errorf("Expected(%v) = %v, want %v", c.elo, got, c.s)
+		}
+	}
+	if !math.IsInf(Elo(0), -1) || !math.IsInf(Elo(1), 1) || math.Signbit(Elo(0.5)) {
+		t.Errorf("Elo(0), Elo(1), Elo(0.5) = %v, %v, %v", Elo(0), Elo(1), Elo(0.5))
 	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/shogilab/shogilab/analysis/gamestats"
 	"github.com/shogilab/shogilab/analysis/selection"
-	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/record"
 )
 
@@ -36,7 +35,7 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if _, err := figure.Save(p, rf.dir, "game-lengths"); err != nil {
+		if _, err := p.Save(rf.dir, "game-lengths", rf.plots); err != nil {
 			return err
 		}
 	}

@@ -131,7 +131,9 @@ func runMawari(args []string, stdout, stderr io.Writer) error {
 	games := fs.Int("games", 100_000, "games (and lone races) to simulate; 0 skips the simulation")
 	throws := fs.Int("throws", 1_000_000, "throws to simulate for the throw-score plot; 0 skips them")
 	seed := fs.Uint64("seed", 1, "seed of the simulation: game g uses seed+g")
-	out := fs.String("out", "mawari-plots", "directory for the PNG and SVG plots; empty for none")
+	out := fs.String("out", "mawari-plots", "`directory` for the plots, in the formats of --format; empty for none")
+	plots := figure.Screen()
+	plots.AddFlags(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
 	fs.Usage = func() {
 		w := fs.Output()
@@ -141,7 +143,7 @@ func runMawari(args []string, stdout, stderr io.Writer) error {
 Exact analysis of Mawari shogi (docs/rules.md#mawari) by Markov chain: the distribution of a
 throw's score, of the turns one player needs to win and of the game's length, each seat's
 chance to win, and how these change with the landing probabilities and house rules;
-checked against simulation, with plots in PNG and SVG.
+checked against simulation, with plots (PNG and SVG unless --format says otherwise).
 
 Presets (--preset; the rule flags override them):
 `+presetList()+`
@@ -178,7 +180,7 @@ Flags:
 		return err
 	}
 	if *out != "" {
-		if rep.Plots, err = writeMawariPlots(rep, *out); err != nil {
+		if rep.Plots, err = writeMawariPlots(rep, *out, plots); err != nil {
 			return err
 		}
 	}
@@ -244,17 +246,19 @@ func buildMawariReport(r mawari.Rules, presetName string, p mawari.Probabilities
 	return rep, nil
 }
 
-func (rep *mawariReport) caption() string {
-	return fmt.Sprintf("Mawari shogi, preset %s, %d players; probabilities: %s", rep.presetName, rep.exact.Rules.Players, rep.source)
+// title is the title of every plot: the rules and the landing probabilities, as numbers (the
+// report says where they came from).
+func (rep *mawariReport) title() string {
+	return fmt.Sprintf("Mawari shogi, preset %s, %d players; landing probabilities %s", rep.presetName, rep.exact.Rules.Players, rep.exact.Probabilities)
 }
 
-func writeMawariPlots(rep *mawariReport, dir string) ([]string, error) {
+func writeMawariPlots(rep *mawariReport, dir string, opts figure.Options) ([]string, error) {
 	charts := map[string]figure.Chart{}
 	var freq map[string]float64
 	if rep.throwFreq != nil {
 		freq = rep.throwFreq
 	}
-	charts["throw_score"] = mawaristats.ThrowChart(rep.caption(), rep.exact.Throw, freq, rep.simulatedLabel)
+	charts["throw_score"] = mawaristats.ThrowChart(rep.title(), rep.exact.Throw, freq, rep.simulatedLabel)
 	// One curve per preset, and one more for the chosen rules if they are not a preset's.
 	var curves []mawaristats.LengthCurve
 	chosen := "chosen rules"
@@ -273,8 +277,8 @@ func writeMawariPlots(rep *mawariReport, dir string) ([]string, error) {
 	if rep.sim != nil {
 		simLabel = fmt.Sprintf("%s, simulated (%d games, seed %d)", chosen, rep.sim.Games, rep.sim.Seed)
 	}
-	charts["game_length"], charts["game_length_cdf"] = mawaristats.GameLengthCharts(rep.caption(), curves, rep.sim, simLabel)
-	charts["sensitivity_length"], charts["sensitivity_advantage"] = mawaristats.SensitivityCharts(rep.caption(), rep.sensitivity)
+	charts["game_length"], charts["game_length_cdf"] = mawaristats.GameLengthCharts(rep.title(), curves, rep.sim, simLabel)
+	charts["sensitivity_length"], charts["sensitivity_advantage"] = mawaristats.SensitivityCharts(rep.title(), rep.sensitivity)
 	names := make([]string, 0, len(charts))
 	for name := range charts {
 		names = append(names, name)
@@ -286,7 +290,7 @@ func writeMawariPlots(rep *mawariReport, dir string) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		written, err := figure.Save(p, dir, "mawari_"+name)
+		written, err := p.Save(dir, "mawari_"+name, opts)
 		if err != nil {
 			return nil, err
 		}

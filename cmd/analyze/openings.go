@@ -66,7 +66,7 @@ func runOpenings(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if rf.dir != "" {
-		if err := plotOpenings(tree, lines, *top, rf.dir, stderr); err != nil {
+		if err := plotOpenings(tree, lines, *top, rf.dir, rf.plots, stderr); err != nil {
 			return err
 		}
 	}
@@ -142,7 +142,7 @@ func writeLinesCSV(out io.Writer, lines []openings.Line) error {
 
 // plotOpenings writes the first-move and top-lines plots of the start with
 // the most games.
-func plotOpenings(tree *openings.Tree, lines []openings.Line, top int, dir string, stderr io.Writer) error {
+func plotOpenings(tree *openings.Tree, lines []openings.Line, top int, dir string, opts figure.Options, stderr io.Writer) error {
 	starts := tree.Starts()
 	if len(starts) == 0 {
 		fmt.Fprintln(stderr, "analyze openings: no games selected; no plots written")
@@ -171,13 +171,13 @@ func plotOpenings(tree *openings.Tree, lines []openings.Line, top int, dir strin
 	if err != nil {
 		return err
 	}
-	if _, err := figure.Save(p, dir, "first-moves"); err != nil {
+	if _, err := p.Save(dir, "first-moves", opts); err != nil {
 		return err
 	}
 	p, err = openings.PlotTopLines(openings.TopLines(fromMain, top), name)
 	if err != nil {
 		return err
 	}
-	_, err = figure.Save(p, dir, "top-lines")
+	_, err = p.Save(dir, "top-lines", opts)
 	return err
 }

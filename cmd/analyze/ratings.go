@@ -10,7 +10,6 @@ import (
 
 	"github.com/shogilab/shogilab/analysis/ratings"
 	"github.com/shogilab/shogilab/analysis/selection"
-	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/record"
 )
 
@@ -42,7 +41,7 @@ func runRatings(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if _, err := figure.Save(p, rf.dir, "ratings"); err != nil {
+		if _, err := p.Save(rf.dir, "ratings", rf.plots); err != nil {
 			return err
 		}
 	}

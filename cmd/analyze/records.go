@@ -13,6 +13,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/shogilab/shogilab/analysis/selection"
+	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/record"
 )
 
@@ -21,6 +22,7 @@ import (
 type recordFlags struct {
 	json, skipBad                    bool
 	player, start, since, until, dir string
+	plots                            figure.Options
 }
 
 func addRecordFlags(fs *flag.FlagSet) *recordFlags {
@@ -31,7 +33,9 @@ func addRecordFlags(fs *flag.FlagSet) *recordFlags {
 	fs.StringVar(&f.start, "start", "", "keep only games from this start position: an `SFEN or name` (startpos, bishop, rook, two-piece, three-piece, four-piece, bare-king)")
 	fs.StringVar(&f.since, "since", "", "keep only games started on or after this `date` (YYYY-MM-DD or RFC 3339, UTC; games without started_at are dropped)")
 	fs.StringVar(&f.until, "until", "", "keep only games started before this `date`")
-	fs.StringVar(&f.dir, "plots", "", "write the plots (PNG and SVG) into this `directory`")
+	fs.StringVar(&f.dir, "plots", "", "write the plots into this `directory`, in the formats of --format")
+	f.plots = figure.Screen()
+	f.plots.AddFlags(fs)
 	return f
 }
 

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shogilab/shogilab/internal/figure"
+	"github.com/shogilab/shogilab/internal/figure/figuretest"
 )
 
 const (
@@ -171,5 +174,18 @@ func TestRecordPlots(t *testing.T) {
 	}
 	for _, name := range []string{"first-moves", "top-lines", "game-lengths", "ratings"} {
 		checkFigure(t, filepath.Join(dir, name))
+	}
+	// For a paper: PDF only, a column wide, without the title.
+	paper := t.TempDir()
+	if code, _, stderr := runArgs("games", "--plots", paper, "--format", "pdf", "--size", "column", "--titles=false", smallRecords); code != 0 {
+		t.Fatalf("games for a paper: exit %d %s", code, stderr)
+	}
+	files, err := filepath.Glob(filepath.Join(paper, "*"))
+	if err != nil || len(files) != 1 || filepath.Base(files[0]) != "game-lengths.pdf" {
+		t.Fatalf("wrote %v; want game-lengths.pdf alone", files)
+	}
+	figuretest.CheckPDF(t, files[0], figure.Column, "game length (plies)", "Sente wins (3)")
+	if code, _, stderr := runArgs("games", "--plots", paper, "--size", "a4", smallRecords); code != 2 || !oneLine(stderr) || !strings.Contains(stderr, "want column") {
+		t.Errorf("--size a4: exit %d, %q", code, stderr)
 	}
 }

@@ -1,9 +1,11 @@
-// Command figures regenerates every figure of the paper, as PNG and SVG, into one directory,
-// without Jupyter: it calls the same functions (package notebooks/paper) as the notebooks, so
-// the files match the notebooks' figures and captions.
+// Command figures regenerates every figure of the paper into one directory, without Jupyter:
+// it calls the same functions (package notebooks/paper) as the notebooks, so the files show
+// the notebooks' figures and captions. By default it writes what a LaTeX paper includes: PDF,
+// one column wide, without titles (the captions, in captions.md, carry them).
 //
-//	go run ./cmd/figures -out figures          # all sections
-//	go run ./cmd/figures -out figures -section mawari --json
+//	go run ./cmd/figures -out figures          # all sections, PDF
+//	go run ./cmd/figures -out figures -section mawari --format png,pdf --size full --json
+//	go run ./cmd/figures -out docs/figures -format png -gallery docs/figures.md
 package main
 
 import (
@@ -20,7 +22,10 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"gonum.org/v1/plot/vg"
+
 	"github.com/shogilab/shogilab/internal/cli"
+	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/notebooks/paper"
 )
 
@@ -52,15 +57,19 @@ type figureEntry struct {
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("figures", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("out", "figures", "directory to write the PNG and SVG files and captions.md into")
+	out := fs.String("out", "figures", "directory to write the figures and captions.md into")
 	root := fs.String("root", "", "the shogilab repository, for the datasets (default: $"+paper.RootEnv+", or the repository above the working directory)")
 	only := fs.String("section", "", "comma-separated `sections` to make (default all: "+strings.Join(sectionNames(), ", ")+")")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
+	gallery := fs.String("gallery", "", "also write a Markdown `file` showing every figure (PNG or SVG, the first of --format) above its caption")
+	opts := figure.Paper()
+	opts.AddFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `Usage: figures [flags]
 
-Regenerates every figure of the paper (PNG for screens, SVG for papers) and writes captions.md
-beside them. The notebooks in notebooks/ show the same figures with the same captions.
+Regenerates every figure of the paper and writes captions.md beside them: by default as PDF
+(fonts embedded) one column wide and without titles, ready for LaTeX. The notebooks in
+notebooks/ show the same figures with the same captions.
 
 Flags:
 `)
@@ -74,6 +83,9 @@ Flags:
 	}
 	if *out == "" {
 		return errors.New("-out must name a directory")
+	}
+	if *gallery != "" && opts.Formats[0] == figure.PDF {
+		return errors.New("-gallery shows the first of -format, which must be png or svg: Markdown cannot show a PDF")
 	}
 	sections, err := choose(*only)
 	if err != nil {
@@ -108,7 +120,7 @@ Flags:
 		}
 		rep.Sections = append(rep.Sections, s.Name)
 		for _, f := range figs {
-			files, err := f.Save(*out)
+			files, err := f.Save(*out, opts)
 			if err != nil {
 				return err
 			}
@@ -121,6 +133,11 @@ Flags:
 	}
 	if err := os.WriteFile(filepath.Join(*out, "captions.md"), []byte(formatCaptions(captions)), 0o644); err != nil {
 		return err
+	}
+	if *gallery != "" {
+		if err := writeGallery(*gallery, rep, opts); err != nil {
+			return err
+		}
 	}
 	rep.Seconds = time.Since(start).Seconds()
 
@@ -198,4 +215,26 @@ func choose(list string) ([]paper.Section, error) {
 		}
 	}
 	return chosen, nil
+}
+
+// writeGallery writes a Markdown page at path that shows every figure of rep, in the first
+// of opts' formats, above its caption, with links relative to the page.
+func writeGallery(path string, rep report, opts figure.Options) error {
+	var b strings.Builder
+	w, _ := opts.Size.Dimensions()
+	fmt.Fprintf(&b, "# Figures\n\nEvery figure of the paper, %s wide (%.1f in), with its caption, as the notebooks in\n`notebooks/` and `go run ./cmd/figures` make them from the shipped datasets. This page is\nmade by\n\n    go run ./cmd/figures -out %s -format %s -size %s -gallery %s\n\nand `go run ./cmd/figures` alone writes the same figures as PDF for LaTeX.\n",
+		opts.Size, w/vg.Inch, filepath.ToSlash(rep.Out), opts.Formats, opts.Size, filepath.ToSlash(path))
+	section := ""
+	for _, f := range rep.Figures {
+		if f.Section != section {
+			section = f.Section
+			fmt.Fprintf(&b, "\n## %s\n", section)
+		}
+		rel, err := filepath.Rel(filepath.Dir(path), f.Files[0])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "\n![%s](%s)\n\n**Figure %s.** %s\n", f.Name, filepath.ToSlash(rel), f.Name, f.Caption)
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
 }

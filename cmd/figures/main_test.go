@@ -10,15 +10,19 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shogilab/shogilab/internal/figure"
+	"github.com/shogilab/shogilab/internal/figure/figuretest"
 	"github.com/shogilab/shogilab/notebooks/paper"
 )
 
-// TestWritesFigures checks that figures writes a PNG and an SVG per figure, equal to what
-// package paper draws (the notebooks' images), and captions.md with the paper's captions.
+// TestWritesFigures checks that figures writes each figure in every format asked, equal to
+// what package paper draws (PNG and SVG byte for byte; each PDF rendered by pdftoppm, its
+// fonts embedded and its axis labels and legend found by pdftotext), and captions.md with
+// the paper's captions.
 func TestWritesFigures(t *testing.T) {
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	if err := run([]string{"-out", out, "-section", "bushi,handicap", "--json"}, &stdout, &stderr); err != nil {
+	if err := run([]string{"-out", out, "-section", "bushi,handicap", "--format", "png,svg,pdf", "--json"}, &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	var rep report
@@ -34,6 +38,7 @@ func TestWritesFigures(t *testing.T) {
 	}
 	var want strings.Builder
 	n := 0
+	opts := figure.Options{Size: figure.Column} // the default: a column wide, no titles
 	for _, s := range paper.Sections() {
 		if s.Name != "bushi" && s.Name != "handicap" {
 			continue
@@ -44,21 +49,26 @@ func TestWritesFigures(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, f := range figs {
-			png, svg, err := f.Images()
-			if err != nil {
-				t.Fatal(err)
-			}
-			for ext, data := range map[string][]byte{".png": png, ".svg": svg} {
-				got, err := os.ReadFile(filepath.Join(out, f.Name+ext))
+			for _, ft := range []figure.Format{figure.PNG, figure.SVG} {
+				data, err := f.Encode(ft, opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := os.ReadFile(filepath.Join(out, f.Name+"."+string(ft)))
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !bytes.Equal(got, data) {
-					t.Errorf("%s%s differs from the figure package paper draws", f.Name, ext)
+					t.Errorf("%s.%s differs from the figure package paper draws", f.Name, ft)
 				}
 			}
-			if rep.Figures[n].Name != f.Name || rep.Figures[n].Caption != f.Caption {
-				t.Errorf("--json figure %d is %s; want %s with the paper's caption", n, rep.Figures[n].Name, f.Name)
+			p, err := f.Plot()
+			if err != nil {
+				t.Fatal(err)
+			}
+			figuretest.CheckPDF(t, filepath.Join(out, f.Name+".pdf"), figure.Column, append(p.LegendLabels(), p.X.Label.Text, p.Y.Label.Text)...)
+			if rep.Figures[n].Name != f.Name || rep.Figures[n].Caption != f.Caption || len(rep.Figures[n].Files) != 3 {
+				t.Errorf("--json figure %d is %s with %v; want %s with the paper's caption and three files", n, rep.Figures[n].Name, rep.Figures[n].Files, f.Name)
 			}
 			n++
 			want.WriteString(f.Markdown() + "\n\n")
@@ -76,6 +86,69 @@ func TestWritesFigures(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "figures: section bushi: 2 figures") {
 		t.Errorf("no progress line for bushi on stderr: %q", stderr.String())
+	}
+}
+
+// TestDefaultIsPDF: without -format, figures writes PDFs only, for LaTeX.
+func TestDefaultIsPDF(t *testing.T) {
+	out := t.TempDir()
+	if err := run([]string{"-out", out, "-section", "bushi"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(out, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, f := range files {
+		names = append(names, filepath.Base(f))
+	}
+	if got := strings.Join(names, " "); got != "bushi_default_layers.pdf bushi_layouts.pdf captions.md" {
+		t.Errorf("wrote %s; want the two PDFs and captions.md", got)
+	}
+}
+
+// TestGalleryIsCurrent remakes the gallery, docs/figures.md with its PNGs, as its header
+// says, and checks that the repository's copy is the same: every figure at column width
+// above its caption.
+func TestGalleryIsCurrent(t *testing.T) {
+	root, err := paper.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	args := []string{"-root", root, "-out", "docs/figures", "-format", "png", "-size", "column", "-gallery", "docs/figures.md"}
+	if err := run(args, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+		t.Fatal(err)
+	}
+	made, err := filepath.Glob("docs/figures/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const refresh = "go run ./cmd/figures -out docs/figures -format png -size column -gallery docs/figures.md"
+	for _, path := range append(made, "docs/figures.md") {
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, err := os.ReadFile(filepath.Join(root, path))
+		if err != nil || !bytes.Equal(got, kept) {
+			t.Errorf("%s in the repository is not current (%v); refresh: %s", path, err, refresh)
+		}
+	}
+	kept, err := filepath.Glob(filepath.Join(root, "docs/figures/*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kept) != len(made) {
+		t.Errorf("docs/figures holds %d files; the gallery makes %d", len(kept), len(made))
+	}
+	page, err := os.ReadFile("docs/figures.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(page), "!["); n != 13 {
+		t.Errorf("the gallery shows %d figures; want the paper's 13", n)
 	}
 }
 
@@ -100,6 +173,9 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-bogus"}, "flag provided but not defined"},
 		{[]string{"-root", "/"}, "not the shogilab repository"},
 		{[]string{"-out", "main_test.go/figures"}, "output directory"}, // before any figure is made
+		{[]string{"-format", "gif"}, `unknown format "gif"`},
+		{[]string{"-size", "a4"}, "want column"},
+		{[]string{"-gallery", "g.md"}, "-gallery shows the first of -format"},
 	} {
 		// An -out of its own, first, so that a case that wrongly succeeds writes nothing here.
 		args := append([]string{"-out", t.TempDir()}, tc.args...)

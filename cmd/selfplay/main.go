@@ -7,6 +7,7 @@
 //	selfplay merge -o all.jsonl [--games N] FILES...
 //	selfplay verify [--seed N] FILES...
 //	selfplay export --format kif|csa [--id N] [-o DIR] FILES...
+//	selfplay openings -o FILE [--count N] [--judge SPEC] [--margin CP]
 //
 // The work is in package selfplay; this file is flags, wiring and output.
 package main
@@ -50,11 +51,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = runVerify(rest, stdout)
 	case "export":
 		err = runExport(rest, stdout)
+	case "openings":
+		err = runOpenings(ctx, rest, stdout, stderr)
 	case "help":
 		fmt.Fprint(stdout, topUsage)
 		return 0
 	default:
-		err = fmt.Errorf("unknown command %q (want run, merge, verify or export; selfplay -h)", cmd)
+		err = fmt.Errorf("unknown command %q (want run, merge, verify, export or openings; selfplay -h)", cmd)
 	}
 	switch {
 	case err == nil:
@@ -80,6 +83,7 @@ Usage:
   selfplay merge -o OUT [--games N] FILES...      combine shard files; fails on a missing or duplicate id
   selfplay verify [--seed N] FILES...             replay every record with the rules
   selfplay export --format kif|csa FILES...       write games as KIF or CSA
+  selfplay openings -o FILE [--count N]           make a suite of balanced openings (random walks judged by an engine)
 `
 
 // parseFlags parses args with fs, printing usage on -h and turning a bad

@@ -2,11 +2,13 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/shogilab/shogilab/internal/recordtest"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/usi"
 )
 
 // binary is the selfplay command built once for the tests that run it as a
@@ -311,4 +314,57 @@ func TestSlurmArray(t *testing.T) {
 		t.Fatalf("unsharded run: %s", e)
 	}
 	recordtest.Same(t, "Slurm shards merged", recordtest.ReadSorted(t, merged), recordtest.ReadSorted(t, filepath.Join(ref, "games-0-of-1.jsonl")))
+}
+
+// TestOpeningsJudgedByFairyStockfish makes three openings judged by Fairy-Stockfish at depth
+// 8 and asks Fairy-Stockfish again, through the USI client, for each: the same score, within
+// the margin. match reads the file.
+func TestOpeningsJudgedByFairyStockfish(t *testing.T) {
+	fsf := needProgram(t, "fairy-stockfish", "apt-get install fairy-stockfish", "/usr/games/fairy-stockfish")
+	path := filepath.Join(t.TempDir(), "openings.sfen")
+	_, errOut, code := runCmd(t, "openings", "-o", path, "--count", "3", "--margin", "150", "--judge", "usi:"+fsf+",depth=8,option.Threads=1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	data, _ := os.ReadFile(path)
+	var lines []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 3 {
+		t.Fatalf("%d openings:\n%s", len(lines), data)
+	}
+	ctx := context.Background()
+	c, err := usi.Start(ctx, []string{fsf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Handshake(ctx); err != nil {
+		t.Fatal(err)
+	}
+	c.SetOption("UCI_Variant", "minishogi")
+	c.SetOption("Threads", "1")
+	for _, l := range lines {
+		sfen, comment, _ := strings.Cut(l, " # ")
+		_, cp, _ := strings.Cut(comment, ", cp ")
+		want, err := strconv.Atoi(cp)
+		if err != nil || want < -150 || want > 150 {
+			t.Errorf("%q: score %q not within ±150", l, cp)
+		}
+		c.NewGame()
+		if err := c.IsReady(ctx); err != nil {
+			t.Fatal(err)
+		}
+		c.Position(strings.TrimSpace(sfen), nil)
+		bm, err := c.Go(ctx, usi.GoParams{Depth: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bm.Info.Kind != usi.ScoreCP || bm.Info.CP != want {
+			t.Errorf("%s: Fairy-Stockfish says %+v, the file %d", sfen, bm.Info, want)
+		}
+	}
 }

@@ -28,16 +28,16 @@ start, rules) is refused, naming the setting, unless --allow-changes. A second
 run on the same shard and directory at once is refused. SIGINT and SIGTERM
 stop cleanly (exit 130).
 
-Players (--sente, --gote):
-  mcts[:playouts=N,movetime=D,threads=N,noise=X,temperature-plies=N,name=S]
-  usi:COMMAND[,movetime=D,nodes=N,depth=N,option.NAME=VALUE,name=S]
-  random
-For example --gote 'usi:/usr/games/fairy-stockfish,nodes=20000,option.Threads=1'.
-A usi player without a limit gets --movetime, or else --playouts as nodes.
+Players (--sente, --gote): see below. For example
+--gote 'usi:/usr/games/fairy-stockfish,nodes=20000,option.Threads=1'. A player
+without a limit gets --movetime, or else --playouts (nodes for a usi engine); an
+mcts player gets --threads, --noise and --temperature-plies unless its spec sets
+Threads, Noise or TemperaturePlies.
 
 Sharding: --shard i/n, or from a Slurm job array (SLURM_ARRAY_TASK_ID, _COUNT,
 _MIN), or from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX with --shards N).
 
+%s
 Flags:
 `
 
@@ -63,7 +63,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	jsonOut := fs.Bool("json", false, "print the summary as one JSON object")
 	progressEvery := fs.Duration("progress-interval", 10*time.Second, "period of the progress lines when stderr is not a terminal")
 	allowChanges := fs.Bool("allow-changes", false, "let a resume add games whose settings differ from the games already in the output")
-	if err := parseFlags(fs, args, stdout, playUsage); err != nil {
+	if err := parseFlags(fs, args, stdout, fmt.Sprintf(playUsage, selfplay.SpecHelp())); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -89,9 +89,18 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("selfplay: --repetition: %w", err)
 	}
-	defaults := selfplay.PlayerSpec{Playouts: *playouts, MoveTime: *movetime, Threads: *threads, Noise: *noise, TemperaturePlies: *tempPlies}
+	defaults := selfplay.PlayerSpec{Limits: selfplay.Limits{Nodes: *playouts, MoveTime: *movetime}}
 	if *movetime > 0 {
-		defaults.Playouts = 0
+		defaults.Limits.Nodes = 0
+	}
+	for _, o := range []struct{ flag, setting, value string }{
+		{"threads", "Threads", fmt.Sprint(*threads)},
+		{"noise", "Noise", fmt.Sprint(*noise)},
+		{"temperature-plies", "TemperaturePlies", fmt.Sprint(*tempPlies)},
+	} {
+		if err := defaults.SetOption(o.setting, o.value); err != nil {
+			return fmt.Errorf("%w (--%s)", err, o.flag)
+		}
 	}
 	senteSpec, err := selfplay.ParsePlayerSpec(*sente, defaults)
 	if err != nil {
@@ -125,14 +134,14 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 	r := &selfplay.Run{
 		Match: selfplay.Match{
-			Sente: senteSpec, Gote: goteSpec, Openings: openings,
+			A: senteSpec, B: goteSpec, Openings: openings,
 			Rules: minishogi.GameOptions{Repetition: rep, MaxPlies: *maxPlies},
 			Seed:  *seed, Version: selfplay.Version(),
 		},
 		Games: *games, Parallel: *parallel, Shard: shard, OutDir: *out, Gzip: *gzip,
 		AllowChanges: *allowChanges,
 	}
-	prog := newProgress(stderr, *progressEvery)
+	prog := newProgress(stderr, "games", *progressEvery)
 	r.Progress = prog.update
 	began := time.Now()
 	sum, err := r.Execute(ctx)
@@ -200,7 +209,7 @@ func report(w io.Writer, sum selfplay.Summary, took time.Duration, asJSON bool) 
 	fmt.Fprintf(tw, "plies\t%d (%.1f a game)\n", rep.Plies, float64(rep.Plies)/float64(max(rep.Games, 1)))
 	fmt.Fprintf(tw, "bytes\t%d (%.0f a game)\n", rep.Bytes, float64(rep.Bytes)/float64(max(rep.Games, 1)))
 	fmt.Fprintf(tw, "results\tsente %d, gote %d, draw %d\n", rep.Results[record.Sente], rep.Results[record.Gote], rep.Results[record.Draw])
-	for _, t := range []record.Termination{record.Checkmate, record.Stalemate, record.Repetition, record.PerpetualCheck, record.MaxPlies, record.Resignation, record.IllegalMove, record.EngineError} {
+	for _, t := range record.Terminations() {
 		if n := rep.Terminations[t]; n > 0 {
 			fmt.Fprintf(tw, "  %s\t%d\n", t, n)
 		}

@@ -18,6 +18,7 @@ import (
 // every interval otherwise (a batch job's log).
 type progress struct {
 	w        io.Writer
+	unit     string // what is counted: "games", "openings"
 	bar      *progressbar.ProgressBar
 	interval time.Duration
 	last     time.Time
@@ -25,12 +26,12 @@ type progress struct {
 	started  bool // update was called: there is something to show
 }
 
-func newProgress(w io.Writer, interval time.Duration) *progress {
-	p := &progress{w: w, interval: interval}
+func newProgress(w io.Writer, unit string, interval time.Duration) *progress {
+	p := &progress{w: w, unit: unit, interval: interval}
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		p.bar = progressbar.NewOptions(0,
 			progressbar.OptionSetWriter(w),
-			progressbar.OptionSetItsString("games"),
+			progressbar.OptionSetItsString(unit),
 			progressbar.OptionShowCount(),
 			progressbar.OptionSetPredictTime(true),
 			progressbar.OptionSetElapsedTime(true),
@@ -67,7 +68,7 @@ func (p *progress) update(s selfplay.Progress) {
 		if first {
 			p.bar.ChangeMax(s.Total)
 		}
-		p.bar.Describe(fmt.Sprintf("%.1f games/min", p.rate()))
+		p.bar.Describe(fmt.Sprintf("%.1f %s/min", p.rate(), p.unit))
 		p.bar.Set(s.Done)
 		return
 	}
@@ -82,7 +83,7 @@ func (p *progress) line() {
 	if r := p.rate(); r > 0 {
 		eta = (time.Duration(float64(p.state.Total-p.state.Done)/r*float64(time.Minute)) / time.Second * time.Second).String()
 	}
-	fmt.Fprintf(p.w, "selfplay: %d/%d games, %.1f games/min, ETA %s\n", p.state.Done, p.state.Total, p.rate(), eta)
+	fmt.Fprintf(p.w, "selfplay: %d/%d %s, %.1f %s/min, ETA %s\n", p.state.Done, p.state.Total, p.unit, p.rate(), p.unit, eta)
 }
 
 func (p *progress) finish() {

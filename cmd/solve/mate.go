@@ -18,9 +18,37 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/shogilab/shogilab/analysis/matestats"
+	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/solver"
 )
+
+// plotStudy saves the study's two figures in dir, name-layers and name-distances, and
+// returns the paths written.
+func plotStudy(st *solver.Study, dir, name, title string, attacker minishogi.Color, opts figure.Options) ([]string, error) {
+	side := "Sente"
+	if attacker == minishogi.Gote {
+		side = "Gote"
+	}
+	layers, distances := matestats.Charts(matestats.Study(*st), title, side)
+	var paths []string
+	for _, c := range []struct {
+		chart  figure.Chart
+		suffix string
+	}{{layers, "-layers"}, {distances, "-distances"}} {
+		p, err := c.chart.Plot()
+		if err != nil {
+			return nil, err
+		}
+		more, err := p.Save(dir, name+c.suffix, opts)
+		if err != nil {
+			return nil, err
+		}
+		paths = append(paths, more...)
+	}
+	return paths, nil
+}
 
 // mateFlags are the flags shared by solve mate and solve handicap.
 type mateFlags struct {
@@ -31,6 +59,7 @@ type mateFlags struct {
 	proofFile  string
 	json       bool
 	plotDir    string
+	plots      figure.Options
 	studyPlies int
 	timeLimit  time.Duration
 }
@@ -42,7 +71,9 @@ func (f *mateFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.threads, "threads", 2, "with 2 or more, run the retrograde method and df-pn side by side; with 1, one after the other")
 	fs.StringVar(&f.proofFile, "proof", "", "write the proof of the mate to `FILE` (text; see solver.WriteProof)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of the table")
-	fs.StringVar(&f.plotDir, "plot", "", "also study the reachable graph and save its plots (PNG and SVG) in `DIR`")
+	fs.StringVar(&f.plotDir, "plot", "", "also study the reachable graph and save its plots in `DIR`, in the formats of --format")
+	f.plots = figure.Screen()
+	f.plots.AddFlags(fs)
 	fs.IntVar(&f.studyPlies, "study-plies", 8, "with --plot: the graph's ply bound")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop df-pn after `DURATION` (such as 30m) and report the longest length proved to have no mate (0: no limit)")
 }
@@ -322,11 +353,11 @@ func solveMate(f mateFlags, handicap string, root minishogi.Position, attacker m
 		}
 		rep.Study = &studyJSON{Plies: st.Plies, Layers: st.Layers, MatesByLayer: st.MatesByLayer, MatesByDistance: st.MatesByDistance,
 			AllocatedBytes: bytes, Note: note}
-		name := handicap
+		name, title := handicap, handicap+" handicap"
 		if name == "" {
-			name = "mate"
+			name, title = "mate", root.SFEN()
 		}
-		if rep.Plots, err = st.Plot(f.plotDir, name, name); err != nil {
+		if rep.Plots, err = plotStudy(st, f.plotDir, name, title, attacker, f.plots); err != nil {
 			return err
 		}
 	}

@@ -2,10 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shogilab/shogilab/internal/figure"
+	"github.com/shogilab/shogilab/internal/figure/figuretest"
 )
 
 func TestMateCommandsBadInput(t *testing.T) {
@@ -68,6 +72,45 @@ func TestNoMateIsNull(t *testing.T) {
 	}
 	if !strings.Contains(out, `"mate_plies":null`) || !strings.Contains(out, `"proof_checked":false`) {
 		t.Fatalf("want mate_plies null: %s", out)
+	}
+}
+
+// TestPlot checks --plot with the figure flags: the study's two figures in each format
+// asked, PDFs that render with their fonts embedded and their axis labels intact, PNGs of the
+// column size (3.5 in × 2.6 in at 200 dpi), and a bad format refused as a usage error.
+func TestPlot(t *testing.T) {
+	dir := t.TempDir()
+	code, out, stderr := runSolve("handicap", "bare-king", "--json", "--max-plies", "10", "--retro-plies", "0",
+		"--plot", dir, "--study-plies", "4", "--format", "pdf,png", "--size", "column")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Plots []string `json:"plots"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	var want []string
+	for _, name := range []string{"bare-king-layers", "bare-king-distances"} {
+		want = append(want, filepath.Join(dir, name+".pdf"), filepath.Join(dir, name+".png"))
+	}
+	if strings.Join(rep.Plots, " ") != strings.Join(want, " ") {
+		t.Fatalf("plots %v; want %v", rep.Plots, want)
+	}
+	figuretest.CheckPDF(t, want[0], figure.Column, "ply from the start", "positions", "Sente forces mate")
+	figuretest.CheckPDF(t, want[2], figure.Column, "plies to mate from the position")
+	f, err := os.Open(want[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if cfg, err := png.DecodeConfig(f); err != nil || cfg.Width != 700 || cfg.Height != 520 {
+		t.Errorf("%s: %v, %dx%d; want 700x520", want[1], err, cfg.Width, cfg.Height)
+	}
+	code, _, stderr = runSolve("handicap", "bare-king", "--plot", dir, "--format", "eps")
+	if code != 2 || !strings.Contains(stderr, `unknown format "eps"`) {
+		t.Errorf("--format eps: exit %d, %q", code, stderr)
 	}
 }
 

@@ -101,16 +101,17 @@ func NewBushiStudy(root string) (*BushiStudy, error) {
 
 // Figures are the positions of the default layout by ply, and the results of every layout.
 func (s *BushiStudy) Figures() []Figure {
-	layers := figure.Series{Label: "positions first reached", Kind: figure.Bars}
+	layers := figure.Series{Kind: figure.Bars} // one series: no legend
 	for ply, n := range s.Layers {
 		layers.XYs = append(layers.XYs, plotter.XY{X: float64(ply), Y: float64(n)})
 	}
 	layersFig := chartFigure("bushi_default_layers",
-		fmt.Sprintf("Bushi shogi with the default cube layout (%s), solved by retrograde analysis: the positions first reached at each ply from the empty board (%s in all, ply 0 the empty board; plies 1 and 2 are the placements). %s wins in %d plies under perfect play; of all %s play positions %s are wins for Black, %s for White and %d draws; of the %d positions after both placements, Black to move, %d are won by Black and %d by White.",
+		fmt.Sprintf("Bushi shogi with the default cube layout (%s), solved exactly by retrograde analysis (package internal/bushiplay; `go run ./cmd/solve bushi --json` prints the same solution, shipped as datasets/bushi/default-layout.json): the positions first reached at each ply from the empty board (%s in all, ply 0 the empty board; plies 1 and 2 are the placements). %s wins in %d plies under perfect play; of all %s play positions %s are wins for Black, %s for White and %d draws; of the %d positions after both placements, Black to move, %d are won by Black and %d by White.",
 			s.Layout.Compact(), thousands(s.Reachable), capitalize(s.Winner.String()), s.Plies,
 			thousands(s.Positions.BlackWins+s.Positions.WhiteWins+s.Positions.Draws), thousands(s.Positions.BlackWins), thousands(s.Positions.WhiteWins), s.Positions.Draws,
 			s.AfterSetup.BlackWins+s.AfterSetup.WhiteWins+s.AfterSetup.Draws, s.AfterSetup.BlackWins, s.AfterSetup.WhiteWins),
-		figure.Chart{Title: "Bushi shogi, default layout: positions reached by ply", XLabel: "ply", YLabel: "positions", Series: []figure.Series{layers}})
+		figure.Chart{Title: "Bushi shogi, default layout: positions first reached by ply", XLabel: "ply", YLabel: "positions",
+			XTicks: figure.Integer, YTicks: figure.Integer, Series: []figure.Series{layers}})
 
 	st := s.Layouts
 	classes := figure.Series{Label: fmt.Sprintf("layouts up to rotation (%s)", thousands(st.Classes)), Kind: figure.Bars}
@@ -128,7 +129,7 @@ func (s *BushiStudy) Figures() []Figure {
 		parts = append(parts, part)
 	}
 	layoutsFig := chartFigure("bushi_layouts",
-		fmt.Sprintf("Bushi shogi solved for every cube layout (which face carries which sword pattern and gaze; 16 choices for each of 6 faces), one layout per class of rotations, from the shipped study (datasets/bushi/all-layouts.json): the share of layouts in which Black (who places first) wins, White wins, or neither can force a win. %s.",
+		fmt.Sprintf("Bushi shogi solved exactly, by retrograde analysis, for every cube layout (which face carries which sword pattern and gaze; 16 choices for each of 6 faces), one layout per class of rotations, from the shipped study datasets/bushi/all-layouts.json (made by `go run ./cmd/solve bushi --all-layouts --json`): the share of layout classes (bars) and of all layouts (points) in which Black (who places first) wins, White wins, or neither can force a win. %s.",
 			strings.Join(parts, "; ")),
 		figure.Chart{Title: "Bushi shogi, every cube layout: result under perfect play", XLabel: "winner under perfect play", YLabel: "share of layouts",
 			XNames: []string{"Black", "White", "draw"}, Series: []figure.Series{classes, raw}})

@@ -2,25 +2,25 @@ package paper
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"gonum.org/v1/plot"
-
 	"github.com/shogilab/shogilab/internal/figure"
 )
 
 // Figure is one figure of the paper: a name that is also its file name (without extension),
-// a caption that states the numbers it shows, and how to draw it.
+// a caption that states what it shows, from which data and by which estimate, and how to
+// draw it.
 type Figure struct {
 	Name    string
 	Caption string
 	// Draw draws the figure in the house style: an analysis package's Chart.Plot, or its
 	// PlotXxx function where it adds error bars to the chart.
-	Draw func() (*plot.Plot, error)
+	Draw func() (*figure.Plot, error)
 }
 
 // chartFigure is a Figure drawn from chart data alone.
@@ -29,7 +29,7 @@ func chartFigure(name, caption string, c figure.Chart) Figure {
 }
 
 // Plot draws the figure.
-func (f Figure) Plot() (*plot.Plot, error) {
+func (f Figure) Plot() (*figure.Plot, error) {
 	p, err := f.Draw()
 	if err != nil {
 		return nil, fmt.Errorf("paper: figure %s: %w", f.Name, err)
@@ -37,37 +37,38 @@ func (f Figure) Plot() (*plot.Plot, error) {
 	return p, nil
 }
 
-// Save writes the figure to dir/<name>.png and dir/<name>.svg and returns the paths.
-func (f Figure) Save(dir string) ([]string, error) {
+// Save writes the figure to dir/<name>.<format> for each of o's formats and returns the
+// paths.
+func (f Figure) Save(dir string, o figure.Options) ([]string, error) {
 	p, err := f.Plot()
 	if err != nil {
 		return nil, err
 	}
-	paths, err := figure.Save(p, dir, f.Name)
+	paths, err := p.Save(dir, f.Name, o)
 	if err != nil {
 		return nil, fmt.Errorf("paper: figure %s: %w", f.Name, err)
 	}
 	return paths, nil
 }
 
-// Images returns the PNG and the SVG of the figure, byte for byte the files Save writes (it
-// saves them to a temporary directory and reads them back, so there is one way of drawing).
-func (f Figure) Images() (png, svg []byte, err error) {
-	dir, err := os.MkdirTemp("", "shogilab-figure-")
+// Encode returns the figure as a file of format ft drawn as o says: byte for byte what Save
+// writes, except for the creation date inside a PDF.
+func (f Figure) Encode(ft figure.Format, o figure.Options) ([]byte, error) {
+	p, err := f.Plot()
 	if err != nil {
-		return nil, nil, fmt.Errorf("paper: %w", err)
+		return nil, err
 	}
-	defer os.RemoveAll(dir)
-	if _, err := f.Save(dir); err != nil {
-		return nil, nil, err
+	var buf bytes.Buffer
+	if err := p.Encode(&buf, ft, o); err != nil {
+		return nil, fmt.Errorf("paper: figure %s: %w", f.Name, err)
 	}
-	if png, err = os.ReadFile(filepath.Join(dir, f.Name+".png")); err != nil {
-		return nil, nil, fmt.Errorf("paper: %w", err)
-	}
-	if svg, err = os.ReadFile(filepath.Join(dir, f.Name+".svg")); err != nil {
-		return nil, nil, fmt.Errorf("paper: %w", err)
-	}
-	return png, svg, nil
+	return buf.Bytes(), nil
+}
+
+// NotebookPNG is the figure as the notebooks show it: PNG, full width, with its title
+// (figure.Notebook).
+func (f Figure) NotebookPNG() ([]byte, error) {
+	return f.Encode(figure.PNG, figure.Notebook())
 }
 
 // Markdown is the caption as a notebook shows it under the figure: the figure's name in bold,

@@ -5,12 +5,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"gonum.org/v1/plot"
-
 	"github.com/shogilab/shogilab/analysis/gamestats"
 	"github.com/shogilab/shogilab/analysis/openings"
 	"github.com/shogilab/shogilab/analysis/ratings"
 	"github.com/shogilab/shogilab/analysis/selection"
+	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -97,7 +96,8 @@ func (s *GamesStudy) FromStart() (lines, firstMoves []openings.Line) {
 // by result, and the ratings.
 func (s *GamesStudy) Figures() []Figure {
 	const startName = "the normal start"
-	dataset := fmt.Sprintf("%d games of the MCTS engine against itself at 400 playouts a move (datasets/selfplay/mcts400)", s.Games.Matched)
+	dataset := fmt.Sprintf("%d games of the MCTS engine against itself at 400 playouts a move (datasets/selfplay/mcts400, made by `go run ./cmd/selfplay --games 200 --playouts 400 --seed 1`)", s.Games.Matched)
+	openingsCmd := fmt.Sprintf("`go run ./cmd/analyze openings --depth %d --top %d %s`", OpeningDepth, TopLineCount, SelfplayGames)
 	lines, first := s.FromStart()
 
 	var firstText []string
@@ -106,18 +106,18 @@ func (s *GamesStudy) Figures() []Figure {
 	}
 	firstFig := Figure{
 		Name: "games_first_moves",
-		Caption: fmt.Sprintf("Sente's score (a draw counting half) after each first move from the normal start, with Wilson 95%% intervals, in %s. %s.",
-			dataset, strings.Join(firstText, "; ")),
-		Draw: func() (*plot.Plot, error) { return openings.PlotFirstMoves(first, startName) },
+		Caption: fmt.Sprintf("Sente's score (a draw counting half) after each first move from the normal start, with Wilson 95%% score intervals, in %s. %s. Same numbers: %s.",
+			dataset, strings.Join(firstText, "; "), openingsCmd),
+		Draw: func() (*figure.Plot, error) { return openings.PlotFirstMoves(first, startName) },
 	}
 
 	top := openings.TopLines(lines, TopLineCount)
 	most := top[0]
 	topFig := Figure{
 		Name: "games_top_lines",
-		Caption: fmt.Sprintf("The %d most played %d-ply lines from the normal start, with Sente's score and its Wilson 95%% interval, in %s. The most played, %s, occurred in %d games (score %.2f); %d distinct %d-ply lines were played.",
-			len(top), OpeningDepth, dataset, strings.Join(most.Moves, " "), most.Games, most.Score, countDepth(lines, OpeningDepth), OpeningDepth),
-		Draw: func() (*plot.Plot, error) { return openings.PlotTopLines(top, startName) },
+		Caption: fmt.Sprintf("The %d most played %d-ply lines from the normal start, with Sente's score (a draw counting half) and its Wilson 95%% score interval, in %s. The most played, %s, occurred in %d games (score %.2f); %d distinct %d-ply lines were played. Same numbers: %s.",
+			len(top), OpeningDepth, dataset, strings.Join(most.Moves, " "), most.Games, most.Score, countDepth(lines, OpeningDepth), OpeningDepth, openingsCmd),
+		Draw: func() (*figure.Plot, error) { return openings.PlotTopLines(top, startName) },
 	}
 
 	r := s.Report
@@ -128,10 +128,10 @@ func (s *GamesStudy) Figures() []Figure {
 	}
 	lengthFig := Figure{
 		Name: "games_lengths",
-		Caption: fmt.Sprintf("Length of the games by result, in %s. Sente won %d, Gote %d, draws %d; Sente's score %.3f [%.3f, %.3f]. Length in plies: mean %.1f, median %d, quartiles %d and %d, range %d–%d. Terminations: %s.",
-			dataset, r.SenteWins.Count, r.GoteWins.Count, r.Draws.Count, r.SenteScore.Value, r.SenteScore.Interval[0], r.SenteScore.Interval[1],
-			all.Mean, all.Median, all.Q1, all.Q3, all.Min, all.Max, strings.Join(terms, ", ")),
-		Draw: func() (*plot.Plot, error) { return gamestats.PlotLengths(r) },
+		Caption: fmt.Sprintf("Length of the games by result, a histogram in bins of %s, in %s. Sente won %d, Gote %d, draws %d; Sente's score %.3f with Wilson 95%% interval [%.3f, %.3f]. Length in plies: mean %.1f, median %d, quartiles %d and %d, range %d–%d. Terminations: %s. Same numbers: `go run ./cmd/analyze games %s`.",
+			binWidth(s.Report), dataset, r.SenteWins.Count, r.GoteWins.Count, r.Draws.Count, r.SenteScore.Value, r.SenteScore.Interval[0], r.SenteScore.Interval[1],
+			all.Mean, all.Median, all.Q1, all.Q3, all.Min, all.Max, strings.Join(terms, ", "), SelfplayGames),
+		Draw: func() (*figure.Plot, error) { return gamestats.PlotLengths(r) },
 	}
 
 	var elo []string
@@ -140,9 +140,9 @@ func (s *GamesStudy) Figures() []Figure {
 	}
 	ratingFig := Figure{
 		Name: "games_ratings",
-		Caption: fmt.Sprintf("Elo ratings of the MCTS engine at 100, 200 and 400 playouts a move, by maximum likelihood (%s model), %s rated 0, with 95%% intervals, from %d ladder games (every pair, both colours; datasets/selfplay/ladder). Elo (wins–draws–losses): %s.",
-			s.Ratings.Model, RatingAnchor, s.Ladder.Matched, strings.Join(elo, "; ")),
-		Draw: func() (*plot.Plot, error) { return ratings.Plot(s.Ratings) },
+		Caption: fmt.Sprintf("Elo ratings of the MCTS engine at 100, 200 and 400 playouts a move, fitted by maximum likelihood (%s), %s rated 0, with 95%% intervals from the observed information, from %d ladder games (every pair, 20 games in each colour; datasets/selfplay/ladder, made by `go run ./cmd/selfplay --games 20 --seed 2` per pairing, datasets/README.md). Elo (wins–draws–losses): %s. Same numbers: `go run ./cmd/analyze ratings --anchor %s %s`.",
+			modelName(s.Ratings.Model), RatingAnchor, s.Ladder.Matched, strings.Join(elo, "; "), RatingAnchor, LadderGames),
+		Draw: func() (*figure.Plot, error) { return ratings.Plot(s.Ratings) },
 	}
 	return []Figure{firstFig, topFig, lengthFig, ratingFig}
 }
@@ -155,4 +155,28 @@ func countDepth(lines []openings.Line, depth int) int {
 		}
 	}
 	return n
+}
+
+// binWidth says how wide the bins of the game-length histogram are.
+func binWidth(r gamestats.Report) string {
+	c := gamestats.LengthsChart(r)
+	if len(c.Series) == 0 || len(c.Series[0].XYs) < 3 {
+		return "one ply"
+	}
+	w := c.Series[0].XYs[2].X - c.Series[0].XYs[1].X
+	if w == 1 {
+		return "one ply"
+	}
+	return fmt.Sprintf("%g plies", w)
+}
+
+// modelName says what a ratings model is in a caption.
+func modelName(m ratings.Model) string {
+	switch m {
+	case ratings.Davidson:
+		return "Davidson's model, in which a draw is an outcome of its own"
+	case ratings.HalfPoint:
+		return "the Bradley–Terry model with a draw as half a win"
+	}
+	return string(m)
 }

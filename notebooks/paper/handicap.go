@@ -6,10 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
-
-	"github.com/shogilab/shogilab/internal/figure"
+	"github.com/shogilab/shogilab/analysis/matestats"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/solver"
 )
@@ -89,52 +86,24 @@ func (s *HandicapStudy) PV() []string {
 // to mate.
 func (s *HandicapStudy) Figures() []Figure {
 	st := s.Study
-	title := "Bare-king handicap (" + s.Root.SFEN() + ")"
-	solution := fmt.Sprintf("Sente mates in %d plies against the best defence (df-pn, minimal length proved by iterative deepening; the shipped proof of %d attacker positions re-checked with the rules engine); principal variation %s",
+	solution := fmt.Sprintf("Sente mates in %d plies against the best defence (df-pn, minimal length proved by iterative deepening; the shipped proof of %d attacker positions, datasets/handicap/bare-king.proof from `solve handicap bare-king --proof`, re-checked with the rules engine); principal variation %s",
 		s.Mate.Plies, len(s.Proof.Moves), strings.Join(s.PV(), " "))
+	source := fmt.Sprintf("Graph enumerated and solved by retrograde analysis (package solver, as `go run ./cmd/solve handicap bare-king --plot DIR --study-plies %d` does)", st.Plies)
 	total, mates := 0, 0
 	for d := range st.Layers {
 		total += st.Layers[d]
 		mates += st.MatesByLayer[d]
 	}
-	layers := logFigure("handicap_layers",
-		fmt.Sprintf("The Minishogi bare-king handicap: positions first reached at each ply from the start (Gote, the bare king, moves first) within %d plies, and those from which Sente forces mate within the graph. %s. Positions per ply: %s (%s in all, %s with a forced mate found in the graph).",
-			st.Plies, solution, joinInts(st.Layers), thousands(total), thousands(mates)),
-		figure.Chart{Title: title + ": positions per ply", XLabel: "ply from the start", YLabel: "positions (log scale)",
-			Series: []figure.Series{
-				{Label: "reachable", Kind: figure.Line, XYs: positiveXYs(st.Layers)},
-				{Label: "Sente forces mate (found in the graph)", Kind: figure.Line, XYs: positiveXYs(st.MatesByLayer)},
-			}})
-	distances := logFigure("handicap_distances",
-		fmt.Sprintf("The Minishogi bare-king handicap: positions of the %d-ply reachable graph by the length of Sente's forced mate against the longest defence, found within the graph (exact where the graph holds the whole mate). Positions by plies to mate, from 0: %s.",
-			st.Plies, joinInts(st.MatesByDistance)),
-		figure.Chart{Title: fmt.Sprintf("%s: forced mates in the %d-ply graph", title, st.Plies), XLabel: "plies to mate", YLabel: "positions (log scale)",
-			Series: []figure.Series{{Label: "positions", Kind: figure.Line, XYs: positiveXYs(st.MatesByDistance)}}})
+	layersChart, distancesChart := matestats.Charts(matestats.Study(*st), "Bare-king handicap", "Sente")
+	layers := chartFigure("handicap_layers",
+		fmt.Sprintf("The Minishogi bare-king handicap (start %s, Gote, the bare king, to move): positions first reached at each ply from the start within %d plies, and those from which Sente forces mate within that graph (log scale). %s. %s. Positions per ply: %s (%s in all, %s with a forced mate found in the graph).",
+			s.Root.SFEN(), st.Plies, source, solution, joinInts(st.Layers), thousands(total), thousands(mates)),
+		layersChart)
+	distances := chartFigure("handicap_distances",
+		fmt.Sprintf("The Minishogi bare-king handicap: the positions within %d plies of the start (the graph of handicap_layers) by the length of Sente's forced mate from each, against the longest defence (log scale). The lengths run past %d plies because a position at the graph's last ply may need as many plies again; a mate is found within the graph, so the length is exact where the graph holds the whole mate and an upper bound otherwise. %s. Positions by plies to mate, from 0: %s.",
+			st.Plies, st.Plies, source, joinInts(st.MatesByDistance)),
+		distancesChart)
 	return []Figure{layers, distances}
-}
-
-// logFigure draws c with a logarithmic y axis: the counts grow geometrically with the ply.
-func logFigure(name, caption string, c figure.Chart) Figure {
-	return Figure{Name: name, Caption: caption, Draw: func() (*plot.Plot, error) {
-		p, err := c.Plot()
-		if err != nil {
-			return nil, err
-		}
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-		return p, nil
-	}}
-}
-
-// positiveXYs are the points (i, counts[i]) with a positive count, which a log axis can show.
-func positiveXYs(counts []int) plotter.XYs {
-	var xys plotter.XYs
-	for i, n := range counts {
-		if n > 0 {
-			xys = append(xys, plotter.XY{X: float64(i), Y: float64(n)})
-		}
-	}
-	return xys
 }
 
 func joinInts(xs []int) string {

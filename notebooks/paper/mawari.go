@@ -60,47 +60,53 @@ func NewMawariStudy() (*MawariStudy, error) {
 	return s, nil
 }
 
-// title is the line every Mawari chart carries: the rules and where the probabilities came
-// from (they are estimates, and the figures must say so).
-func (s *MawariStudy) title() string {
-	return fmt.Sprintf("Mawari shogi, preset %s, %d players; probabilities: %s",
-		s.Preset, s.Rules.Players, mawari.DefaultProbabilitiesSource)
+// reproduce is the command that prints the numbers of the Mawari figures (and plots them
+// into its --out directory).
+func (s *MawariStudy) reproduce() string {
+	return fmt.Sprintf("`go run ./cmd/analyze mawari --preset %s --games %d --throws %d --seed %d`", s.Preset, MawariGames, MawariThrows, MawariSeed)
 }
 
 // Figures are the Mawari figures: the throw score distribution, the game length and its CDF
 // for every preset, and the sensitivity of the game length and of the first player's advantage.
 func (s *MawariStudy) Figures() []Figure {
 	a := s.Exact
-	probs := fmt.Sprintf("landing probabilities back, face, side, upright, point = %s (estimates, docs/rules.md)", s.Probabilities)
+	probs := fmt.Sprintf("landing probabilities back, face, side, upright, point = %s (estimates; docs/rules.md#mawari-probabilities)", s.Probabilities)
+	model := "computed exactly by Markov chain in package analysis/mawaristats"
+	title := fmt.Sprintf("Mawari shogi, %s rules", s.Preset)
 
 	meanScore, mode := 0.0, a.Throw[0]
+	rare := 0
 	for _, mp := range a.Throw {
 		meanScore += float64(mp.Move.Steps) * mp.Probability
 		if mp.Probability > mode.Probability {
 			mode = mp
 		}
+		if mp.Probability < mawaristats.ThrowChartFloor {
+			rare++
+		}
 	}
-	throwLabel := fmt.Sprintf("simulated (%d throws, seed %d)", MawariThrows, MawariSeed)
+	// The chart's own title note on the rare scores is the caption's here.
+	throwChart := mawaristats.ThrowChart("", a.Throw, s.ThrowShares, "simulated")
+	throwChart.Title = title + ": score of one throw"
 	throw := chartFigure("mawari_throw_score",
-		fmt.Sprintf("Score of one throw of four gold generals under the %s rules, %s: exact probabilities (bars) and the shares of %s throws simulated from seed %d (points). Mean score %.3f squares; the most likely score is %s, with probability %.4f.",
-			s.Preset, probs, thousands(MawariThrows), MawariSeed, meanScore, mode.Move.Key(), mode.Probability),
-		mawaristats.ThrowChart(s.title(), a.Throw, s.ThrowShares, throwLabel))
+		fmt.Sprintf("Score of one throw of four gold generals under the %s rules of Mawari shogi, %s: exact probabilities (bars, %s) and the shares of %s throws simulated from seed %d (points); the %d scores rarer than 1 in %s are not shown. Mean score %.3f squares; the most likely score is %s, with probability %.4f. Same numbers: %s.",
+			s.Preset, probs, model, thousands(MawariThrows), MawariSeed, rare, thousands(int(math.Round(1/mawaristats.ThrowChartFloor))), meanScore, mode.Move.Key(), mode.Probability, s.reproduce()),
+		throwChart)
 
 	var curves []mawaristats.LengthCurve
 	var means []string
 	for _, pa := range s.Presets {
-		curves = append(curves, mawaristats.LengthCurve{Label: pa.Name + " (exact)", Rounds: pa.Race.Rounds})
+		curves = append(curves, mawaristats.LengthCurve{Label: pa.Name, Rounds: pa.Race.Rounds})
 		means = append(means, fmt.Sprintf("%s %.2f", pa.Name, pa.MeanRounds()))
 	}
 	simMean, simErr := s.Simulation.MeanRounds()
-	simLabel := fmt.Sprintf("%s, simulated (%d games, seed %d)", s.Preset, s.Simulation.Games, s.Simulation.Seed)
-	pmf, cdf := mawaristats.GameLengthCharts(s.title(), curves, &s.Simulation, simLabel)
-	lengthText := fmt.Sprintf("two players, %s; exact distributions from the Markov chain for every preset (lines) and %s games of the %s preset simulated from seeds %d.. (points). Mean round in which the game ends: %s; simulated %s: %.2f ± %.2f (standard error).",
-		probs, thousands(s.Simulation.Games), s.Preset, s.Simulation.Seed, strings.Join(means, ", "), s.Preset, simMean, simErr)
+	pmf, cdf := mawaristats.GameLengthCharts(title+": length of a game", curves, &s.Simulation, s.Preset+", simulated")
+	lengthText := fmt.Sprintf("two players, %s: the distribution for each preset of the rules (lines; %s) and the shares in %s games of the %s preset simulated from seeds %d.. (points). Mean round in which the game ends: %s; simulated %s: %.2f ± %.2f (standard error). Same numbers: %s.",
+		probs, model, thousands(s.Simulation.Games), s.Preset, s.Simulation.Seed, strings.Join(means, ", "), s.Preset, simMean, simErr, s.reproduce())
 	length := chartFigure("mawari_game_length", "Round in which a game of Mawari shogi ends, "+lengthText, pmf)
 	lengthCDF := chartFigure("mawari_game_length_cdf", "Cumulative distribution of the round in which a game of Mawari shogi ends, "+lengthText, cdf)
 
-	lengthChart, advantageChart := mawaristats.SensitivityCharts(s.title(), s.Sensitivity)
+	lengthChart, advantageChart := mawaristats.SensitivityCharts(title+": sensitivity to the landing probabilities", s.Sensitivity)
 	var lengthRange, advRange []string
 	for _, c := range s.Sensitivity {
 		lo, hi := math.Inf(1), math.Inf(-1)
@@ -112,13 +118,15 @@ func (s *MawariStudy) Figures() []Figure {
 		lengthRange = append(lengthRange, fmt.Sprintf("%s %.1f–%.1f", c.Outcome, lo, hi))
 		advRange = append(advRange, fmt.Sprintf("%s %+.4f to %+.4f", c.Outcome, alo, ahi))
 	}
-	scales := fmt.Sprintf("each landing probability scaled in turn by %g to %g times its estimate, the others rescaled to keep their odds (%s preset, exact)",
-		mawaristats.DefaultScales[0], mawaristats.DefaultScales[len(mawaristats.DefaultScales)-1], s.Preset)
+	scales := fmt.Sprintf("each landing probability scaled in turn by %g to %g times its estimate (marks at each step of %g), the others rescaled to keep their odds; %s preset, two players, %s",
+		mawaristats.DefaultScales[0], mawaristats.DefaultScales[len(mawaristats.DefaultScales)-1], mawaristats.DefaultScales[1]-mawaristats.DefaultScales[0], s.Preset, model)
 	sensLength := chartFigure("mawari_sensitivity_length",
-		fmt.Sprintf("Sensitivity of the mean game length (rounds) to the landing probabilities: %s. Range of the mean: %s; at the estimates %.2f.", scales, strings.Join(lengthRange, "; "), a.MeanRounds()),
+		fmt.Sprintf("Sensitivity of the mean length of a game of Mawari shogi (rounds) to the landing probabilities: %s. The estimates are %s. Range of the mean: %s; at the estimates %.2f. Same numbers: %s.",
+			scales, probs, strings.Join(lengthRange, "; "), a.MeanRounds(), s.reproduce()),
 		lengthChart)
 	sensAdv := chartFigure("mawari_sensitivity_advantage",
-		fmt.Sprintf("Sensitivity of the first player's advantage, P(first player wins) − 1/2, to the landing probabilities: %s. Range: %s; at the estimates %+.4f.", scales, strings.Join(advRange, "; "), a.FirstPlayerAdvantage()),
+		fmt.Sprintf("Sensitivity of the first player's advantage in Mawari shogi, P(first player wins) − 1/2, to the landing probabilities: %s. The estimates are %s. Range: %s; at the estimates %+.4f. Same numbers: %s.",
+			scales, probs, strings.Join(advRange, "; "), a.FirstPlayerAdvantage(), s.reproduce()),
 		advantageChart)
 	return []Figure{throw, length, lengthCDF, sensLength, sensAdv}
 }

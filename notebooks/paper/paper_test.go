@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shogilab/shogilab/internal/figure"
+	"github.com/shogilab/shogilab/internal/figure/figuretest"
 )
 
 func testRoot(t *testing.T) string {
@@ -45,7 +48,10 @@ func TestThousands(t *testing.T) {
 }
 
 // TestSectionsFigures checks every section: figure names are unique (they are file names),
-// every figure has a caption and draws, and Images gives a PNG and an SVG.
+// every figure has a caption that says where its data come from, it draws as the notebooks
+// show it (a PNG) and as a paper includes it (an SVG here; cmd/figures checks the PDFs), and
+// it passes the checks of figuretest: no legend over the data, three labelled ticks or more
+// on every axis, at both sizes.
 func TestSectionsFigures(t *testing.T) {
 	root := testRoot(t)
 	names := map[string]bool{}
@@ -65,37 +71,57 @@ func TestSectionsFigures(t *testing.T) {
 			if len(f.Caption) < 80 {
 				t.Errorf("figure %s: caption %q is too short to state its numbers", f.Name, f.Caption)
 			}
-			png, svg, err := f.Images()
+			// A caption stands alone: it names its data (a shipped dataset, or the package
+			// that computes them) and a command that prints the same numbers.
+			if !strings.Contains(f.Caption, "datasets/") && !strings.Contains(f.Caption, "package ") {
+				t.Errorf("figure %s: the caption names neither a dataset nor the package computing the data", f.Name)
+			}
+			if !strings.Contains(f.Caption, "`go run ./cmd/") {
+				t.Errorf("figure %s: the caption gives no command", f.Name)
+			}
+			png, err := f.NotebookPNG()
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.HasPrefix(png, []byte("\x89PNG\r\n\x1a\n")) {
 				t.Errorf("figure %s: the PNG does not start with the PNG signature", f.Name)
 			}
+			svg, err := f.Encode(figure.SVG, figure.Paper())
+			if err != nil {
+				t.Fatal(err)
+			}
 			if !bytes.Contains(svg[:min(len(svg), 200)], []byte("<svg")) {
 				t.Errorf("figure %s: the SVG has no <svg element at its start", f.Name)
+			}
+			p, err := f.Plot()
+			if err != nil {
+				t.Fatal(err)
+			}
+			figuretest.Check(t, f.Name, p)
+			if strings.Contains(p.Title.Text, ".md") {
+				t.Errorf("figure %s: the title %q names a file", f.Name, p.Title.Text)
 			}
 		}
 	}
 }
 
 // TestImagesAreStable checks that drawing a figure twice gives the same bytes, which the
-// notebook test relies on to compare a notebook's images with cmd/figures' files.
+// notebook test relies on to compare a notebook's images with package paper's.
 func TestImagesAreStable(t *testing.T) {
 	s, err := NewBushiStudy(testRoot(t))
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := s.Figures()[0]
-	png1, svg1, err := f.Images()
+	png1, err := f.NotebookPNG()
 	if err != nil {
 		t.Fatal(err)
 	}
-	png2, svg2, err := f.Images()
+	png2, err := f.NotebookPNG()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(png1, png2) || !bytes.Equal(svg1, svg2) {
+	if !bytes.Equal(png1, png2) {
 		t.Error("two drawings of the same figure differ")
 	}
 }

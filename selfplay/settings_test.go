@@ -1,0 +1,102 @@
+package selfplay
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/shogilab/shogilab/engine"
+	"github.com/shogilab/shogilab/usi"
+)
+
+// settingsTable is the README's table of engine settings as the settings table
+// (engine.AllSettings) makes it.
+func settingsTable() string {
+	var b strings.Builder
+	b.WriteString("| setting | USI type | values | default | what it does |\n| --- | --- | --- | --- | --- |\n")
+	for _, s := range engine.AllSettings() {
+		name := "`" + s.Name + "`"
+		for _, a := range s.Aliases {
+			name += " (or `" + a + "`)"
+		}
+		doc := s.Doc
+		if s.PerGame {
+			doc += "; set by a match, not in a player spec"
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", name, s.USIOption().Type, s.Range(), s.Default, doc)
+	}
+	return b.String()
+}
+
+// TestSettingsAgree holds the three places that name the engine's settings to its table:
+// the options the USI engine announces (asked over the protocol), the keys a player spec
+// takes (and its help lists), and the README's table.
+func TestSettingsAgree(t *testing.T) {
+	// The USI engine, over the protocol.
+	in := strings.NewReader("usi\nquit\n")
+	pr, pw := io.Pipe()
+	go func() {
+		usi.NewServer(engine.New(), pw).Serve(in)
+		pw.Close()
+	}()
+	var announced []usi.EngineOption
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "option ") {
+			o, err := usi.ParseOptionLine(sc.Text())
+			if err != nil {
+				t.Fatal(err)
+			}
+			announced = append(announced, o)
+		}
+	}
+	table := engine.AllSettings()
+	if len(announced) != len(table) {
+		t.Fatalf("the engine announces %d options, the table has %d settings", len(announced), len(table))
+	}
+	for i, s := range table {
+		o := announced[i]
+		want := usi.EngineOption{Name: s.Name, Type: s.USIOption().Type, Default: s.Default, Vars: s.Choices}
+		if s.Kind == engine.Int {
+			want.Min, want.Max = strconv.FormatInt(s.Min, 10), strconv.FormatInt(s.Max, 10)
+		}
+		if o.Name != want.Name || o.Type != want.Type || o.Default != want.Default || o.Min != want.Min || o.Max != want.Max || !slices.Equal(o.Vars, want.Vars) {
+			t.Errorf("the engine announces %+v; the table says %+v", o, want)
+		}
+	}
+
+	// The player specs: every setting a player may set is a key, in any case, and the help
+	// lists it with its values and default.
+	help := SpecHelp()
+	for _, s := range table {
+		for _, name := range append([]string{s.Name, strings.ToLower(s.Name), "option." + strings.ToUpper(s.Name)}, s.Aliases...) {
+			spec, err := ParsePlayerSpec("mcts:playouts=1,"+name+"="+s.Default, PlayerSpec{})
+			switch {
+			case s.PerGame && err == nil:
+				t.Errorf("a player spec sets %s, which the match sets", name)
+			case !s.PerGame && err != nil:
+				t.Errorf("a player spec does not take %s: %v", name, err)
+			case !s.PerGame && (len(spec.Options) != 1 || spec.Options[0] != Option{s.Name, s.Default}):
+				t.Errorf("%s=%s: options %v", name, s.Default, spec.Options)
+			}
+		}
+		line := fmt.Sprintf("%-16s %s; default %s", s.Name, s.Range(), s.Default)
+		if listed := strings.Contains(help, line); listed == s.PerGame {
+			t.Errorf("the spec help lists %s: %v, want %v", s.Name, listed, !s.PerGame)
+		}
+	}
+
+	// The README.
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := settingsTable(); !strings.Contains(string(readme), want) {
+		t.Errorf("README.md lacks the table of engine settings; it should read\n%s", want)
+	}
+}
