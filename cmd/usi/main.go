@@ -13,6 +13,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -33,9 +34,8 @@ go (nodes, movetime, byoyomi, btime/wtime/binc/winc, infinite, ponder; or perft 
 mate MS|infinite, a tsume search answered with checkmate), stop, ponderhit, gameover,
 d (show the position), quit. It reads commands while it searches: isready is answered at
 once, and commands that need the engine idle wait for the search's end. The reply to usi
-lists the options (Threads, USI_Hash, Seed, CPuct, FPUReduction, VirtualLoss, Twins,
-MateDepth, MoveOverhead, Repetition, MaxPlies, USI_Ponder).
-`)
+lists the options: %s.
+`, optionNames())
 		flag.PrintDefaults()
 		fmt.Fprintf(flag.CommandLine.Output(), "\nexample: usi -perft 7 -threads 0   (leaves from the start position, and leaves per second)\n")
 	}
@@ -58,6 +58,15 @@ MateDepth, MoveOverhead, Repetition, MaxPlies, USI_Ponder).
 		fmt.Fprintf(os.Stderr, "usi: %v\n", err)
 		os.Exit(1)
 	}
+}
+
+// optionNames lists the engine's settings, the options it announces.
+func optionNames() string {
+	var names []string
+	for _, s := range engine.AllSettings() {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
 }
 
 // runPerft counts leaves (bulk counting at the last ply) and reports the speed. The depth
