@@ -90,6 +90,16 @@ func (r *Reader) Read() (*Game, error) {
 			r.err = r.closeFile()
 			continue
 		}
+		if err == errLineTooLong {
+			r.line++
+			lerr := &LineError{r.name, r.line, err}
+			if !r.skip {
+				r.err = lerr
+				break
+			}
+			r.skipBad(lerr)
+			continue
+		}
 		if err != nil {
 			if r.skip && errors.Is(err, io.ErrUnexpectedEOF) {
 				// A gzip member cut short by a crash: the last record is lost.
@@ -184,21 +194,40 @@ func (r *Reader) closeFile() error {
 	return nil
 }
 
+// MaxLineBytes bounds a record line, so that a damaged or foreign file (a
+// binary file has no newlines) cannot make a reader hold it all in memory. A
+// record is a few kilobytes; a game of 10,000 plies with statistics is about
+// 3 MiB.
+const MaxLineBytes = 64 << 20
+
+// errLineTooLong is the error of a line over MaxLineBytes.
+var errLineTooLong = fmt.Errorf("line longer than %d MiB: not a record (a damaged or binary file?)", MaxLineBytes>>20)
+
 // readLine returns the next line without its newline, valid until the next
 // call. A last line without a newline is returned as it is; io.EOF means
-// nothing is left.
+// nothing is left. A line over MaxLineBytes is read to its end, not kept, and
+// returned as errLineTooLong.
 func (r *Reader) readLine() ([]byte, error) {
 	r.buf = r.buf[:0]
 	r.partial = false
+	tooLong := false
 	for {
 		chunk, err := r.lines.ReadSlice('\n')
-		r.buf = append(r.buf, chunk...)
-		switch err {
-		case nil:
+		if !tooLong && len(r.buf)+len(chunk) > MaxLineBytes+1 {
+			tooLong, r.buf = true, r.buf[:0]
+		}
+		if !tooLong {
+			r.buf = append(r.buf, chunk...)
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue // a long line: keep reading
+		case tooLong && (err == nil || err == io.EOF):
+			r.partial = err == io.EOF
+			return nil, errLineTooLong
+		case err == nil:
 			return r.buf[:len(r.buf)-1], nil
-		case bufio.ErrBufferFull:
-			continue // a long line: keep appending
-		case io.EOF:
+		case err == io.EOF:
 			if len(r.buf) > 0 {
 				r.partial = true
 				return r.buf, nil
