@@ -143,7 +143,7 @@ type gameArrays struct {
 	id, plies, maxPlies                            arrow.Array
 	seed                                           *array.Uint64
 	variant, start, startName, result, termination *array.String
-	version, repetition                            *array.String
+	version, repetition, detail                    *array.String
 	moves                                          *array.List
 	moveText                                       *array.String
 	players                                        [2]playerArrays
@@ -162,7 +162,7 @@ func openGames(path string, fields record.Fields) (*gamesFile, error) {
 		return nil, err
 	}
 	var names []string
-	for f := record.FieldID; f <= record.FieldSeconds; f <<= 1 {
+	for f := record.FieldID; f <= record.FieldDetail; f <<= 1 {
 		if fields&f != 0 && f != record.FieldStats {
 			names = append(names, gameColumns[f])
 		}
@@ -275,6 +275,7 @@ func (g *gamesFile) bind() error {
 	c.seed, _ = col("seed").(*array.Uint64)
 	c.variant, c.start, c.startName = str(col("variant")), str(col("start")), str(col("start_name"))
 	c.result, c.termination, c.version = str(col("result")), str(col("termination")), str(col("version"))
+	c.detail = str(col("detail"))
 	if m, ok := col("moves").(*array.List); ok {
 		c.moves = m
 		c.moveText, _ = m.ListValues().(*array.String)
@@ -310,6 +311,7 @@ func (g *gamesFile) bind() error {
 		f.Has(record.FieldResult) && c.result == nil,
 		f.Has(record.FieldTermination) && c.termination == nil,
 		f.Has(record.FieldVersion) && c.version == nil,
+		f.Has(record.FieldDetail) && c.detail == nil,
 		f.Has(record.FieldPlayers) && (c.players[0].name == nil || c.players[1].kind == nil || c.players[1].config == nil),
 		f.Has(record.FieldRules) && (c.repetition == nil || c.maxPlies == nil),
 		f.Has(record.FieldStartedAt) && c.startedAt == nil,
@@ -357,7 +359,7 @@ func (g *gamesFile) fill(i int, game *record.Game) {
 	}
 	game.Variant, game.Start, game.StartName = g.text(c.variant, i), g.text(c.start, i), g.text(c.startName, i)
 	game.Result, game.Termination = record.Result(g.text(c.result, i)), record.Termination(g.text(c.termination, i))
-	game.Version = g.text(c.version, i)
+	game.Version, game.Detail = g.text(c.version, i), g.text(c.detail, i)
 	if c.plies != nil {
 		game.Plies = intAt(c.plies, i)
 	}

@@ -65,6 +65,7 @@ var GamesSchema = arrow.NewSchema([]arrow.Field{
 		required("max_plies", arrow.PrimitiveTypes.Int32),
 	)),
 	required("version", arrow.BinaryTypes.String),
+	optional("detail", arrow.BinaryTypes.String),
 	optional("started_at", &arrow.TimestampType{Unit: arrow.Nanosecond, TimeZone: "UTC"}),
 	optional("seconds", arrow.PrimitiveTypes.Float64),
 }, nil)
@@ -100,5 +101,5 @@ var gameColumns = map[record.Fields]string{
 	record.FieldStartName: "start_name", record.FieldMoves: "moves", record.FieldResult: "result",
 	record.FieldTermination: "termination", record.FieldPlies: "plies", record.FieldPlayers: "players",
 	record.FieldRules: "rules", record.FieldVersion: "version", record.FieldStartedAt: "started_at",
-	record.FieldSeconds: "seconds",
+	record.FieldSeconds: "seconds", record.FieldDetail: "detail",
 }

@@ -247,13 +247,14 @@ func (w *Writer) appendGame(g *record.Game) error {
 	rules.FieldBuilder(0).(*array.StringBuilder).Append(g.Rules.Repetition)
 	rules.FieldBuilder(1).(*array.Int32Builder).Append(int32(g.Rules.MaxPlies))
 	b.Field(11).(*array.StringBuilder).Append(g.Version)
-	started := b.Field(12).(*array.TimestampBuilder)
+	appendOptionalString(b.Field(12).(*array.StringBuilder), g.Detail)
+	started := b.Field(13).(*array.TimestampBuilder)
 	if g.StartedAt.IsZero() {
 		started.AppendNull() // timing fields that are zero are absent, as in JSON
 	} else {
 		started.Append(arrow.Timestamp(g.StartedAt.UnixNano()))
 	}
-	seconds := b.Field(13).(*array.Float64Builder)
+	seconds := b.Field(14).(*array.Float64Builder)
 	if g.Seconds == 0 {
 		seconds.AppendNull()
 	} else {

@@ -195,6 +195,33 @@ func checkSelfplay(t *testing.T, mark string, games int) {
 	}
 }
 
+// TestShippedRecordsVerify runs every shipped record file through selfplay verify with the
+// base seed of its README command: every game of every file is replayed with the rules, its
+// end checked, its seed checked, and the file holds the games the command asked for.
+func TestShippedRecordsVerify(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(root, "datasets", "selfplay", "*", "games-*.jsonl.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ladder, _ := filepath.Glob(filepath.Join(root, "datasets", "selfplay", "ladder", "*", "games-*.jsonl.gz"))
+	files = append(files, ladder...)
+	if len(files) != 7 { // mcts400 and the six ladder pairings (README.md)
+		t.Fatalf("%d shipped record files: %v", len(files), files)
+	}
+	for _, f := range files {
+		rel, _ := filepath.Rel(root, filepath.Dir(f))
+		args, _ := command(t, "selfplay", "--out "+rel)
+		var sum struct{ Files, Games int }
+		out := run(t, "selfplay", "verify", "--json", "--seed", flagValue(t, args, "--seed"), filepath.Join(rel, filepath.Base(f)))
+		if err := json.Unmarshal(out, &sum); err != nil {
+			t.Fatalf("%s: %v: %s", rel, err, out)
+		}
+		if want := flagValue(t, args, "--games"); fmt.Sprint(sum.Games) != want || sum.Files != 1 {
+			t.Errorf("%s: verify read %d games in %d files; the command asked for %s", rel, sum.Games, sum.Files, want)
+		}
+	}
+}
+
 func TestSelfplayGames(t *testing.T) {
 	checkSelfplay(t, "--out datasets/selfplay/mcts400", 3)
 }
@@ -286,6 +313,20 @@ func TestBushiAllLayouts(t *testing.T) {
 	if classes != st.Classes || raw != st.Raw {
 		t.Errorf("results add up to %d classes and %d layouts; the totals say %d and %d", classes, raw, st.Classes, st.Raw)
 	}
+	// The per-result counts themselves: the whole study again (about 75 s on 2 cores),
+	// which must agree with the shipped file in everything but the machine's part.
+	if testing.Short() {
+		t.Log("the layout study is not redone in -short mode")
+		return
+	}
+	got, want := decode(t, run(t, "solve", args...)), decode(t, readFile(t, file))
+	for _, m := range []map[string]any{got, want} {
+		delete(m, "workers")
+		delete(m, "seconds")
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("the regenerated layout study differs from %s:\n%v\n%v", file, got, want)
+	}
 }
 
 func readFile(t *testing.T, name string) []byte {
@@ -346,6 +387,20 @@ func TestHandicapProofs(t *testing.T) {
 			}
 			if err := solver.CheckProof(root, proof); err != nil {
 				t.Errorf("%s does not hold: %v", file, err)
+			}
+			// Minimality: no mate two plies shorter (a mate's length has the parity of
+			// the root's role, so two plies shorter is the next length down). df-pn decides
+			// it exactly; for the 16-ply three-piece proof this takes a minute or two.
+			if testing.Short() && proof.Plies > 8 {
+				t.Logf("minimality of %s not checked in -short mode", file)
+				return
+			}
+			d, err := solver.SolveDFPN(root, attacker, solver.DFPNOptions{MaxPlies: proof.Plies - 2, NoProof: true, MemoryBudget: 4 << 30})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Found || d.Stopped {
+				t.Errorf("%s proves a mate in %d plies, but df-pn finds one in %d", file, proof.Plies, d.Plies)
 			}
 		})
 	}

@@ -87,13 +87,21 @@ func (e *Engine) SetPosition(sfen string, moves []string) error {
 	return nil
 }
 
-// Perft prints the divide of the current position.
-func (e *Engine) Perft(depth int, w io.Writer) error {
+// Perft prints the divide of the current position, each root move as soon as it is
+// counted, until ctx is done.
+func (e *Engine) Perft(ctx context.Context, depth int, w io.Writer) error {
 	pos := e.game.Position()
+	moves := pos.LegalMoves(nil)
 	var total uint64
-	for _, d := range pos.PerftDivide(depth) {
-		fmt.Fprintf(w, "%s: %d\n", d.Move, d.Nodes)
-		total += d.Nodes
+	for i, m := range moves {
+		u := pos.MakeMove(m)
+		n, err := pos.PerftContext(ctx, depth-1)
+		pos.UnmakeMove(m, u)
+		if err != nil {
+			return fmt.Errorf("engine: perft %d stopped after %d of %d moves: %w", depth, i, len(moves), err)
+		}
+		fmt.Fprintf(w, "%s: %d\n", m, n)
+		total += n
 	}
 	_, err := fmt.Fprintf(w, "\nNodes searched: %d\n", total)
 	return err
@@ -139,16 +147,20 @@ func (e *Engine) Display() string {
 
 // Go searches the current position within the limits (see TimeBudget), sending an info
 // line every half second and at the end, and returns the best move, or "resign" when every
-// move is proven lost or the game is already over.
-func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string)) (string, error) {
+// move is proven lost or the game is already over. With USI_Ponder it also names the
+// expected reply, the second move of the principal variation.
+func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string)) (usi.BestMove, error) {
 	if r := e.game.Result(); r.Over() {
 		info(fmt.Sprintf("string the game is over (%s)", r.Termination))
-		return "resign", nil
+		if limits.Infinite {
+			<-ctx.Done()
+		}
+		return usi.BestMove{Move: "resign"}, nil
 	}
 	if e.player == nil {
 		p, err := NewPlayer(e.set.Player)
 		if err != nil {
-			return "", err
+			return usi.BestMove{}, err
 		}
 		e.player = p
 	}
@@ -175,7 +187,7 @@ func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string))
 	}
 	d, err := e.player.Think(ctx, e.game, lim)
 	if err != nil {
-		return "", err
+		return usi.BestMove{}, err
 	}
 	if limits.Infinite {
 		// USI: after `go infinite` the bestmove waits for `stop`, even when the search
@@ -183,9 +195,13 @@ func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string))
 		<-ctx.Done()
 	}
 	if d.Resign {
-		return "resign", nil
+		return usi.BestMove{Move: "resign"}, nil
 	}
-	return d.Move.String(), nil
+	best := usi.BestMove{Move: d.Move.String()}
+	if e.set.Ponder && len(d.PV) >= 2 && d.PV[0] == d.Move {
+		best.Ponder = d.PV[1].String()
+	}
+	return best, nil
 }
 
 // TimeBudget turns the limits of a USI `go` into search limits for the side to move: nodes

@@ -44,7 +44,7 @@ func TestGoInfoLines(t *testing.T) {
 		t.Fatal("no info line")
 	}
 	last := lines[len(lines)-1]
-	for _, field := range []string{"depth ", "seldepth ", "nodes 2000 ", "nps ", "score cp ", " pv " + best} {
+	for _, field := range []string{"depth ", "seldepth ", "nodes 2000 ", "nps ", "score cp ", " pv " + best.Move} {
 		if !strings.Contains(last, field) {
 			t.Errorf("info %q lacks %q", last, field)
 		}

@@ -118,14 +118,14 @@ func TestResignsOnlyWhenLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	best, err := e.Go(context.Background(), usi.GoParams{Nodes: 3000}, func(string) {})
-	if err != nil || best != "resign" {
-		t.Errorf("bestmove %s, %v; want resign", best, err)
+	if err != nil || best.Move != "resign" {
+		t.Errorf("bestmove %s, %v; want resign", best.Move, err)
 	}
 	if err := e.SetPosition("", nil); err != nil {
 		t.Fatal(err)
 	}
-	if best, _ := e.Go(context.Background(), usi.GoParams{Nodes: 500}, func(string) {}); best == "resign" || best == "win" {
-		t.Errorf("bestmove %s at the start", best)
+	if best, _ := e.Go(context.Background(), usi.GoParams{Nodes: 500}, func(string) {}); best.Move == "resign" || best.Move == "win" {
+		t.Errorf("bestmove %s at the start", best.Move)
 	}
 }
 
@@ -184,6 +184,31 @@ func TestReproducible(t *testing.T) {
 	}
 	if same {
 		t.Error("another seed gives the same game: the seed does not reach the search")
+	}
+	// Without temperature, root noise is the only random choice of one search goroutine
+	// (the evaluator does not sample): two seeds play alike without it and not with it.
+	for _, eps := range []float64{0, 0.25} {
+		var games [2][]Decision
+		for i, seed := range []uint64{42, 43} {
+			cfg := DefaultPlayerConfig()
+			cfg.Search.MaxNodes = 1 << 18
+			cfg.Search.Seed = seed
+			cfg.Search.DirichletEpsilon = eps
+			p, err := NewPlayer(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			games[i] = playGame(t, p, 6)
+		}
+		differ := false
+		for i := range games[0] {
+			for j := range min(len(games[0][i].Top), len(games[1][i].Top)) {
+				differ = differ || games[0][i].Top[j].Prior != games[1][i].Top[j].Prior
+			}
+		}
+		if differ != (eps > 0) {
+			t.Errorf("root noise %v: seeds 42 and 43 give different priors: %v", eps, differ)
+		}
 	}
 }
 

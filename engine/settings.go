@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/shogilab/shogilab/internal/sysmem"
 	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/usi"
@@ -20,6 +21,7 @@ type Settings struct {
 	Player       PlayerConfig
 	MoveOverhead time.Duration
 	Rules        minishogi.GameOptions
+	Ponder       bool // USI_Ponder: bestmove names the reply to ponder on
 }
 
 // DefaultSettings returns every setting at its default (the Default of its table entry).
@@ -62,6 +64,7 @@ const (
 	Float              // a decimal number within its range: a USI string, since spins are integers
 	Choice             // one of Choices: a USI combo
 	Text               // any text, such as a file name: a USI string
+	Check              // true or false: a USI check
 )
 
 // Setting is one engine setting: one USI option and one key of a player spec. The table of
@@ -85,6 +88,9 @@ type Setting struct {
 	// PerGame marks a setting that a match sets for every game (the seed, the game-end
 	// rules): a player spec may not set it.
 	PerGame bool
+	// checkInt, if set, checks an Int value within its range further (USI_Hash against
+	// the machine's memory).
+	checkInt func(int64) error
 
 	// Exactly one of these applies a checked value, by Kind.
 	setInt   func(*Settings, int64)
@@ -99,8 +105,9 @@ var settings = []Setting{
 		Doc:    "search goroutines sharing one tree; one keeps a game reproducible from its seed",
 		setInt: func(s *Settings, n int64) { s.Player.Search.Threads = int(n) }},
 	{Name: "USI_Hash", Aliases: []string{"Hash"}, Kind: Int, Min: 1, Max: MaxHashMB, Default: strconv.Itoa(defaultHashMB),
-		Doc:    "node pool in MiB (32 bytes a node); a player spec without it sizes the pool from its playouts",
-		setInt: func(s *Settings, mb int64) { s.Player.Search.MaxNodes = HashNodes(int(mb)) }},
+		Doc:      "node pool in MiB (32 bytes a node), refused beyond three quarters of the machine's free memory; a player spec without it sizes the pool from its playouts",
+		checkInt: checkHash,
+		setInt:   func(s *Settings, mb int64) { s.Player.Search.MaxNodes = HashNodes(int(mb)) }},
 	{Name: "Seed", Kind: Int, Min: 0, Max: math.MaxInt64, Default: "0", PerGame: true,
 		Doc:    "drives every random choice of the search; in a match each game has its own",
 		setInt: func(s *Settings, n int64) { s.Player.Search.Seed = uint64(n) }},
@@ -145,7 +152,18 @@ var settings = []Setting{
 	{Name: "MaxPlies", Kind: Int, Min: 0, Max: 100000, Default: "0", PerGame: true,
 		Doc:    "play limit after which a game is a draw (0: none)",
 		setInt: func(s *Settings, n int64) { s.Rules.MaxPlies = int(n) }},
+	{Name: "USI_Ponder", Kind: Check, Default: "false",
+		Doc: "the GUI may ponder: bestmove then names the reply to ponder on (the time management is the same)",
+		setText: func(s *Settings, v string) error {
+			s.Ponder = v == "true"
+			return nil
+		}},
 }
+
+// checkHash checks a hash of mb MiB against the memory this machine has available, before
+// it is allocated: Go cannot recover from a failed allocation (sysmem.Check). Where the
+// available memory is unknown (not Linux) every size passes.
+func checkHash(mb int64) error { return sysmem.Check(uint64(mb) << 20) }
 
 // AllSettings returns the table of settings, in the order the USI engine announces them.
 func AllSettings() []Setting { return append([]Setting(nil), settings...) }
@@ -178,6 +196,11 @@ func (s Setting) Set(st *Settings, value string) error {
 		if err != nil || n < s.Min || n > s.Max {
 			return bad()
 		}
+		if s.checkInt != nil {
+			if err := s.checkInt(n); err != nil {
+				return fmt.Errorf("engine: option %s: %d: %w", s.Name, n, err)
+			}
+		}
 		s.setInt(st, n)
 	case Float:
 		x, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
@@ -188,7 +211,7 @@ func (s Setting) Set(st *Settings, value string) error {
 			return bad() // the search keeps these as float32
 		}
 		s.setFloat(st, x)
-	case Choice:
+	case Choice, Check:
 		v, ok := s.choice(value)
 		if !ok {
 			return bad()
@@ -210,9 +233,14 @@ func (s Setting) apply(st *Settings, v string) error {
 	return nil
 }
 
-// choice returns the Choices entry equal to v without regard to case.
+// choice returns the Choices entry (true or false for a Check) equal to v without regard to
+// case.
 func (s Setting) choice(v string) (string, bool) {
-	for _, c := range s.Choices {
+	choices := s.Choices
+	if s.Kind == Check {
+		choices = []string{"true", "false"}
+	}
+	for _, c := range choices {
 		if strings.EqualFold(c, strings.TrimSpace(v)) {
 			return c, true
 		}
@@ -240,6 +268,8 @@ func (s Setting) Range() string {
 		return "a number " + low + " to " + fmtNumber(s.High)
 	case Choice:
 		return "one of " + strings.Join(s.Choices, ", ")
+	case Check:
+		return "true or false"
 	}
 	return "a text"
 }
@@ -254,6 +284,8 @@ func (s Setting) USIOption() usi.Option {
 		o.Type, o.Min, o.Max = "spin", s.Min, s.Max
 	case Choice:
 		o.Type, o.Vars = "combo", s.Choices
+	case Check:
+		o.Type = "check"
 	default:
 		o.Type = "string"
 	}
@@ -270,7 +302,7 @@ func (s Setting) Value(value string) any {
 	case Float:
 		x, _ := strconv.ParseFloat(strings.TrimSpace(value), 64)
 		return x
-	case Choice:
+	case Choice, Check:
 		v, _ := s.choice(value)
 		return v
 	}

@@ -42,6 +42,11 @@ func TestSettingsApply(t *testing.T) {
 		switch s.Kind {
 		case Int:
 			other = strconv.FormatInt(s.Max, 10)
+			if s.checkInt != nil {
+				other = strconv.FormatInt(s.Min, 10) // the largest hash may not fit this machine
+			}
+		case Check:
+			other = "true"
 		case Float:
 			other = "0.5"
 			if s.IsDefault(other) {
@@ -65,7 +70,7 @@ func TestSettingsApply(t *testing.T) {
 	st := DefaultSettings()
 	for _, kv := range [][2]string{{"threads", "3"}, {"HASH", "64"}, {"Seed", "7"}, {"cpuct", "2.5"},
 		{"FPUReduction", "0"}, {"VirtualLoss", "2"}, {"Twins", "OFF"}, {"MateDepth", "1"}, {"Noise", "0.25"},
-		{"TemperaturePlies", "10"}, {"MoveOverhead", "5"}, {"Repetition", "draw"}, {"MaxPlies", "200"}} {
+		{"TemperaturePlies", "10"}, {"MoveOverhead", "5"}, {"Repetition", "draw"}, {"MaxPlies", "200"}, {"usi_ponder", "TRUE"}} {
 		s, ok := FindSetting(kv[0])
 		if !ok {
 			t.Fatalf("no setting %q", kv[0])
@@ -78,7 +83,7 @@ func TestSettingsApply(t *testing.T) {
 	if sc.Threads != 3 || sc.MaxNodes != 64<<20/mcts.NodeBytes || sc.Seed != 7 || sc.CPuct != 2.5 || sc.FPUReduction != 0 ||
 		sc.VirtualLoss != 2 || sc.Twins != mcts.TwinsOff || st.Player.Eval.MateDepth != 1 || sc.DirichletEpsilon != 0.25 ||
 		sc.TemperaturePlies != 10 || st.MoveOverhead != 5*time.Millisecond || st.Rules.Repetition != minishogi.RepetitionDraws ||
-		st.Rules.MaxPlies != 200 {
+		st.Rules.MaxPlies != 200 || !st.Ponder {
 		t.Errorf("settings not applied: %+v", st)
 	}
 	if err := st.Player.Validate(); err != nil {
@@ -97,6 +102,7 @@ func TestSettingErrors(t *testing.T) {
 		{"Noise", "1.5", `engine: option Noise: "1.5" is not a number from 0 to 1`},
 		{"MateDepth", "2", `engine: option MateDepth: "2" is not one of 0, 1, 3`},
 		{"Repetition", "sometimes", `engine: option Repetition: "sometimes" is not one of first-mover-loses, gote-wins, draw`},
+		{"USI_Ponder", "yes", `engine: option USI_Ponder: "yes" is not true or false`},
 	} {
 		s, _ := FindSetting(c.name)
 		st := DefaultSettings()

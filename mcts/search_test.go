@@ -3,12 +3,17 @@ package mcts
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // selfPlay plays tic-tac-toe from the empty board with one searcher for
@@ -73,6 +78,15 @@ func TestReproducible(t *testing.T) {
 	second, _ := selfPlay(t, cfg, 400)
 	if !reflect.DeepEqual(withoutTimes(first), withoutTimes(second)) {
 		t.Fatalf("two runs with seed 11 differ:\n%+v\n%+v", first, second)
+	}
+	// Root noise is in the statistics: the rollout evaluator's priors are uniform, the
+	// searched ones are not.
+	uniform := true
+	for _, c := range first[0].Root {
+		uniform = uniform && c.Prior == first[0].Root[0].Prior
+	}
+	if uniform {
+		t.Error("the first search's root priors are uniform: no root noise")
 	}
 	// The seed matters: another seed changes the statistics.
 	cfg.Seed = 12
@@ -275,34 +289,74 @@ func TestTemperatureSampling(t *testing.T) {
 	}
 }
 
+// fixedPriors gives the moves of every position the priors 4:3:2:1 (the first four moves;
+// the rest 1) and the value 0.
+type fixedPriors struct{}
+
+func (fixedPriors) Evaluate(g Game, moves []Move, priors []float32, rng *rand.Rand) Evaluation {
+	for i := range priors {
+		priors[i] = float32(max(4-i, 1))
+	}
+	return Evaluation{}
+}
+
+// TestDirichletNoise checks root noise through Search, as self-play uses it: each search of
+// a root mixes fresh noise into the evaluator's priors, P' = (1-ε)P + εη with η ~
+// Dirichlet(α, α, α, α), never on top of earlier noise. With ε = 1/4, α = 1/2 and P =
+// (0.4, 0.3, 0.2, 0.1): E[P'ᵢ] = 0.75·Pᵢ + 1/16, and each ηᵢ is Beta(α, 3α) distributed
+// (a Dirichlet marginal), whose standard deviation √(α·3α/((4α)²(4α+1))) = 1/4 makes P'ᵢ's
+// 1/16. The sample is checked against these moments and, by a Kolmogorov-Smirnov test,
+// against gonum's Beta(1/2, 3/2).
 func TestDirichletNoise(t *testing.T) {
-	// Pure noise (ε = 1) over 4 moves with α = 0.5: each prior has the
-	// Dirichlet mean α/(4α) = 1/4 and standard deviation
-	// √(α(4α-α)/((4α)²(4α+1))) = 1/4.
 	cfg := testConfig()
-	cfg.DirichletEpsilon = 1
+	cfg.MaxNodes = 1 << 16
+	cfg.Seed = 7
+	cfg.DirichletEpsilon = 0.25
 	cfg.DirichletAlpha = 0.5
-	g := newNim(0, 4)
-	s := newSearcher(t, cfg, uniform)
-	search(t, s, g, Limits{Playouts: 1})
-	root := &s.pool.nodes[0]
+	s := newSearcher(t, cfg, func() Evaluator { return fixedPriors{} })
+	g := &endless{width: 4}
+	base := []float64{0.4, 0.3, 0.2, 0.1}
 	const samples = 4000
-	var mean [4]float64
+	eta := make([][]float64, 4)
 	for range samples {
-		s.addRootNoise()
-		sum := float32(0)
-		for i := range 4 {
-			p := s.pool.nodes[root.children+uint32(i)].prior
-			sum += p
-			mean[i] += float64(p) / samples
+		res := search(t, s, g, Limits{Playouts: 1})
+		sum := 0.0
+		for i, c := range res.Root {
+			sum += float64(c.Prior)
+			eta[i] = append(eta[i], (float64(c.Prior)-0.75*base[i])/0.25)
 		}
-		if sum < 0.999 || sum > 1.001 {
+		if math.Abs(sum-1) > 1e-5 {
 			t.Fatalf("noised priors sum to %v", sum)
 		}
 	}
-	for i, m := range mean {
-		if tol := 5 * 0.25 / 63.2; m < 0.25-tol || m > 0.25+tol { // 63.2 = √4000
-			t.Errorf("prior %d: mean %.4f, want 0.25", i, m)
+	beta := distuv.Beta{Alpha: 0.5, Beta: 1.5}
+	for i, xs := range eta {
+		mean, sd := stat.MeanStdDev(xs, nil)
+		if se := 0.25 / math.Sqrt(samples); math.Abs(mean-0.25) > 5*se {
+			t.Errorf("move %d: noise mean %.4f, want 1/4 (P' mean %.4f, want %.4f)", i, mean, 0.75*base[i]+0.25*mean, 0.75*base[i]+1.0/16)
+		}
+		if math.Abs(sd-0.25) > 0.025 {
+			t.Errorf("move %d: noise standard deviation %.4f, want 1/4", i, sd)
+		}
+		sorted := slices.Clone(xs)
+		slices.Sort(sorted)
+		d := 0.0
+		for k, x := range sorted {
+			f := beta.CDF(x)
+			d = max(d, math.Abs(f-float64(k)/samples), math.Abs(f-float64(k+1)/samples))
+		}
+		if crit := 1.63 / math.Sqrt(samples); d > crit { // the 1% critical value
+			t.Errorf("move %d: Kolmogorov-Smirnov distance %.4f from Beta(1/2, 3/2), beyond %.4f", i, d, crit)
+		}
+	}
+	// Without noise the priors are the evaluator's, search after search.
+	cfg.DirichletEpsilon = 0
+	s = newSearcher(t, cfg, func() Evaluator { return fixedPriors{} })
+	for range 3 {
+		for i, c := range search(t, s, g, Limits{Playouts: 1}).Root {
+			if math.Abs(float64(c.Prior)-base[i]) > 1e-6 {
+				t.Errorf("ε = 0: prior %d is %v, want %v", i, c.Prior, base[i])
+			}
 		}
 	}
 }

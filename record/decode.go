@@ -490,6 +490,8 @@ func (d *decoder) field(l *lexer, field Fields, g *Game) error {
 		}
 	case FieldSeconds:
 		g.Seconds, err = l.float("seconds")
+	case FieldDetail:
+		g.Detail, err = d.str(l)
 	}
 	return err
 }

@@ -26,14 +26,15 @@ const (
 	FieldVersion
 	FieldStartedAt
 	FieldSeconds
+	FieldDetail
 
 	// AllFields is the whole record; the zero Fields means it too.
-	AllFields = FieldSeconds<<1 - 1
+	AllFields = FieldDetail<<1 - 1
 )
 
 // fieldNames are the JSON keys, in the order of the constants.
 var fieldNames = [...]string{"id", "seed", "variant", "start", "start_name", "moves", "result", "termination",
-	"plies", "players", "rules", "stats", "version", "started_at", "seconds"}
+	"plies", "players", "rules", "stats", "version", "started_at", "seconds", "detail"}
 
 // Has reports whether f holds every field of want.
 func (f Fields) Has(want Fields) bool { return f&want == want }
@@ -76,8 +77,11 @@ func fieldOf(key []byte) Fields {
 			return FieldStats
 		}
 	case 6:
-		if string(key) == "result" {
+		switch string(key) {
+		case "result":
 			return FieldResult
+		case "detail":
+			return FieldDetail
 		}
 	case 7:
 		switch string(key) {

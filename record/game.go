@@ -72,6 +72,9 @@ type Game struct {
 	Rules       Rules       `json:"rules"`
 	Stats       []MoveStats `json:"stats,omitempty"` // per move, in move order; may be shorter than Moves
 	Version     string      `json:"version"`         // the toolkit version that wrote the record
+	// Detail says what ended a game by illegal_move or engine_error: the
+	// player's answer or how its engine failed.
+	Detail string `json:"detail,omitempty"`
 
 	// Timing fields: they differ between runs of the same seed.
 	StartedAt time.Time `json:"started_at,omitzero"` // RFC 3339, UTC
@@ -160,7 +163,7 @@ func (g *Game) validateFields(f Fields) error {
 	}
 	if f.Has(FieldMoves) {
 		for i, m := range g.Moves {
-			if !isUSIMove(m) {
+			if !IsUSIMove(m) {
 				return fmt.Errorf("moves[%d] %q is not a USI move", i, m)
 			}
 		}
@@ -312,9 +315,9 @@ func isDigits(s string) bool {
 	return true
 }
 
-// isUSIMove reports whether m has the shape of a USI move on a board of up to
+// IsUSIMove reports whether m has the shape of a USI move on a board of up to
 // 9x9: `5d5c`, `2b1a+` or `P*3c`. Legality is the rules package's business.
-func isUSIMove(m string) bool {
+func IsUSIMove(m string) bool {
 	square := func(s string) bool { return s[0] >= '1' && s[0] <= '9' && s[1] >= 'a' && s[1] <= 'i' }
 	switch {
 	case len(m) == 4 && m[1] == '*':
@@ -363,7 +366,7 @@ func (s MoveStats) validate() error {
 		return fmt.Errorf("value %v is outside [-1, 1]", s.Value)
 	}
 	for i, t := range s.Top {
-		if !isUSIMove(t.Move) {
+		if !IsUSIMove(t.Move) {
 			return fmt.Errorf("top[%d].move %q is not a USI move", i, t.Move)
 		}
 		if t.Visits < 0 {

@@ -16,10 +16,14 @@ import (
 // name, so a renamed file still reads.
 var gzipMagic = []byte{0x1f, 0x8b, 0x08}
 
-// MaxLine is the longest record line a reader takes: a self-play record is
-// some kilobytes, and a file with no newline in 64 MiB is not a record file;
-// without a bound, reading one would hold all of it.
-const MaxLine = 64 << 20
+// MaxLineBytes bounds a record line, so that a damaged or foreign file (a
+// binary file has no newlines) cannot make a reader hold it all in memory. A
+// record is a few kilobytes; a game of 10,000 plies with statistics is about
+// 3 MiB.
+const MaxLineBytes = 64 << 20
+
+// errLineTooLong is the error of a line over MaxLineBytes.
+var errLineTooLong = fmt.Errorf("line longer than %d MiB: not a record (a damaged or binary file?)", MaxLineBytes>>20)
 
 // LineError is a bad record, located by file and line (1-based; lines of the
 // decompressed text for gzip files).
@@ -119,6 +123,7 @@ type job struct {
 	data    []byte
 	buf     []byte // data's whole buffer, to use again when the job is done with
 	gzip    bool   // data are gzip members
+	tooLong bool   // the chunk is one line over MaxLineBytes, not kept
 	last    bool   // the file's last chunk
 	openErr error
 
@@ -421,8 +426,20 @@ func (r *Reader) cutText(index int, path string, src io.Reader, head []byte, atE
 	var offset int64
 	for {
 		for !atEOF && (len(buf) < textChunk || bytes.LastIndexByte(buf, '\n') < 0) {
-			if len(buf) >= MaxLine {
-				return fail(&LineError{path, 0, fmt.Errorf("no newline in %d MiB: not a record file, or a line too long", MaxLine>>20)})
+			if len(buf) > MaxLineBytes {
+				// buf is the start of one line: read it to its end, drop it.
+				rest, eof, err := skipLine(src, buf)
+				if err != nil {
+					return fail(fmt.Errorf("record: %s: %w", path, err))
+				}
+				if !send(&job{file: index, name: path, offset: offset, tooLong: true, last: eof}) {
+					return false
+				}
+				if eof {
+					return true
+				}
+				buf = append(r.getBuf(textChunk+textChunk/2), rest...)
+				continue
 			}
 			if cap(buf)-len(buf) < textChunk/2 {
 				buf = append(r.getBuf(2*cap(buf)+textChunk), buf...)
@@ -474,7 +491,7 @@ func (r *Reader) cutMembers(index int, path string, f io.Reader, head []byte, at
 					break
 				}
 			}
-			if atEOF || len(buf) >= MaxLine {
+			if atEOF || len(buf) >= MaxLineBytes {
 				// The rest, or one huge member that Read will join.
 				cutAt = len(buf)
 				break
@@ -505,6 +522,10 @@ func (r *Reader) cutMembers(index int, path string, f io.Reader, head []byte, at
 // decodeChunk fills j's results: it inflates a gzip chunk's members, then
 // decodes the lines.
 func (r *Reader) decodeChunk(dec *decoder, j *job) {
+	if j.tooLong {
+		j.out, j.lines = []result{{line: 1, err: errLineTooLong}}, 1
+		return
+	}
 	text := j.data
 	if j.gzip {
 		var textBuf []byte
@@ -532,8 +553,8 @@ func (r *Reader) decodeChunk(dec *decoder, j *job) {
 			}
 			j.partial = true
 		}
-		if len(lineText) > MaxLine {
-			j.out = append(j.out, result{line: line, err: fmt.Errorf("line of %d bytes: longer than %d MiB", len(lineText), MaxLine>>20)})
+		if len(lineText) > MaxLineBytes {
+			j.out = append(j.out, result{line: line, err: errLineTooLong})
 			continue
 		}
 		if isBlank(lineText) {
@@ -600,4 +621,21 @@ func inflateMembers(buf, data []byte, offset int64) ([]byte, chunkStatus, error)
 		}
 	}
 	return text.Bytes(), chunkWhole, nil
+}
+
+// skipLine reads src past the end of the line begun in buf, which holds no
+// newline, and returns what follows it, and whether src ended first.
+func skipLine(src io.Reader, buf []byte) (rest []byte, eof bool, err error) {
+	for {
+		n, err := src.Read(buf[:cap(buf)])
+		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+			return bytes.Clone(buf[i+1 : n]), false, nil
+		}
+		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, true, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+	}
 }

@@ -44,15 +44,18 @@ func ScanFile(path string, fn func(*Game) error) (end int64, err error) {
 	line := 0
 	for {
 		start := offset()
-		text, rerr := br.ReadBytes('\n')
+		text, rerr := readBoundedLine(br)
 		if rerr == io.EOF {
 			// Bytes without a newline are a partial record; none means a clean end.
 			return start, nil
 		}
+		line++
+		if rerr == errLineTooLong {
+			return start, &LineError{path, line, rerr}
+		}
 		if rerr != nil {
 			return start, fmt.Errorf("record: %s: %w", path, rerr)
 		}
-		line++
 		if len(bytes.TrimSpace(text)) == 0 {
 			continue
 		}
@@ -86,7 +89,10 @@ func scanGzip(path string, br *bufio.Reader, offset func() int64, parse func([]b
 		var text []byte
 		if err == nil {
 			zr.Multistream(false)
-			text, err = io.ReadAll(zr)
+			text, err = io.ReadAll(io.LimitReader(zr, MaxLineBytes+2))
+			if err == nil && len(text) > MaxLineBytes+1 {
+				return start, &LineError{path, line + 1, errLineTooLong}
+			}
 		}
 		if errors.Is(err, io.ErrUnexpectedEOF) {
 			return start, nil // the member a kill cut short
@@ -125,6 +131,30 @@ func Recover(path string) (games []*Game, end int64, err error) {
 		return nil
 	})
 	return games, end, err
+}
+
+// readBoundedLine reads a line with its newline; a line over MaxLineBytes is
+// errLineTooLong, and a last line without a newline is io.EOF (the partial
+// record a kill leaves).
+func readBoundedLine(br *bufio.Reader) ([]byte, error) {
+	var text []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if len(text)+len(chunk) > MaxLineBytes+1 {
+			return nil, errLineTooLong
+		}
+		text = append(text, chunk...)
+		switch err {
+		case nil:
+			return text, nil
+		case bufio.ErrBufferFull:
+			continue
+		case io.EOF:
+			return nil, io.EOF
+		default:
+			return nil, err
+		}
+	}
 }
 
 type countingReader struct {

@@ -41,7 +41,9 @@
 // hung or answered nonsense; the next game gets a new engine), one that
 // plays an illegal move with illegal_move, one that oversteps its clock by
 // more than Match.TimeMargin with time_forfeit, and `resign` is a
-// resignation. There is no adjudication by score. The run goes on.
+// resignation; the record's detail keeps what the player answered or how its
+// engine failed. A USI engine's options are checked against what it declares
+// before the run. There is no adjudication by score. The run goes on.
 //
 // Reproducibility. Game id's seed is GameSeed(base, id), a SplitMix64 mix
 // of the run's base seed and the id alone; each side's player draws from
@@ -61,8 +63,11 @@
 // the same way to a journal, which becomes the shard's games and positions
 // tables (package dataset) when its last game is written. Execute on the same directory keeps the whole records,
 // cuts the partial line and plays only the missing ids; a file from another
-// run (other seed, shard, players, starts or rules) is refused. A cancelled
-// context abandons the games in flight and writes nothing partial.
+// run (other seed, shard, players, starts, rules or version: the records store
+// the run's configuration) is refused, naming the setting, unless
+// Run.AllowChanges. A shard is locked while a run writes it, so a second run on
+// it refuses. A cancelled context abandons the games in flight and writes
+// nothing partial.
 //
 // Openings. ReadOpenings reads a file of start positions (SFEN lines, '#'
 // comments; a bad SFEN is an error naming the file and line).

@@ -95,18 +95,8 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: game %d: start %s: %w", id, opening.Name, err)
 	}
-	specs := [2]PlayerSpec{m.A, m.B} // by colour
-	if !m.AIsSente(id) {
-		specs[0], specs[1] = m.B, m.A
-	}
-	rec := &record.Game{
-		ID: id, Seed: seed, Variant: "minishogi",
-		Start: opening.SFEN, StartName: opening.Name,
-		Moves:   []string{},
-		Players: record.Players{Sente: specs[0].Record(), Gote: specs[1].Record()},
-		Rules:   m.recordRules(),
-		Version: m.Version,
-	}
+	specs := m.sides(id)
+	rec := m.header(id)
 	began := time.Now()
 	rec.StartedAt = began.UTC().Truncate(time.Millisecond)
 	var players [2]Player
@@ -125,6 +115,7 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 			}
 			// The side whose engine could not start loses.
 			finish(rec, minishogi.Color(c).Opponent(), record.EngineError, began)
+			rec.Detail = fmt.Sprintf("%s's engine did not start: %v", minishogi.Color(c), err)
 			return rec, nil
 		}
 		players[c] = p
@@ -145,6 +136,7 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 		}
 		if err != nil {
 			finish(rec, mover.Opponent(), record.EngineError, began)
+			rec.Detail = fmt.Sprintf("%s's engine failed: %v", mover, err)
 			break
 		}
 		if l := specs[mover].Limits; l.Clock() {
@@ -158,8 +150,15 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 			finish(rec, mover.Opponent(), record.Resignation, began)
 			break
 		}
+		if !record.IsUSIMove(d.Move) {
+			// Not a move at all: the engine answered nonsense (datasets/README.md).
+			finish(rec, mover.Opponent(), record.EngineError, began)
+			rec.Detail = fmt.Sprintf("%s answered bestmove %q, not a USI move", mover, truncate(d.Move))
+			break
+		}
 		if err := g.PlayUSI(d.Move); err != nil {
 			finish(rec, mover.Opponent(), record.IllegalMove, began)
+			rec.Detail = fmt.Sprintf("%s played %s: %v", mover, d.Move, err)
 			break
 		}
 		rec.Moves = append(rec.Moves, d.Move)
@@ -183,6 +182,37 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 		rec.Seconds = time.Since(began).Seconds()
 	}
 	return rec, nil
+}
+
+// sides are game id's players by colour, Sente first.
+func (m *Match) sides(id int) [2]PlayerSpec {
+	if m.AIsSente(id) {
+		return [2]PlayerSpec{m.A, m.B}
+	}
+	return [2]PlayerSpec{m.B, m.A}
+}
+
+// header is the part of game id's record that the match decides before a move is played:
+// the same for every run of the match, so a resume compares it with the games kept.
+func (m *Match) header(id int) *record.Game {
+	opening := m.Opening(id)
+	specs := m.sides(id)
+	return &record.Game{
+		ID: id, Seed: GameSeed(m.Seed, id), Variant: "minishogi",
+		Start: opening.SFEN, StartName: opening.Name,
+		Moves:   []string{},
+		Players: record.Players{Sente: specs[0].Record(), Gote: specs[1].Record()},
+		Rules:   m.recordRules(),
+		Version: m.Version,
+	}
+}
+
+// truncate shortens an engine's answer for a record.
+func truncate(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
 }
 
 func (m *Match) recordRules() record.Rules {

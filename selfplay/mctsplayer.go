@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/shogilab/shogilab/engine"
+	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/usi"
@@ -26,6 +27,19 @@ type mctsPlayer struct {
 	margin time.Duration // MoveOverhead: held back from a clock
 	pool   *EnginePool
 	key    string
+}
+
+// memory is the memory a player of the spec allocates in this process: the
+// node pool of an MCTS player (a USI engine's is its own process's).
+func (s PlayerSpec) memory() uint64 {
+	if s.Kind != record.KindMCTS {
+		return 0
+	}
+	st, err := s.settings()
+	if err != nil {
+		return 0
+	}
+	return uint64(st.Player.Search.MaxNodes) * uint64(mcts.NodeBytes)
 }
 
 func newMCTSPlayer(s PlayerSpec, seed uint64, pool *EnginePool) (Player, error) {

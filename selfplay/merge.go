@@ -1,7 +1,9 @@
 package selfplay
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,6 +33,13 @@ func Merge(paths []string, out string, games int) (MergeSummary, error) {
 	sum := MergeSummary{Files: len(paths), Out: out}
 	if len(paths) == 0 {
 		return sum, fmt.Errorf("selfplay: merge: no input files")
+	}
+	if outInfo, err := os.Stat(out); err == nil {
+		for _, p := range paths {
+			if in, err := os.Stat(p); err == nil && os.SameFile(in, outInfo) {
+				return sum, fmt.Errorf("selfplay: merge: the output %s is also an input (%s): write the merged file elsewhere", out, p)
+			}
+		}
 	}
 	type place struct {
 		file string
@@ -78,7 +87,7 @@ func Merge(paths []string, out string, games int) (MergeSummary, error) {
 		return sum, fmt.Errorf("selfplay: merge: game %d (in %s) is beyond the %d games asked for", extra[0], where[extra[0]].file, want)
 	}
 
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
+	tmp, err := createTemp(out)
 	if err != nil {
 		return sum, fmt.Errorf("selfplay: merge: %w", err)
 	}
@@ -102,4 +111,17 @@ func Merge(paths []string, out string, games int) (MergeSummary, error) {
 	}
 	sum.Games = want
 	return sum, nil
+}
+
+// createTemp creates a new file beside path, to be renamed onto it, with the
+// mode of the record files a run writes (0644 less the umask; os.CreateTemp's
+// 0600 would ignore the umask and hide a shared dataset from its group).
+func createTemp(path string) (*os.File, error) {
+	for try := 0; ; try++ {
+		name := filepath.Join(filepath.Dir(path), fmt.Sprintf(".%s.%d-%d.tmp", filepath.Base(path), os.Getpid(), try))
+		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if err == nil || !errors.Is(err, fs.ErrExist) || try == 100 {
+			return f, err
+		}
+	}
 }

@@ -54,8 +54,8 @@ func (o output) finished(r *Run, lo, hi int) (int, bool, error) {
 		if g.ID < lo || g.ID >= hi || g.Seed != GameSeed(r.Seed, g.ID) {
 			return 0, false, fmt.Errorf("selfplay: %s holds game %d (seed %d), not one of this run's ids %d..%d with base seed %d: use another --out", o.path, g.ID, g.Seed, lo, hi-1, r.Seed)
 		}
-		if err := r.belongs(g); err != nil {
-			return 0, false, fmt.Errorf("selfplay: %s holds game %d %v: it is another run's; use the same settings or another --out", o.path, g.ID, err)
+		if diff := configDiff(g, r.header(g.ID)); diff != "" && !r.AllowChanges {
+			return 0, false, fmt.Errorf("selfplay: %s holds game %d played with another %s: it is another run's; use the same settings or another --out", o.path, g.ID, diff)
 		}
 		n++
 	}

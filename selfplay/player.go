@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/shogilab/shogilab/engine"
+	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/usi"
@@ -259,8 +260,17 @@ func (s PlayerSpec) Validate() error {
 	case s.Kind == record.KindMCTS && l.Nodes == 0 && l.MoveTime == 0 && !l.Clock():
 		return errors.New("mcts needs playouts, movetime or a clock")
 	case s.Kind == record.KindMCTS:
-		_, err := s.settings()
-		return err
+		st, err := s.settings()
+		if err != nil {
+			return err
+		}
+		// A search stops when its node pool is full, and nearly every playout takes
+		// a node: a budget beyond the pool cannot be spent (a typo, such as
+		// playouts=99999999999).
+		if pool := int64(st.Player.Search.MaxNodes); l.Nodes > pool {
+			return fmt.Errorf("playouts %d is more than a move's search can hold: it stops when its pool of %d nodes (%d MiB) is full, and nearly every playout takes a node; give at most %d, or a larger USI_Hash",
+				l.Nodes, pool, pool*int64(mcts.NodeBytes)>>20, pool)
+		}
 	}
 	return nil
 }

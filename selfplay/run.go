@@ -6,11 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
+	"github.com/shogilab/shogilab/internal/sysmem"
 	"github.com/shogilab/shogilab/record"
 )
 
@@ -22,6 +25,9 @@ type Run struct {
 	Shard    Shard  // the part this process plays; the zero Shard means Whole
 	OutDir   string // where the shard's record file goes (created if missing)
 	Format   Format // of the shard's file; the zero Format means JSONL
+	// AllowChanges lets a resume add games of a configuration that differs
+	// from the kept games' (the resume refuses by default, naming the setting).
+	AllowChanges bool
 	// Progress, if set, is called from the goroutine that called Execute after
 	// each game is written (and once before the first game, with the games a
 	// resume kept).
@@ -40,6 +46,9 @@ type Progress struct {
 	Done, Total int // games in the shard's file and games the shard must hold
 	Kept        int // games found in the file when the run (re)started
 	Elapsed     time.Duration
+	// Game is the game just written (nil in the first report), so that a
+	// display can tell of an engine's failure (its record's Detail).
+	Game *record.Game
 }
 
 // Summary is what Execute did.
@@ -85,6 +94,9 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 	if r.Games < 0 {
 		return Summary{}, fmt.Errorf("selfplay: %d games", r.Games)
 	}
+	if err := r.checkMemory(); err != nil {
+		return Summary{}, err
+	}
 	lo, hi := shard.IDs(r.Games)
 	format := r.Format
 	if format == "" {
@@ -101,6 +113,11 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 			return sum, fmt.Errorf("selfplay: %s exists: that run was made with --format %s; use the same format or another --out", other, f)
 		}
 	}
+	unlock, err := lockShard(sum.Path)
+	if err != nil {
+		return sum, err
+	}
+	defer unlock()
 	if n, finished, err := out.finished(r, lo, hi); err != nil {
 		return sum, err
 	} else if finished {
@@ -109,7 +126,7 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 		sum.Kept, sum.Stopped = n, n < sum.Total
 		return sum, nil
 	}
-	done, stopped, err := r.resume(out.journal, lo, hi)
+	done, stopped, err := r.resume(ctx, out.journal, lo, hi)
 	if err != nil {
 		return sum, err
 	}
@@ -135,12 +152,12 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 		}
 	}
 	began := time.Now()
-	report := func() {
+	report := func(g *record.Game) {
 		if r.Progress != nil {
-			r.Progress(Progress{Done: sum.Kept + sum.Played, Total: sum.Total, Kept: sum.Kept, Elapsed: time.Since(began)})
+			r.Progress(Progress{Done: sum.Kept + sum.Played, Total: sum.Total, Kept: sum.Kept, Elapsed: time.Since(began), Game: g})
 		}
 	}
-	report()
+	report(nil)
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -164,7 +181,7 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 		return playErr
 	}
 	var wg sync.WaitGroup
-	for range max(r.Parallel, 1) {
+	for range r.workers(len(todo)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -207,7 +224,7 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 			continue
 		}
 		sum.Played++
-		report()
+		report(g)
 		if r.OnGame != nil && r.OnGame(g) {
 			sum.Stopped = true
 			cancel()
@@ -236,13 +253,18 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 // record, and returns the ids done, and whether OnGame stopped the run on
 // one of them. A game that is not this run's (an id outside the shard, a
 // seed that is not GameSeed of this run's base seed, an id twice) is an
-// error: the directory holds another run.
-func (r *Run) resume(path string, lo, hi int) (done map[int]bool, stopped bool, err error) {
+// error: the directory holds another run. So is a game played with other
+// settings (players, start, rules, version), unless AllowChanges: the
+// records themselves store the run's configuration.
+func (r *Run) resume(ctx context.Context, path string, lo, hi int) (done map[int]bool, stopped bool, err error) {
 	done = map[int]bool{}
 	if !fileExists(path) {
 		return done, false, nil
 	}
 	end, err := record.ScanFile(path, func(g *record.Game) error {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w while reading %s", ErrInterrupted, path)
+		}
 		switch {
 		case g.ID < lo || g.ID >= hi:
 			return fmt.Errorf("%s holds game %d, outside this shard's ids %d..%d: it is another run's; use another --out", path, g.ID, lo, hi-1)
@@ -251,8 +273,8 @@ func (r *Run) resume(path string, lo, hi int) (done map[int]bool, stopped bool, 
 		case done[g.ID]:
 			return fmt.Errorf("%s holds game %d twice", path, g.ID)
 		}
-		if err := r.belongs(g); err != nil {
-			return fmt.Errorf("%s holds game %d %v: it is another run's; use the same settings or another --out", path, g.ID, err)
+		if diff := configDiff(g, r.header(g.ID)); diff != "" && !r.AllowChanges {
+			return fmt.Errorf("%s holds game %d played with another %s: it is another run's; resume with the same settings, use another --out, or allow the change (--allow-changes)", path, g.ID, diff)
 		}
 		done[g.ID] = true
 		if r.OnGame != nil && !stopped {
@@ -269,38 +291,68 @@ func (r *Run) resume(path string, lo, hi int) (done map[int]bool, stopped bool, 
 	return done, stopped, nil
 }
 
-// belongs checks that a game of this run's id and seed was played by this
-// run's players, from its start, under its rules: a directory may hold a
-// run with the same seed but other settings.
-func (m *Match) belongs(g *record.Game) error {
-	sente, gote := m.A, m.B
-	if !m.AIsSente(g.ID) {
-		sente, gote = gote, sente
-	}
-	for _, side := range []struct {
-		name      string
-		got, want record.Player
-	}{{"Sente", g.Players.Sente, sente.Record()}, {"Gote", g.Players.Gote, gote.Record()}} {
-		got, err := json.Marshal(side.got)
-		if err != nil {
-			return err
+// configDiff names the first setting in which a kept game differs from the
+// game this run would play with its id (want, from Match.header), with both
+// values, or returns "".
+func configDiff(kept, want *record.Game) string {
+	differ := func(setting string, a, b any) string {
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if bytes.Equal(ja, jb) {
+			return ""
 		}
-		want, err := json.Marshal(side.want)
-		if err != nil {
-			return err
+		return fmt.Sprintf("%s (%s in the file, %s now)", setting, ja, jb)
+	}
+	player := func(side string, a, b record.Player) string {
+		if d := differ(side+" player", a.Kind, b.Kind); d != "" {
+			return d
 		}
-		if !bytes.Equal(got, want) {
-			return fmt.Errorf("with %s %s, not %s", side.name, got, want)
+		if d := differ(side+" player's name", a.Name, b.Name); d != "" {
+			return d
+		}
+		keys := map[string]bool{}
+		for k := range a.Config {
+			keys[k] = true
+		}
+		for k := range b.Config {
+			keys[k] = true
+		}
+		for _, k := range slices.Sorted(maps.Keys(keys)) {
+			if d := differ(side+" player's "+k, a.Config[k], b.Config[k]); d != "" {
+				return d
+			}
+		}
+		return ""
+	}
+	for _, d := range []string{
+		differ("start", kept.Start, want.Start),
+		differ("start name", kept.StartName, want.StartName),
+		player("sente", kept.Players.Sente, want.Players.Sente),
+		player("gote", kept.Players.Gote, want.Players.Gote),
+		differ("repetition rule", kept.Rules.Repetition, want.Rules.Repetition),
+		differ("play limit (max plies)", kept.Rules.MaxPlies, want.Rules.MaxPlies),
+		differ("toolkit version", kept.Version, want.Version),
+	} {
+		if d != "" {
+			return d
 		}
 	}
-	if o := m.Opening(g.ID); g.Start != o.SFEN {
-		return fmt.Errorf("from %s, not %s", g.Start, o.SFEN)
-	}
-	if rules := m.recordRules(); g.Rules != rules {
-		return fmt.Errorf("under rules %+v, not %+v", g.Rules, rules)
+	return ""
+}
+
+// checkMemory refuses a run whose games, played Parallel at a time, would
+// allocate more node pools than the machine can hold (see sysmem.Check).
+func (r *Run) checkMemory() error {
+	per := r.A.memory() + r.B.memory()
+	n := r.workers(r.Games)
+	if err := sysmem.Check(uint64(n) * per); err != nil {
+		return fmt.Errorf("selfplay: %d games at once (--parallel), each with node pools of %d MiB: %w", n, per>>20, err)
 	}
 	return nil
 }
+
+// workers is how many games are played at once when games are to be played.
+func (r *Run) workers(games int) int { return max(min(r.Parallel, games), 1) }
 
 func fileExists(path string) bool {
 	_, err := os.Stat(path)

@@ -97,6 +97,16 @@ func (p *usiPlayer) setUp(ctx context.Context, s PlayerSpec) error {
 		}
 	}
 	for _, o := range s.Options {
+		// A USI engine does not acknowledge setoption: check the option against the
+		// engine's own declaration, so that a record never lists a setting the engine
+		// ignored.
+		opt, ok := info.Option(o.Name)
+		if !ok {
+			return fmt.Errorf("selfplay: engine %s has no option %q", p.client.Name(), o.Name)
+		}
+		if err := opt.Check(o.Value); err != nil {
+			return fmt.Errorf("selfplay: engine %s: %w", p.client.Name(), err)
+		}
 		if err := p.client.SetOption(o.Name, o.Value); err != nil {
 			return err
 		}

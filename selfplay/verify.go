@@ -3,6 +3,7 @@ package selfplay
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
@@ -27,11 +28,28 @@ type VerifyOptions struct {
 
 // Verify replays every record of the files with the rules and stops at the
 // first bad one, returning a *record.LineError that names its file and
-// line. See VerifyGame for what is checked.
+// line. See VerifyGame for what is checked. A game id found twice in one
+// directory is also an error, naming both places: a run's shards share a
+// directory and its ids are unique (files of other runs, such as the ladder's,
+// live in directories of their own).
 func Verify(paths []string, opts VerifyOptions) (VerifySummary, error) {
 	sum := VerifySummary{Files: len(paths), Results: map[record.Result]int{}, Terminations: map[record.Termination]int{}}
+	type game struct {
+		dir string
+		id  int
+	}
+	type place struct {
+		file string
+		line int
+	}
+	seen := map[game]place{} // some tens of bytes per game: millions fit
 	for _, p := range paths {
-		err := eachRecord(p, func(_ int, g *record.Game) error {
+		dir := filepath.Dir(p)
+		err := eachRecord(p, func(line int, g *record.Game) error {
+			if prev, dup := seen[game{dir, g.ID}]; dup {
+				return fmt.Errorf("game %d is also in %s:%d: a directory holds one run, whose ids are unique (did two runs write it at once?)", g.ID, prev.file, prev.line)
+			}
+			seen[game{dir, g.ID}] = place{p, line}
 			if err := VerifyGame(g); err != nil {
 				return err
 			}

@@ -18,6 +18,9 @@ func ExampleSolveDFPN() {
 	// Output: mate in 8 plies; proof checks: true
 }
 
+// The bare-king mate is 8 plies (docs/rules.md#bare-king). The layers are the positions
+// first reached at each ply; TestLayersByBruteForce counts them again by a plain
+// breadth-first search.
 func ExampleSolveRetro() {
 	root, _ := minishogi.Handicap("bare-king")
 	r := solver.SolveRetro(root, minishogi.Sente, solver.RetroOptions{MaxPlies: 8})

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -232,21 +233,70 @@ func itoa(n int) string {
 }
 
 // A time limit stops df-pn with the longest length it has disproved, which must hold up when
-// decided again without a limit.
+// decided again without a limit. The two-piece handicap is not solved within 31 plies in
+// seconds, so the search always stops; a machine too busy to decide even one length in the
+// first limit gets longer ones.
 func TestTimeLimit(t *testing.T) {
 	root, _ := minishogi.Handicap("two-piece")
-	d, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 31, TimeLimit: 300 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !d.Stopped || d.Found || d.MaxPlies >= 31 {
-		t.Fatalf("got %+v, want a stopped search with a bound below 31", d.Mate)
+	var d *DFPN
+	for _, limit := range []time.Duration{300 * time.Millisecond, time.Second, 4 * time.Second} {
+		var err error
+		d, err = SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 31, TimeLimit: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !d.Stopped || d.Found || d.MaxPlies >= 31 {
+			t.Fatalf("limit %v: got %+v, want a stopped search with a bound below 31", limit, d.Mate)
+		}
+		if d.MaxPlies >= 0 {
+			break
+		}
 	}
 	if d.MaxPlies < 0 {
-		return // the machine was too busy to decide even 0 plies
+		t.Skip("the machine was too busy to decide even 0 plies in 4 s")
 	}
 	again, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MinPlies: d.MaxPlies, MaxPlies: d.MaxPlies, NoProof: true})
 	if err != nil || again.Found {
 		t.Fatalf("no mate within %d plies was reported, but a search without limit says %+v (%v)", d.MaxPlies, again.Mate, err)
+	}
+}
+
+// TestLayersByBruteForce counts the positions first reached at each ply from the bare-king
+// start with a plain breadth-first search over SFENs without their move numbers, apart from
+// retro's enumeration: the layers ExampleSolveRetro prints. The first ones are perft's
+// (docs/rules.md#perft: 2, then 32), before any transposition can occur.
+func TestLayersByBruteForce(t *testing.T) {
+	root, err := minishogi.Handicap("bare-king")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := func(p minishogi.Position) string {
+		f := strings.Fields(p.SFEN())
+		return strings.Join(f[:3], " ")
+	}
+	seen := map[string]bool{key(root): true}
+	layer := []minishogi.Position{root}
+	counts := []int{1}
+	for ply := 1; ply <= 6; ply++ {
+		var next []minishogi.Position
+		for _, p := range layer {
+			if len(p.LegalMoves(nil)) == 0 {
+				continue // mated: the search stops there
+			}
+			for _, m := range p.LegalMoves(nil) {
+				c := p
+				c.MakeMove(m)
+				if k := key(c); !seen[k] {
+					seen[k] = true
+					next = append(next, c)
+				}
+			}
+		}
+		counts = append(counts, len(next))
+		layer = next
+	}
+	r := SolveRetro(root, minishogi.Sente, RetroOptions{MaxPlies: 6})
+	if !slices.Equal(counts, r.Layers) || counts[1] != 2 || counts[2] != 32 {
+		t.Errorf("breadth-first layers %v; the retrograde graph's %v", counts, r.Layers)
 	}
 }

@@ -299,6 +299,44 @@ type EngineOption struct {
 	Vars    []string // the choices of a combo
 }
 
+// Check reports whether value is one the option takes, as its `option` line declares it: an
+// integer within min and max for a spin, true or false for a check, one of the vars for a
+// combo, nothing for a button; any text for a string or filename. USI engines do not
+// acknowledge setoption, so this is how a caller learns that a value would be refused.
+func (o EngineOption) Check(value string) error {
+	bad := func(want string) error {
+		return fmt.Errorf("usi: option %s: %q is not %s", o.Name, value, want)
+	}
+	switch strings.ToLower(o.Type) {
+	case "spin":
+		n, err := strconv.ParseInt(value, 10, 64)
+		if err != nil {
+			return bad("an integer")
+		}
+		lo, errLo := strconv.ParseInt(o.Min, 10, 64)
+		hi, errHi := strconv.ParseInt(o.Max, 10, 64)
+		if errLo == nil && n < lo || errHi == nil && n > hi {
+			return bad(fmt.Sprintf("from %s to %s", o.Min, o.Max))
+		}
+	case "check":
+		if !strings.EqualFold(value, "true") && !strings.EqualFold(value, "false") {
+			return bad("true or false")
+		}
+	case "combo":
+		for _, v := range o.Vars {
+			if strings.EqualFold(v, value) {
+				return nil
+			}
+		}
+		return bad("one of " + strings.Join(o.Vars, ", "))
+	case "button":
+		if value != "" {
+			return bad("empty (a button takes no value)")
+		}
+	}
+	return nil
+}
+
 // ParseOptionLine parses an `option` line. Names and values may contain
 // spaces; a keyword ends the previous field.
 func ParseOptionLine(line string) (EngineOption, error) {
@@ -422,6 +460,11 @@ type GoParams struct {
 	BInc     time.Duration
 	WInc     time.Duration
 	Infinite bool // search until Stop
+	// Ponder is `go ponder`: the search goes on until ponderhit or stop.
+	Ponder bool
+	// Mate is `go mate`: a tsume search answered with `checkmate`, for MoveTime (or until
+	// stop, with Infinite). The server parses it; the client does not send it.
+	Mate bool
 }
 
 // command is the `go` line for p.
@@ -447,6 +490,9 @@ func (p GoParams) command() string {
 	}
 	if p.Infinite {
 		b.WriteString(" infinite")
+	}
+	if p.Ponder {
+		b.WriteString(" ponder")
 	}
 	return b.String()
 }
@@ -477,9 +523,13 @@ type BestMove struct {
 //
 // When the wait ends without a bestmove the client sends `stop` and waits up
 // to the response timeout for the bestmove so the engine is ready for the
-// next command; the error says why the search was cut short.
+// next command; the error says why the search was cut short. A mate search
+// (p.Mate) is answered with `checkmate`, not `bestmove`, and is refused.
 func (c *Client) Go(ctx context.Context, p GoParams) (BestMove, error) {
 	var res BestMove
+	if p.Mate {
+		return res, fmt.Errorf("usi: %s: go mate is answered with checkmate, which Go does not read", c.name)
+	}
 	if err := c.send(p.command()); err != nil {
 		return res, err
 	}

@@ -7,6 +7,7 @@ package usi
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -46,37 +47,88 @@ func (o Option) String() string {
 }
 
 // Engine is what a Server drives. The server calls it from one goroutine at a time, except
-// that a search started by Go runs while the server goes on reading commands; during a
-// search the server calls no other method but cancels the search's context on `stop`.
+// that a search started by Go, Perft or Mate runs while the server goes on reading commands;
+// during a search the server calls no other method but cancels the search's context on
+// `stop`, `quit`, `gameover` and the end of input.
 type Engine interface {
 	Name() string
 	Author() string
 	Options() []Option
-	// SetOption sets a declared option; an unknown name or a bad value is an error.
+	// SetOption sets a declared option; an unknown name or a bad value is an error, and
+	// leaves the option as it was.
 	SetOption(name, value string) error
 	NewGame()
 	// SetPosition sets the position from an SFEN (or the start position when sfen is "")
 	// and the moves played from it; on error the previous position stays.
 	SetPosition(sfen string, moves []string) error
 	// Perft writes one `MOVE: COUNT` line per legal move, a blank line, and
-	// `Nodes searched: N`, as Fairy-Stockfish does.
-	Perft(depth int, w io.Writer) error
+	// `Nodes searched: N`, as Fairy-Stockfish does, or stops with ctx's error when ctx is
+	// done first.
+	Perft(ctx context.Context, depth int, w io.Writer) error
 	// Display returns a picture of the position with its SFEN, for the `d` command.
 	Display() string
 	// Go searches the current position within the limits until done or ctx is cancelled,
 	// sending `info` lines (without the leading "info ") through info, and returns the
-	// best move in USI notation, or "resign".
-	Go(ctx context.Context, limits GoParams, info func(string)) (string, error)
+	// best move in USI notation (or "resign") and, optionally, the reply to ponder on. With
+	// limits.Infinite it returns only once ctx is cancelled. The server handles Ponder and
+	// Mate itself: Go never sees them.
+	Go(ctx context.Context, limits GoParams, info func(string)) (BestMove, error)
 }
 
+// Mater is an Engine that answers `go mate` (Shogidokoro's extension of USI): a tsume search,
+// for a forced mate in which every move of the side to move gives check. The server answers
+// `checkmate notimplemented` for an engine that is not a Mater.
+type Mater interface {
+	// Mate searches the current position until it finds a mate, proves that there is none
+	// or ctx is done. It returns the mate's moves in USI notation; or none and nomate true
+	// when no mate exists; or none and false when ctx ended the search first.
+	Mate(ctx context.Context, info func(string)) (moves []string, nomate bool, err error)
+}
+
+// MaxLineBytes is the longest command line a Server reads. A longer line is dropped with an
+// `info string error` that does not repeat it, and the server reads on.
+const MaxLineBytes = 1 << 20
+
+// maxQueued bounds the commands that wait for a running search to end, so that a flood of
+// them cannot grow memory; beyond it a command is dropped with an info string.
+const maxQueued = 256
+
 // Server runs the USI protocol for an Engine.
+//
+// The server reads commands in a goroutine of its own, so that it always reads (USI: "the
+// engine must always be able to process input from stdin, even while thinking"). During a
+// search it answers `isready` at once, acts on `stop`, `ponderhit`, `quit` and `gameover`
+// (which ends the search: the game is over), ignores `debug`, and holds every other command
+// until the search ends, then runs them in order. A `stop` or `ponderhit` that follows a held
+// `go` is held too, so that it acts on that go's search: a GUI that answers a bestmove at
+// once may be read while the search that printed it is still ending.
 type Server struct {
 	engine Engine
 	out    io.Writer
 	mu     sync.Mutex // serialises writes to out between the reader and a running search
 
-	cancel context.CancelFunc // cancels the running search, nil when idle
-	done   chan struct{}      // closed when the running search has printed its bestmove
+	// The fields below belong to the goroutine running Serve.
+	search *search  // the running search, nil when idle
+	queue  []string // commands received during the search, run after it
+}
+
+// search is one running `go`.
+type search struct {
+	cancel    context.CancelFunc
+	done      chan struct{} // closed when the search has printed its answer
+	answered  chan struct{} // closed just before the search prints its answer
+	ponderhit chan struct{} // closed by `ponderhit`; nil unless the search is `go ponder`
+}
+
+// over reports whether the search has begun to print its answer: a command that arrives then
+// was sent by a GUI that may have seen the answer, and must not wait for the search.
+func (sr *search) over() bool {
+	select {
+	case <-sr.answered:
+		return true
+	default:
+		return false
+	}
 }
 
 // NewServer returns a server that reads commands from a reader passed to Serve and writes
@@ -93,29 +145,134 @@ func (s *Server) errorf(format string, args ...any) {
 	s.println("info string error: "+format, args...)
 }
 
-// Serve reads commands until `quit` or the end of input, then stops any search and returns.
-func (s *Server) Serve(in io.Reader) error {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for sc.Scan() {
-		if !s.handle(strings.TrimSpace(sc.Text())) {
-			break
-		}
-	}
-	s.stopSearch()
-	return sc.Err()
+// serverWriter writes to the server's output under its lock, so that the lines of a perft
+// never mix with a `readyok`.
+type serverWriter struct{ s *Server }
+
+func (w serverWriter) Write(p []byte) (int, error) {
+	w.s.mu.Lock()
+	defer w.s.mu.Unlock()
+	return w.s.out.Write(p)
 }
 
-// handle runs one command and reports whether to go on.
+// Serve reads commands until `quit` or the end of input and returns after stopping the
+// search. The commands that were waiting for the search still run first, in order, each
+// search they start stopped at once, so that a script piped in runs whole. A goroutine
+// reading in may outlive Serve until in returns from its current Read.
+func (s *Server) Serve(in io.Reader) error {
+	lines := make(chan inputLine)
+	quit := make(chan struct{})
+	defer close(quit)
+	go readLines(in, lines, quit)
+	defer s.finish()
+	for {
+		var searchDone chan struct{}
+		if s.search != nil {
+			searchDone = s.search.done
+		}
+		select {
+		case <-searchDone:
+			s.search = nil
+		case l := <-lines:
+			if s.search != nil && s.search.over() {
+				// The answer is being printed: the search is over for this command.
+				<-s.search.done
+				s.search = nil
+			}
+			if !s.runQueued() {
+				return nil
+			}
+			switch {
+			case l.err == errLineTooLong:
+				s.errorf("line %d is longer than %d bytes; ignored", l.n, MaxLineBytes)
+			case l.err == io.EOF:
+				return nil
+			case l.err != nil:
+				return fmt.Errorf("usi: reading commands: %w", l.err)
+			case !s.handle(l.text):
+				return nil
+			}
+		}
+		if !s.runQueued() {
+			return nil
+		}
+	}
+}
+
+// goHeld reports whether a held command is a go.
+func (s *Server) goHeld() bool {
+	for _, q := range s.queue {
+		if strings.Fields(q)[0] == "go" {
+			return true
+		}
+	}
+	return false
+}
+
+// runQueued runs the held commands that can run now: all of them while no search runs, and
+// those that act on a running search (a ponderhit or stop held after the go that started
+// it). It reports whether to go on.
+func (s *Server) runQueued() bool {
+	for len(s.queue) > 0 && (s.search == nil || duringSearch[strings.Fields(s.queue[0])[0]]) {
+		cmd := s.queue[0]
+		s.queue = s.queue[1:]
+		if !s.handle(cmd) {
+			return false
+		}
+	}
+	return true
+}
+
+// finish stops the search and runs the waiting commands, stopping every search they start.
+func (s *Server) finish() {
+	for {
+		s.stopSearch()
+		if len(s.queue) == 0 {
+			return
+		}
+		cmd := s.queue[0]
+		s.queue = s.queue[1:]
+		s.handle(cmd)
+	}
+}
+
+// always are the commands run the moment they are read, searching or not; duringSearch are
+// those that act on a running search.
+var (
+	always       = map[string]bool{"isready": true, "quit": true, "debug": true}
+	duringSearch = map[string]bool{"stop": true, "ponderhit": true, "gameover": true}
+)
+
+// commands are the commands the server knows.
+var commands = map[string]bool{"usi": true, "isready": true, "setoption": true, "usinewgame": true,
+	"position": true, "go": true, "stop": true, "ponderhit": true, "gameover": true, "d": true,
+	"quit": true, "debug": true}
+
+// handle runs one command, or holds it until the running search ends, and reports whether
+// to go on.
 func (s *Server) handle(line string) bool {
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
 		return true
 	}
 	cmd, args := fields[0], fields[1:]
-	if s.searching() && cmd != "stop" && cmd != "isready" && cmd != "quit" && cmd != "ponderhit" {
-		// Only these are meaningful during a search; anything else waits for it to end.
-		s.waitSearch()
+	if !commands[cmd] {
+		s.errorf("unknown command %q", truncate(cmd))
+		return true
+	}
+	// During a search a command waits its turn unless it is answered at once (isready,
+	// quit, debug) or acts on the running search; a stop or ponderhit behind a held go waits
+	// for the search that go starts.
+	if s.search != nil && !(always[cmd] || duringSearch[cmd] && !s.goHeld()) {
+		if len(s.queue) >= maxQueued {
+			s.errorf("%d commands wait for the search to end; %q dropped", len(s.queue), truncate(cmd))
+		} else {
+			s.queue = append(s.queue, line)
+		}
+		return true
+	}
+	if cmd == "gameover" {
+		s.stopSearch()
 	}
 	switch cmd {
 	case "usi":
@@ -149,33 +306,60 @@ func (s *Server) handle(line string) bool {
 		s.goCommand(args)
 	case "stop":
 		s.stopSearch()
-	case "ponderhit", "gameover":
-		// Pondering is not supported; a game's end needs no action.
+	case "ponderhit":
+		if s.search != nil && s.search.ponderhit != nil {
+			close(s.search.ponderhit)
+			s.search.ponderhit = nil
+		}
+	case "gameover", "debug":
+		// A game's end needs no action once the search is stopped; debug output is not
+		// implemented.
 	case "d":
 		s.println("%s", s.engine.Display())
 	case "quit":
 		return false
-	default:
-		s.errorf("unknown command %q", cmd)
 	}
 	return true
 }
 
-func (s *Server) searching() bool { return s.cancel != nil }
-
-func (s *Server) waitSearch() {
-	if s.done != nil {
-		<-s.done
-		s.cancel, s.done = nil, nil
+// truncate shortens a word from the input for an error message.
+func truncate(w string) string {
+	if len(w) > 40 {
+		return w[:40] + "..."
 	}
+	return w
 }
 
+// stopSearch cancels the running search, if any, and waits for its answer.
 func (s *Server) stopSearch() {
-	if s.cancel != nil {
-		s.cancel()
-		s.waitSearch()
+	if s.search != nil {
+		s.search.cancel()
+		<-s.search.done
+		s.search = nil
 	}
 }
+
+// start runs a search in a goroutine of its own; run prints its answer, calling answering
+// just before the line that ends the search.
+func (s *Server) start(ponder bool, run func(ctx context.Context, ponderhit <-chan struct{}, answering func())) {
+	ctx, cancel := context.WithCancel(context.Background())
+	sr := &search{cancel: cancel, done: make(chan struct{}), answered: make(chan struct{})}
+	if ponder {
+		sr.ponderhit = make(chan struct{})
+	}
+	hit := sr.ponderhit
+	s.search = sr
+	go func() {
+		defer close(sr.done)
+		defer cancel()
+		var once sync.Once
+		run(ctx, hit, func() { once.Do(func() { close(sr.answered) }) })
+	}()
+}
+
+// MaxPerftDepth bounds `go perft`: beyond it the count could overflow 64 bits (perft grows
+// about sixteenfold a ply from the start position, whose perft 7 is 132,680,617).
+const MaxPerftDepth = 15
 
 func (s *Server) goCommand(args []string) {
 	if len(args) >= 1 && args[0] == "perft" {
@@ -184,16 +368,15 @@ func (s *Server) goCommand(args []string) {
 			return
 		}
 		depth, err := strconv.Atoi(args[1])
-		if err != nil || depth < 1 || depth > 20 {
-			s.errorf("go perft: depth %q is not an integer from 1 to 20", args[1])
+		if err != nil || depth < 1 || depth > MaxPerftDepth {
+			s.errorf("go perft: depth %q is not an integer from 1 to %d", truncate(args[1]), MaxPerftDepth)
 			return
 		}
-		s.mu.Lock()
-		err = s.engine.Perft(depth, s.out)
-		s.mu.Unlock()
-		if err != nil {
-			s.errorf("%v", err)
-		}
+		s.start(false, func(ctx context.Context, _ <-chan struct{}, _ func()) {
+			if err := s.engine.Perft(ctx, depth, serverWriter{s}); err != nil {
+				s.errorf("%v", err)
+			}
+		})
 		return
 	}
 	limits, err := ParseGo(args)
@@ -201,22 +384,88 @@ func (s *Server) goCommand(args []string) {
 		s.errorf("%v", err)
 		return
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	s.cancel, s.done = cancel, make(chan struct{})
-	done := s.done
-	go func() {
-		defer close(done)
-		defer cancel()
-		best, err := s.engine.Go(ctx, limits, func(info string) { s.println("info %s", info) })
-		if err != nil {
-			s.errorf("%v", err)
-			best = "resign"
+	if limits.Mate {
+		s.goMate(limits)
+		return
+	}
+	s.start(limits.Ponder, func(ctx context.Context, ponderhit <-chan struct{}, answering func()) {
+		info := func(line string) { s.println("info %s", line) }
+		if limits.Ponder {
+			// USI: a ponder search runs until ponderhit or stop, even when it is done
+			// early. An infinite search until ponderhit, then the search within the
+			// limits, which keeps the tree (the engine reuses it for the same position)
+			// and starts the clock at ponderhit, as the GUI's clock does.
+			pctx, stopPonder := context.WithCancel(ctx)
+			go func() {
+				select {
+				case <-ponderhit:
+					stopPonder()
+				case <-pctx.Done():
+				}
+			}()
+			best, err := s.engine.Go(pctx, GoParams{Infinite: true}, info)
+			stopPonder()
+			if ctx.Err() != nil || err != nil {
+				s.answer(answering, best, err)
+				return
+			}
+			limits.Ponder = false
 		}
-		s.println("bestmove %s", best)
-	}()
+		best, err := s.engine.Go(ctx, limits, info)
+		s.answer(answering, best, err)
+	})
 }
 
-// ParseGo reads the arguments of a `go` command (times in milliseconds).
+// answer prints the bestmove of a search, calling answering first.
+func (s *Server) answer(answering func(), best BestMove, err error) {
+	answering()
+	if err != nil {
+		s.errorf("%v", err)
+		best = BestMove{Move: "resign"}
+	}
+	if best.Ponder != "" {
+		s.println("bestmove %s ponder %s", best.Move, best.Ponder)
+		return
+	}
+	s.println("bestmove %s", best.Move)
+}
+
+// goMate runs `go mate`: a tsume search bounded by limits.MoveTime (0: until stop),
+// answered with `checkmate` and the moves, `checkmate nomate`, or `checkmate timeout` when
+// time or stop ended it first.
+func (s *Server) goMate(limits GoParams) {
+	m, ok := s.engine.(Mater)
+	if !ok {
+		s.println("checkmate notimplemented")
+		return
+	}
+	s.start(false, func(ctx context.Context, _ <-chan struct{}, answering func()) {
+		if limits.MoveTime > 0 {
+			var cancel context.CancelFunc
+			ctx, cancel = context.WithTimeout(ctx, limits.MoveTime)
+			defer cancel()
+		}
+		moves, nomate, err := m.Mate(ctx, func(line string) { s.println("info %s", line) })
+		answering()
+		switch {
+		case err != nil:
+			s.errorf("%v", err)
+			s.println("checkmate timeout")
+		case len(moves) > 0:
+			s.println("checkmate %s", strings.Join(moves, " "))
+		case nomate:
+			s.println("checkmate nomate")
+		default:
+			s.println("checkmate timeout")
+		}
+	})
+}
+
+// maxGoMillis caps the times of a `go` command: about 35 years.
+const maxGoMillis = 1 << 40
+
+// ParseGo reads the arguments of a `go` command (times in milliseconds, capped at about 35
+// years): the limits, `infinite`, `ponder`, and `mate T` or `mate infinite`.
 func ParseGo(args []string) (GoParams, error) {
 	var p GoParams
 	ms := map[string]*time.Duration{
@@ -230,27 +479,37 @@ func ParseGo(args []string) (GoParams, error) {
 			p.Infinite = true
 			continue
 		case "ponder":
-			continue // searched as a normal search
+			p.Ponder = true
+			continue
+		case "mate":
+			// `go mate T` or `go mate infinite` (Shogidokoro): a tsume search for T ms.
+			p.Mate = true
+			if i+1 < len(args) && args[i+1] == "infinite" {
+				p.Infinite = true
+				i++
+				continue
+			}
 		}
 		if i+1 >= len(args) {
 			return p, fmt.Errorf("go: %s needs a value", key)
 		}
 		n, err := strconv.ParseInt(args[i+1], 10, 64)
 		if err != nil || n < 0 {
-			return p, fmt.Errorf("go: %s %q is not a non-negative integer", key, args[i+1])
+			return p, fmt.Errorf("go: %s %q is not a non-negative integer", truncate(key), truncate(args[i+1]))
 		}
 		i++
 		switch {
 		case ms[key] != nil:
-			*ms[key] = time.Duration(n) * time.Millisecond
+			// Far beyond any clock, and small enough that sums of times cannot overflow.
+			*ms[key] = time.Duration(min(n, maxGoMillis)) * time.Millisecond
 		case key == "nodes":
 			p.Nodes = n
 		case key == "depth":
 			p.Depth = int(n)
 		case key == "mate":
-			p.MoveTime = time.Duration(n) * time.Millisecond // `go mate T`: a time limit for a mate search
+			p.MoveTime = time.Duration(min(n, maxGoMillis)) * time.Millisecond
 		default:
-			return p, fmt.Errorf("go: unknown parameter %q", key)
+			return p, fmt.Errorf("go: unknown parameter %q", truncate(key))
 		}
 	}
 	return p, nil
@@ -296,4 +555,62 @@ func parsePosition(args []string) (sfen string, moves []string, err error) {
 		moves = rest[1:]
 	}
 	return sfen, moves, nil
+}
+
+// inputLine is one line read by readLines: its text, or errLineTooLong, or the error that
+// ended the input (io.EOF at its end). n counts the lines from 1.
+type inputLine struct {
+	text string
+	n    int
+	err  error
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readLines sends the lines of in, without their line ends, until in ends or quit is
+// closed. A line longer than MaxLineBytes is read to its end and sent as errLineTooLong, so
+// that its memory stays bounded.
+func readLines(in io.Reader, lines chan<- inputLine, quit <-chan struct{}) {
+	br := bufio.NewReaderSize(in, 64<<10)
+	var buf []byte
+	for n := 1; ; n++ {
+		buf = buf[:0]
+		var err error
+		tooLong := false
+		for {
+			var chunk []byte
+			chunk, err = br.ReadSlice('\n')
+			if !tooLong && len(buf)+len(chunk) > MaxLineBytes+2 { // +2: the line end
+				tooLong, buf = true, buf[:0]
+			}
+			if !tooLong {
+				buf = append(buf, chunk...)
+			}
+			if err != bufio.ErrBufferFull {
+				break
+			}
+		}
+		l := inputLine{text: strings.TrimRight(string(buf), "\r\n"), n: n}
+		switch {
+		case tooLong:
+			l.err = errLineTooLong
+		case err != nil && len(buf) == 0:
+			l.err = err
+		}
+		select {
+		case lines <- l:
+		case <-quit:
+			return
+		}
+		if err != nil {
+			if l.err == nil || l.err == errLineTooLong {
+				// The last line had no line end: the input's end comes next.
+				select {
+				case lines <- inputLine{n: n + 1, err: err}:
+				case <-quit:
+				}
+			}
+			return
+		}
+	}
 }

@@ -2,7 +2,9 @@ package gamestats
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/stat"
@@ -42,11 +44,25 @@ func (s *Summary) Add(g *record.Game) {
 // (selection.Options.Fields).
 const Fields = record.FieldResult | record.FieldTermination | record.FieldPlies
 
-// Share is a proportion of the games with its Wilson 95% interval.
+// Share is a proportion of the games with its Wilson 95% interval. Value is
+// NaN when there are no games, written as null in JSON (which has no NaN).
 type Share struct {
 	Count    int        `json:"count"`
 	Value    float64    `json:"value"`
 	Interval [2]float64 `json:"interval"`
+}
+
+// MarshalJSON writes Value as null when it is NaN.
+func (s Share) MarshalJSON() ([]byte, error) {
+	out := struct {
+		Count    int        `json:"count"`
+		Value    *float64   `json:"value"`
+		Interval [2]float64 `json:"interval"`
+	}{Count: s.Count, Interval: s.Interval}
+	if !math.IsNaN(s.Value) {
+		out.Value = &s.Value
+	}
+	return json.Marshal(out)
 }
 
 func share(t score.Tally, count int) Share {
@@ -86,7 +102,7 @@ type Report struct {
 	SenteWins  Share `json:"sente_wins"`
 	GoteWins   Share `json:"gote_wins"`
 	Draws      Share `json:"draws"`
-	SenteScore Share `json:"sente_score"` // Count is unused; a draw counts half
+	SenteScore Share `json:"sente_score"` // Count is the games; a draw counts half
 	// Terminations, the most frequent first.
 	Terminations []Termination `json:"terminations"`
 	// Lengths for all games, then Sente wins, Gote wins and draws (those
@@ -100,7 +116,7 @@ func (s *Summary) Report() Report {
 	t := s.results
 	r := Report{Games: t.Games(), SenteWins: share(t, t.SenteWins), GoteWins: share(t, t.GoteWins), Draws: share(t, t.Draws)}
 	lo, hi := t.Interval()
-	r.SenteScore = Share{Value: t.Score(), Interval: [2]float64{lo, hi}}
+	r.SenteScore = Share{Count: t.Games(), Value: t.Score(), Interval: [2]float64{lo, hi}}
 	for term, tt := range s.terminations {
 		r.Terminations = append(r.Terminations, Termination{Termination: term, Tally: *tt, Share: share(t, tt.Games())})
 	}

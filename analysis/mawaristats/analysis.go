@@ -34,7 +34,10 @@ func Analyze(r mawari.Rules, p mawari.Probabilities) (Analysis, error) {
 	if err != nil {
 		return Analysis{}, err
 	}
-	turns := c.TurnDistribution(DefaultTail)
+	turns, err := c.TurnDistribution(DefaultTail)
+	if err != nil {
+		return Analysis{}, err
+	}
 	return Analysis{
 		Rules:         r,
 		Probabilities: p,

@@ -175,10 +175,17 @@ type Distribution struct {
 // of the sums that use it.
 const DefaultTail = 1e-13
 
+// MaxTurns bounds TurnDistribution: with landing probabilities that leave a player stuck
+// for millions of throws (such as 0.999999,0.000001,0,0,0), the distribution would take
+// minutes and gigabytes to reach its tail; it is refused instead, after a second or two.
+// The default estimates need 329 turns.
+const MaxTurns = 1 << 20
+
 // TurnDistribution is the exact distribution of the number of turns one player needs to
 // win, computed by pushing the state distribution through the chain one throw at a time
-// until less than tail of it is left.
-func (c *Chain) TurnDistribution(tail float64) Distribution {
+// until less than tail of it is left. It is an error when more than tail is still left after
+// MaxTurns turns.
+func (c *Chain) TurnDistribution(tail float64) (Distribution, error) {
 	if !(tail > 0) {
 		panic("mawaristats: tail must be positive")
 	}
@@ -205,8 +212,11 @@ func (c *Chain) TurnDistribution(tail float64) Distribution {
 		for _, mass := range alive {
 			left += mass
 		}
+		if len(pmf) > MaxTurns && left >= tail {
+			return Distribution{}, fmt.Errorf("mawaristats: after %d turns a player has still not won with probability %.3g: these landing probabilities leave a player stuck too long for the exact distribution (to a remaining %.0e); make the rare outcomes likelier", MaxTurns, left, tail)
+		}
 	}
-	return Distribution{PMF: pmf, Tail: left}
+	return Distribution{PMF: pmf, Tail: left}, nil
 }
 
 // Survival is P(T > t).

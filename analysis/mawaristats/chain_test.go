@@ -365,3 +365,23 @@ func BenchmarkSimulateGame(b *testing.B) {
 	}
 	b.ReportMetric(float64(throws)/b.Elapsed().Seconds(), "throws/s")
 }
+
+// TestStuckProbabilitiesRefused: probabilities under which a player can stay stuck for
+// millions of throws (a face, the only way on from some states, once in a million) are
+// refused after MaxTurns turns instead of running for minutes; the default estimates stay
+// far within the bound.
+func TestStuckProbabilitiesRefused(t *testing.T) {
+	r := preset(t, "standard")
+	p, err := mawari.ParseProbabilities("0.999999,0.000001,0,0,0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Analyze(r, p); err == nil || !strings.Contains(err.Error(), "stuck") {
+		t.Errorf("0.999999,0.000001,0,0,0: %v", err)
+	}
+	a, err := Analyze(r, mawari.DefaultProbabilities())
+	if err != nil || len(a.Turns.PMF) > MaxTurns/100 {
+		t.Errorf("default probabilities: %d turns, %v", len(a.Turns.PMF), err)
+	}
+	t.Logf("default probabilities: %d turns to a tail of %g", len(a.Turns.PMF), DefaultTail)
+}

@@ -10,6 +10,8 @@ import (
 // Under the standard rules a player needs 56 turns on average whatever the landing
 // probabilities (seven corner stops, one every eight turns on average); the first player
 // wins slightly more often than half the time.
+// Under the standard rules one player needs 56 turns on average whatever the probabilities
+// (a renewal argument; TestMeanTurnsRenewal derives it).
 func ExampleAnalyze() {
 	r, _ := mawari.LookupPreset("standard")
 	a, err := mawaristats.Analyze(r, mawari.DefaultProbabilities())

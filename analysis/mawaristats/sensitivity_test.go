@@ -2,6 +2,7 @@ package mawaristats
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -79,14 +80,29 @@ func TestComparePresets(t *testing.T) {
 	}
 }
 
-// With every piece face up, the face probability can only be scaled by one (the others
-// have nothing to share), and every other outcome only by zero, where it already is.
+// With every piece face up, the face probability can only be scaled by one (by zero nothing
+// would be left, by two it would pass one), while every other outcome, at zero, stays at
+// zero under any of the three scales: five curves, of one point and of three.
 func TestProbabilitySensitivitySkipsImpossibleScales(t *testing.T) {
 	curves, err := ProbabilitySensitivity(preset(t, "standard"), mawari.Probabilities{mawari.Face: 1}, []float64{0, 1, 2})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(curves) != mawari.NumOutcomes {
+		t.Fatalf("%d curves; want %d", len(curves), mawari.NumOutcomes)
+	}
 	for _, c := range curves {
+		want := []float64{0, 1, 2}
+		if c.Outcome == mawari.Face {
+			want = []float64{1}
+		}
+		var scales []float64
+		for _, pt := range c.Points {
+			scales = append(scales, pt.Scale)
+		}
+		if !slices.Equal(scales, want) {
+			t.Errorf("%s: scales %v; want %v", c.Outcome, scales, want)
+		}
 		for _, pt := range c.Points {
 			if pt.Probabilities != (mawari.Probabilities{mawari.Face: 1}) || pt.MeanTurns != 14 {
 				t.Errorf("%s x%v: %v, %v turns; want all faces and 14 turns", c.Outcome, pt.Scale, pt.Probabilities, pt.MeanTurns)

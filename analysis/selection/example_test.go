@@ -7,6 +7,8 @@ import (
 	"github.com/shogilab/shogilab/record"
 )
 
+// gamma plays only game 7, the bare-king game of analysis/testdata/handicap.jsonl (see its
+// README); the eight records are all read.
 func ExampleStream() {
 	f := selection.Filter{Player: "gamma"}
 	counts, err := selection.Stream([]string{"../testdata/small.jsonl", "../testdata/handicap.jsonl"}, f, selection.Options{},

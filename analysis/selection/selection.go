@@ -191,3 +191,28 @@ func ordinal(n int) string {
 	}
 	return fmt.Sprint(n, suffix)
 }
+
+// CheckMovesFields are the record fields CheckMoves reads.
+const CheckMovesFields = record.FieldID | record.FieldVariant | record.FieldStart | record.FieldMoves
+
+// CheckMoves replays g's moves from its start with the rules and returns an error wrapping
+// ErrBadGame at the first illegal one, so that every analysis rejects (or, with
+// Options.SkipBad, skips and counts) the same games. It does not judge how the game ended.
+func CheckMoves(g *record.Game) error {
+	bad := func(err error) error { return fmt.Errorf("selection: game %d: %w (%w)", g.ID, err, ErrBadGame) }
+	if g.Variant != "minishogi" {
+		return bad(fmt.Errorf("variant %q: only minishogi games can be replayed", g.Variant))
+	}
+	pos, err := minishogi.ParseSFEN(g.Start)
+	if err != nil {
+		return bad(err)
+	}
+	for i, s := range g.Moves {
+		m, err := pos.ParseMove(s)
+		if err != nil {
+			return bad(fmt.Errorf("moves[%d]: %w", i, err))
+		}
+		pos.MakeMove(m)
+	}
+	return nil
+}

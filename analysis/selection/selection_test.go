@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
 const (
@@ -104,5 +105,17 @@ func TestPositionKey(t *testing.T) {
 	}
 	if k := PositionKey("not an sfen"); k != "not an sfen" {
 		t.Errorf("key %q", k)
+	}
+}
+
+func TestCheckMoves(t *testing.T) {
+	g := &record.Game{ID: 4, Variant: "minishogi", Start: minishogi.StartSFEN, Moves: []string{"2e3d", "4a3b"}}
+	if err := CheckMoves(g); err != nil {
+		t.Errorf("legal moves: %v", err)
+	}
+	// 5d5b: the pawn on 5d moves one square (analysis/testdata/README.md).
+	g.Moves = append(g.Moves, "5d5b")
+	if err := CheckMoves(g); !errors.Is(err, ErrBadGame) || !strings.Contains(err.Error(), "game 4: moves[2]") {
+		t.Errorf("illegal third move: %v", err)
 	}
 }

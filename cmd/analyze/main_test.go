@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func runArgs(args ...string) (code int, stdout, stderr string) {
@@ -62,12 +63,20 @@ func TestMawariBadInput(t *testing.T) {
 		{[]string{"--games", "-1"}, "--games -1"},
 		{[]string{"--bogus"}, "flag provided but not defined: -bogus"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
+		// A face once in a million throws: refused in seconds, not analysed for minutes.
+		{[]string{"--probs", "0.999999,0.000001,0,0,0"}, "leave a player stuck too long"},
+		// An output directory that cannot be made fails before the analysis.
+		{[]string{"--out", "main.go/plots"}, "--out: output directory"},
 	}
 	for _, tc := range cases {
 		args := append([]string{"mawari", "--out", "", "--games", "0", "--throws", "0"}, tc.args...)
+		start := time.Now()
 		code, stdout, stderr := runArgs(args...)
 		if code == 0 || !oneLine(stderr) || !strings.Contains(stderr, tc.want) || stdout != "" {
 			t.Errorf("%v: exit %d, stderr %q, stdout %d bytes; want a one-line error containing %q", tc.args, code, stderr, len(stdout), tc.want)
+		}
+		if took := time.Since(start); took > time.Minute {
+			t.Errorf("%v: the error took %v", tc.args, took)
 		}
 	}
 }

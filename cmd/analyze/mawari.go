@@ -169,6 +169,12 @@ Flags:
 		return fmt.Errorf("--games %d and --throws %d must not be negative", *games, *throws)
 	}
 
+	if *out != "" {
+		// Checked before the analysis and the simulation, not after.
+		if err := cli.CheckOutputDir(*out); err != nil {
+			return fmt.Errorf("--out: %w", err)
+		}
+	}
 	rep, err := buildMawariReport(r, rules.preset, p, source, *games, *throws, *seed, stderr)
 	if err != nil {
 		return err

@@ -75,17 +75,30 @@ func parseRecordArgs(fs *flag.FlagSet, args []string, stdout io.Writer) ([]strin
 }
 
 // stream reads the games the flags select and calls fn with each, showing
-// progress on stderr; only the record fields named are decoded. fn's errors
-// wrapping selection.ErrBadGame are skipped with --skip-bad.
+// progress on stderr; only the record fields named are decoded, and those
+// CheckMoves needs. A game with an illegal move never reaches fn (every
+// analysis rejects the same games); it and fn's errors wrapping
+// selection.ErrBadGame are skipped with --skip-bad.
 func (f *recordFlags) stream(paths []string, fields record.Fields, stderr io.Writer, fn func(*record.Game) error) (selection.Counts, error) {
 	sel, err := f.filter()
 	if err != nil {
 		return selection.Counts{}, err
 	}
+	if f.dir != "" {
+		// Checked before the records are read, not after.
+		if err := cli.CheckOutputDir(f.dir); err != nil {
+			return selection.Counts{}, fmt.Errorf("--plots: %w", err)
+		}
+	}
 	update, finish := newStreamProgress(stderr)
 	defer finish()
-	opts := selection.Options{Fields: fields, SkipBad: f.skipBad, Progress: update}
-	return selection.Stream(paths, sel, opts, fn)
+	opts := selection.Options{Fields: fields | selection.CheckMovesFields, SkipBad: f.skipBad, Progress: update}
+	return selection.Stream(paths, sel, opts, func(g *record.Game) error {
+		if err := selection.CheckMoves(g); err != nil {
+			return err
+		}
+		return fn(g)
+	})
 }
 
 // progressEvery is how many games pass between plain progress lines when

@@ -14,6 +14,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,6 +24,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/notebooks/paper"
 )
@@ -98,10 +100,19 @@ Flags:
 		return err
 	}
 
+	if err := cli.CheckOutputDir(*out); err != nil {
+		return err
+	}
 	start := time.Now()
 	rep := report{Out: *out}
-	var captions strings.Builder
+	// captions.md keeps the captions of the sections not made this time (-section).
+	old, err := os.ReadFile(filepath.Join(*out, "captions.md"))
+	if err != nil && !errors.Is(err, iofs.ErrNotExist) {
+		return err
+	}
+	captions := parseCaptions(string(old))
 	for _, s := range sections {
+		var block strings.Builder
 		t := time.Now()
 		figs, err := s.Figures(*root)
 		if err != nil {
@@ -114,12 +125,13 @@ Flags:
 				return err
 			}
 			rep.Figures = append(rep.Figures, figureEntry{Section: s.Name, Name: f.Name, Files: files, Caption: f.Caption})
-			fmt.Fprintf(&captions, "%s\n\n", f.Markdown())
+			fmt.Fprintf(&block, "%s\n\n", f.Markdown())
 		}
+		captions[s.Name] = block.String()
 		// Plain lines, not a bar: there are a handful of sections, each a few seconds.
 		fmt.Fprintf(stderr, "figures: section %s: %d figures in %.1fs\n", s.Name, len(figs), time.Since(t).Seconds())
 	}
-	if err := os.WriteFile(filepath.Join(*out, "captions.md"), []byte(captions.String()), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(*out, "captions.md"), []byte(formatCaptions(captions)), 0o644); err != nil {
 		return err
 	}
 	if *gallery != "" {
@@ -144,6 +156,35 @@ Flags:
 	}
 	fmt.Fprintf(stdout, "%d figures and %s in %.1fs\n", len(rep.Figures), filepath.Join(*out, "captions.md"), rep.Seconds)
 	return nil
+}
+
+// captionMark starts each section's captions in captions.md: an HTML comment, which Markdown
+// does not show, so that a run of some sections (-section) replaces theirs and keeps the rest.
+const captionMark = "<!-- section %s -->\n"
+
+// parseCaptions splits a captions.md into its sections' blocks; text before the first mark
+// (a file from before the marks) is dropped.
+func parseCaptions(text string) map[string]string {
+	blocks := map[string]string{}
+	for _, part := range strings.Split(text, "<!-- section ")[1:] {
+		name, body, ok := strings.Cut(part, " -->\n")
+		if ok {
+			blocks[name] = body
+		}
+	}
+	return blocks
+}
+
+// formatCaptions writes the blocks in the paper's order.
+func formatCaptions(blocks map[string]string) string {
+	var b strings.Builder
+	for _, name := range sectionNames() {
+		if body, ok := blocks[name]; ok {
+			fmt.Fprintf(&b, captionMark, name)
+			b.WriteString(body)
+		}
+	}
+	return b.String()
 }
 
 func sectionNames() []string {

@@ -43,6 +43,7 @@ func TestWritesFigures(t *testing.T) {
 		if s.Name != "bushi" && s.Name != "handicap" {
 			continue
 		}
+		want.WriteString("<!-- section " + s.Name + " -->\n")
 		figs, err := s.Figures(root)
 		if err != nil {
 			t.Fatal(err)
@@ -171,6 +172,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-out", ""}, "-out must name a directory"},
 		{[]string{"-bogus"}, "flag provided but not defined"},
 		{[]string{"-root", "/"}, "not the shogilab repository"},
+		{[]string{"-out", "main_test.go/figures"}, "output directory"}, // before any figure is made
 		{[]string{"-format", "gif"}, `unknown format "gif"`},
 		{[]string{"-size", "a4"}, "want column"},
 		{[]string{"-gallery", "g.md"}, "-gallery shows the first of -format"},
@@ -185,5 +187,25 @@ func TestBadInput(t *testing.T) {
 	var stderr bytes.Buffer
 	if err := run([]string{"-h"}, &bytes.Buffer{}, &stderr); !errors.Is(err, flag.ErrHelp) || !strings.Contains(stderr.String(), "Usage: figures") {
 		t.Errorf("-h: %v, %q", err, stderr.String())
+	}
+}
+
+// TestSectionKeepsOtherCaptions: making one section rewrites its captions in captions.md and
+// keeps the other sections', in the paper's order.
+func TestSectionKeepsOtherCaptions(t *testing.T) {
+	out := t.TempDir()
+	for _, sec := range []string{"bushi", "handicap", "bushi"} {
+		if err := run([]string{"-out", out, "-section", sec}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	captions, err := os.ReadFile(filepath.Join(out, "captions.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(captions)
+	h, b := strings.Index(text, "<!-- section handicap -->"), strings.Index(text, "<!-- section bushi -->")
+	if h < 0 || b < h || strings.Count(text, "<!-- section") != 2 || !strings.Contains(text, "**Figure bushi_layouts.**") {
+		t.Errorf("captions.md after bushi, handicap, bushi:\n%s", text)
 	}
 }

@@ -26,7 +26,10 @@ positions-I-of-N.parquet when the shard is done). Game id's seed follows from
 --seed and the id alone, so the records do not depend on --parallel or on the
 sharding (with one search thread per game). Run the same command again after a
 kill to finish the run: finished games are kept, a partial record is cut, and
-only the missing games are played. SIGINT and SIGTERM stop cleanly (exit 130).
+only the missing games are played; a resume with other settings (players,
+start, rules) is refused, naming the setting, unless --allow-changes. A second
+run on the same shard and directory at once is refused. SIGINT and SIGTERM
+stop cleanly (exit 130).
 
 Players (--sente, --gote): see below. For example
 --gote 'usi:/usr/games/fairy-stockfish,nodes=20000,option.Threads=1'. A player
@@ -63,6 +66,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	gote := fs.String("gote", "mcts", "player of Gote")
 	jsonOut := fs.Bool("json", false, "print the summary as one JSON object")
 	progressEvery := fs.Duration("progress-interval", 10*time.Second, "period of the progress lines when stderr is not a terminal")
+	allowChanges := fs.Bool("allow-changes", false, "let a resume add games whose settings differ from the games already in the output")
 	if err := parseFlags(fs, args, stdout, fmt.Sprintf(playUsage, selfplay.SpecHelp())); err != nil {
 		return err
 	}
@@ -149,6 +153,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			Seed:  *seed, Version: selfplay.Version(),
 		},
 		Games: *games, Parallel: *parallel, Shard: shard, OutDir: *out, Format: format,
+		AllowChanges: *allowChanges,
 	}
 	prog := newProgress(stderr, "games", *progressEvery)
 	r.Progress = prog.update

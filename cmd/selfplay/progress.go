@@ -9,6 +9,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
+	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/selfplay"
 )
 
@@ -56,6 +57,13 @@ func (p *progress) update(s selfplay.Progress) {
 	first := !p.started
 	p.started = true
 	p.state = s
+	if g := s.Game; g != nil && (g.Termination == record.EngineError || g.Termination == record.IllegalMove) {
+		// An engine's failure is logged as it happens (the record keeps it too).
+		if p.bar != nil {
+			p.bar.Clear()
+		}
+		fmt.Fprintf(p.w, "selfplay: game %d: %s, %s wins: %s\n", g.ID, g.Termination, g.Result, g.Detail)
+	}
 	if p.bar != nil {
 		if first {
 			p.bar.ChangeMax(s.Total)

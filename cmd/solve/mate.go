@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -93,6 +94,17 @@ func (f *mateFlags) check() (budget uint64, err error) {
 	budget, err = parseBytes(f.memory)
 	if err != nil {
 		return 0, cli.Usagef("--memory: %v", err)
+	}
+	// Where the results go is checked before the search, not after it.
+	if f.proofFile != "" {
+		if err := cli.CheckOutputFile(f.proofFile); err != nil {
+			return 0, fmt.Errorf("--proof: %w", err)
+		}
+	}
+	if f.plotDir != "" {
+		if err := cli.CheckOutputDir(f.plotDir); err != nil {
+			return 0, fmt.Errorf("--plot: %w", err)
+		}
 	}
 	return budget, nil
 }
@@ -224,6 +236,10 @@ type studyJSON struct {
 	Layers          []int `json:"layers"`
 	MatesByLayer    []int `json:"mates_by_layer"`
 	MatesByDistance []int `json:"mates_by_distance"`
+	// AllocatedBytes is the memory the deepest study allocated; Note says why the study
+	// stopped short of --study-plies (the memory budget), when it did.
+	AllocatedBytes uint64 `json:"allocated_bytes"`
+	Note           string `json:"note,omitempty"`
 }
 
 func methodOf(m solver.Mate) methodJSON {
@@ -331,8 +347,12 @@ func solveMate(f mateFlags, handicap string, root minishogi.Position, attacker m
 		}
 	}
 	if f.plotDir != "" {
-		st := solver.StudyGraph(root, attacker, f.studyPlies)
-		rep.Study = &studyJSON{Plies: st.Plies, Layers: st.Layers, MatesByLayer: st.MatesByLayer, MatesByDistance: st.MatesByDistance}
+		st, bytes, note := studyWithin(root, attacker, f.studyPlies, budget)
+		if note != "" {
+			fmt.Fprintf(stderr, "solve: %s\n", note)
+		}
+		rep.Study = &studyJSON{Plies: st.Plies, Layers: st.Layers, MatesByLayer: st.MatesByLayer, MatesByDistance: st.MatesByDistance,
+			AllocatedBytes: bytes, Note: note}
 		name, title := handicap, handicap+" handicap"
 		if name == "" {
 			name, title = "mate", root.SFEN()
@@ -349,6 +369,36 @@ func solveMate(f mateFlags, handicap string, root minishogi.Position, attacker m
 	}
 	printMate(stdout, &rep)
 	return nil
+}
+
+// studyWithin studies the graph of root to plies plies within a memory budget: it deepens
+// one ply at a time, as the retrograde method does (solver.SolveRetro), and stops before a
+// ply whose graph would not fit, projected from the larger of the last two plies' growth in
+// positions (it alternates with the side to move) and the bytes the last ply's study
+// allocated per position (about twice its peak heap: a safe side estimate). It returns the
+// deepest study, the bytes its study allocated, and a note when it stopped short.
+func studyWithin(root minishogi.Position, attacker minishogi.Color, plies int, budget uint64) (st *solver.Study, allocated uint64, note string) {
+	var ms runtime.MemStats
+	positions, growth, lastGrowth := 1.0, 1.0, 1.0
+	for d := 1; d <= plies; d++ {
+		st = nil // let the last study go before the next
+		runtime.ReadMemStats(&ms)
+		before := ms.TotalAlloc
+		st = solver.StudyGraph(root, attacker, d)
+		runtime.ReadMemStats(&ms)
+		allocated = ms.TotalAlloc - before
+		n := 0.0
+		for _, l := range st.Layers {
+			n += float64(l)
+		}
+		lastGrowth, growth, positions = growth, n/positions, n
+		next := n * max(growth, lastGrowth) * float64(allocated) / n
+		if d < plies && next > float64(budget) {
+			return st, allocated, fmt.Sprintf("the study stops at %d plies of the %d asked: the %d-ply graph would take about %.0f MiB, beyond --memory %.0f MiB",
+				d, plies, d+1, next/(1<<20), float64(budget)/(1<<20))
+		}
+	}
+	return st, allocated, ""
 }
 
 func writeProofFile(path string, root minishogi.Position, attacker minishogi.Color, proof *solver.Proof) error {

@@ -113,3 +113,51 @@ func TestPlot(t *testing.T) {
 		t.Errorf("--format eps: exit %d, %q", code, stderr)
 	}
 }
+
+// TestOutputPathsCheckedFirst: a --proof or --plot path that cannot be written fails at
+// once, before the search reports anything.
+func TestOutputPathsCheckedFirst(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	os.WriteFile(file, nil, 0o644)
+	for _, c := range []struct{ flag, path, want string }{
+		{"--proof", filepath.Join(dir, "missing", "p.proof"), "--proof: output file"},
+		{"--proof", dir, "is a directory"},
+		{"--plot", filepath.Join(file, "plots"), "--plot: output directory"},
+	} {
+		code, _, stderr := runSolve("handicap", "bare-king", "--max-plies", "10", c.flag, c.path)
+		if code != 1 || strings.Contains(stderr, "df-pn") || !strings.Contains(stderr, c.want) {
+			t.Errorf("%s %s: exit %d, stderr %q; want one error line with %q and no search", c.flag, c.path, code, stderr, c.want)
+		}
+	}
+}
+
+// TestStudyRespectsMemory: --study-plies far beyond what fits stops deepening before the
+// graph outgrows --memory, and says so.
+func TestStudyRespectsMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("five seconds of graph enumeration")
+	}
+	const budget = 256 << 20
+	code, out, stderr := runSolve("handicap", "bare-king", "--plot", t.TempDir(), "--study-plies", "99", "--memory", "256MiB",
+		"--max-plies", "9", "--retro-plies", "0", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Study struct {
+			Plies          int
+			Layers         []int
+			AllocatedBytes uint64 `json:"allocated_bytes"`
+			Note           string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	st := rep.Study
+	if st.Plies >= 99 || len(st.Layers) != st.Plies+1 || st.AllocatedBytes > budget || !strings.Contains(st.Note, "beyond --memory 256 MiB") ||
+		!strings.Contains(stderr, "the study stops at") {
+		t.Errorf("study %+v, stderr %q", st, stderr)
+	}
+}

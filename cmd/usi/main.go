@@ -13,7 +13,11 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strings"
 	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
 
 	"github.com/shogilab/shogilab/engine"
 	"github.com/shogilab/shogilab/rules/minishogi"
@@ -26,10 +30,12 @@ func main() {
 
 usi is the shogilab Minishogi engine. It reads USI commands on standard input and answers on
 standard output: usi, isready, setoption, usinewgame, position startpos|sfen ... [moves ...],
-go (nodes, movetime, byoyomi, btime/wtime/binc/winc, infinite; or perft N), stop,
-d (show the position), quit. The reply to usi lists the options (Threads, USI_Hash, Seed,
-CPuct, FPUReduction, VirtualLoss, Twins, MateDepth, MoveOverhead, Repetition, MaxPlies).
-`)
+go (nodes, movetime, byoyomi, btime/wtime/binc/winc, infinite, ponder; or perft N; or
+mate MS|infinite, a tsume search answered with checkmate), stop, ponderhit, gameover,
+d (show the position), quit. It reads commands while it searches: isready is answered at
+once, and commands that need the engine idle wait for the search's end. The reply to usi
+lists the options: %s.
+`, optionNames())
 		flag.PrintDefaults()
 		fmt.Fprintf(flag.CommandLine.Output(), "\nexample: usi -perft 7 -threads 0   (leaves from the start position, and leaves per second)\n")
 	}
@@ -37,8 +43,8 @@ CPuct, FPUReduction, VirtualLoss, Twins, MateDepth, MoveOverhead, Repetition, Ma
 	sfen := flag.String("sfen", minishogi.StartSFEN, "with -perft: the position to count from")
 	threads := flag.Int("threads", 1, "with -perft: goroutines (0: all CPUs)")
 	flag.Parse()
-	if *perft > 0 {
-		if err := runPerft(*sfen, *perft, *threads); err != nil {
+	if *perft != 0 {
+		if err := runPerft(*sfen, *perft, *threads, os.Stderr); err != nil {
 			fmt.Fprintf(os.Stderr, "usi: %v\n", err)
 			os.Exit(2)
 		}
@@ -54,18 +60,49 @@ CPuct, FPUReduction, VirtualLoss, Twins, MateDepth, MoveOverhead, Repetition, Ma
 	}
 }
 
-// runPerft counts leaves (bulk counting at the last ply) and reports the speed.
-func runPerft(sfen string, depth, threads int) error {
+// optionNames lists the engine's settings, the options it announces.
+func optionNames() string {
+	var names []string
+	for _, s := range engine.AllSettings() {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// runPerft counts leaves (bulk counting at the last ply) and reports the speed. The depth
+// is bounded as `go perft` bounds it; a deep count shows a progress bar over the root moves
+// on a terminal.
+func runPerft(sfen string, depth, threads int, stderr *os.File) error {
+	if depth < 1 || depth > usi.MaxPerftDepth {
+		return fmt.Errorf("-perft %d: want a depth from 1 to %d (deeper counts could overflow 64 bits; each ply takes about sixteen times longer, and perft 8 already takes seconds)", depth, usi.MaxPerftDepth)
+	}
 	pos, err := minishogi.ParseSFEN(sfen)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
+	moves := pos.LegalMoves(nil)
+	var bar *progressbar.ProgressBar
+	if depth >= 8 && term.IsTerminal(int(stderr.Fd())) {
+		bar = progressbar.NewOptions(len(moves), progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription(fmt.Sprintf("perft %d: root moves", depth)),
+			progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+	}
 	var leaves uint64
-	if threads == 1 {
-		leaves = pos.Perft(depth)
-	} else {
-		leaves = pos.ParallelPerft(depth, threads)
+	for _, m := range moves {
+		u := pos.MakeMove(m)
+		if threads == 1 {
+			leaves += pos.Perft(depth - 1)
+		} else {
+			leaves += pos.ParallelPerft(depth-1, threads)
+		}
+		pos.UnmakeMove(m, u)
+		if bar != nil {
+			bar.Add(1)
+		}
+	}
+	if bar != nil {
+		bar.Finish()
 	}
 	secs := time.Since(start).Seconds()
 	fmt.Printf("perft %d of %s: %d leaves in %.3f s, %.1f million leaves/s\n", depth, pos.SFEN(), leaves, secs, float64(leaves)/secs/1e6)

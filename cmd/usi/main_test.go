@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -142,4 +143,30 @@ func TestPerftMatchesFairyStockfish(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPerftFlagBounded: -perft refuses a depth it could never finish (a typo such as 99)
+// at once, with the bound.
+func TestPerftFlagBounded(t *testing.T) {
+	bin := buildEngine(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, "-perft", "99").CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatal("usi -perft 99 is still counting after 20 s")
+	}
+	if code := exitCode(err); code != 2 || !strings.HasPrefix(string(out), "usi: -perft 99: want a depth from 1 to 15") {
+		t.Errorf("exit %d, output %q", code, out)
+	}
+}
+
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
 }

@@ -7,6 +7,8 @@ import (
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
+// The start is symmetric, so every term but the side to move's Tempo (30, DefaultWeights)
+// cancels; Gote without its rook (650) is far behind.
 func ExampleEvaluator_Centipawns() {
 	e := eval.New(eval.DefaultConfig())
 	start := minishogi.StartPosition()
@@ -15,6 +17,7 @@ func ExampleEvaluator_Centipawns() {
 	// Output: 30 true
 }
 
+// Value is tanh(cp/700): tanh(0) = 0, tanh(1) = 0.7616; Centipawns inverts it.
 func ExampleWeights_Value() {
 	w := eval.DefaultWeights()
 	fmt.Printf("%.2f %.2f %d\n", w.Value(0), w.Value(700), w.Centipawns(w.Value(700)))

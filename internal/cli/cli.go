@@ -8,6 +8,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -107,4 +109,38 @@ func ParseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 		return Usagef("%v", err)
 	}
 	return nil
+}
+
+// CheckOutputDir makes sure that dir exists (creating it) and takes new files, so that a
+// command checks where it will write before it computes: a typo in a path is then one line
+// at the start instead of a lost computation at the end.
+func CheckOutputDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("output directory: %w", err)
+	}
+	f, err := os.CreateTemp(dir, ".write-test-*")
+	if err != nil {
+		return fmt.Errorf("output directory %s cannot take files: %w", dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// CheckOutputFile makes sure that a file can be written at path before the work that
+// produces it: path is not a directory, and its directory exists and takes new files. It
+// creates nothing at path itself.
+func CheckOutputFile(path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return fmt.Errorf("output file %s is a directory", path)
+	}
+	dir := filepath.Dir(path)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return fmt.Errorf("output file %s: directory %s does not exist", path, dir)
+	}
+	f, err := os.CreateTemp(dir, ".write-test-*")
+	if err != nil {
+		return fmt.Errorf("output file %s: cannot write in %s: %w", path, dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -38,5 +40,32 @@ func TestRun(t *testing.T) {
 		if code != c.code || !strings.Contains(out.String(), c.out) || errOut.String() != c.err && c.err != "" || c.err == "" && errOut.Len() > 0 {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr %q", c.args, code, out.String(), errOut.String(), c.code, c.out, c.err)
 		}
+	}
+}
+
+func TestCheckOutput(t *testing.T) {
+	dir := t.TempDir()
+	if err := CheckOutputDir(filepath.Join(dir, "new", "plots")); err != nil {
+		t.Errorf("a new directory: %v", err)
+	}
+	file := filepath.Join(dir, "f")
+	os.WriteFile(file, nil, 0o644)
+	if err := CheckOutputDir(file); err == nil {
+		t.Error("a directory over a file: no error")
+	}
+	if err := CheckOutputFile(filepath.Join(dir, "proof.txt")); err != nil {
+		t.Errorf("a file in a directory: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "proof.txt")); err == nil {
+		t.Error("CheckOutputFile created the file")
+	}
+	for _, bad := range []string{filepath.Join(dir, "missing", "proof.txt"), dir, filepath.Join(file, "x")} {
+		if err := CheckOutputFile(bad); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 2 { // f and new
+		t.Errorf("left behind: %v", entries)
 	}
 }

@@ -31,7 +31,8 @@ func ExampleRules_Advance() {
 }
 
 // Every general face up: each throw scores 4, so each player stops on a corner every
-// second throw and needs 14 throws; the first player gets there first.
+// second throw and needs 14 throws; the first player gets there first, on the game's 27th
+// throw (14 of its own and 13 of the second player's).
 func ExamplePlay() {
 	r, _ := mawari.LookupPreset("standard")
 	res, err := mawari.Play(r, mawari.Probabilities{mawari.Face: 1}, 42)

@@ -6,6 +6,9 @@ import (
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
+// After 2e3d there are 180 two-ply continuations: the 2e3d line of Fairy-Stockfish's `go
+// perft 3` divide of the start position (cmd/usi's TestPerftMatchesFairyStockfish compares
+// the divides).
 func Example() {
 	pos := minishogi.StartPosition()
 	m, err := pos.ParseMove("2e3d")

@@ -1,6 +1,9 @@
 package minishogi
 
 import (
+	"context"
+	"errors"
+	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -92,3 +95,36 @@ func (p *Position) ParallelPerft(depth, workers int) uint64 {
 	wg.Wait()
 	return total.Load()
 }
+
+// PerftContext is Perft that stops with ctx's error when ctx is done, and with an error
+// when the count would overflow 64 bits. It looks at ctx at every node more than
+// bulkDepth plies above the leaves, about every millisecond, and counts the subtrees
+// below them with Perft.
+func (p *Position) PerftContext(ctx context.Context, depth int) (uint64, error) {
+	if depth <= bulkDepth {
+		return p.Perft(depth), nil
+	}
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	var ml MoveList
+	p.GenerateLegal(&ml)
+	var nodes uint64
+	for _, m := range ml.Slice() {
+		u := p.MakeMove(m)
+		n, err := p.PerftContext(ctx, depth-1)
+		p.UnmakeMove(m, u)
+		if err != nil {
+			return 0, err
+		}
+		var carry uint64
+		if nodes, carry = bits.Add64(nodes, n, 0); carry != 0 {
+			return 0, errors.New("minishogi: perft: the count overflows 64 bits")
+		}
+	}
+	return nodes, nil
+}
+
+// bulkDepth is the depth PerftContext leaves to Perft: a few hundred thousand leaves from
+// the start position, a millisecond or so.
+const bulkDepth = 4

@@ -1,6 +1,8 @@
 package minishogi
 
 import (
+	"context"
+	"errors"
 	"os"
 	"testing"
 )
@@ -50,5 +52,22 @@ func TestPerftDeep(t *testing.T) {
 		if got, want := p.ParallelPerft(7, 0), uint64(132680617); got != want {
 			t.Errorf("perft(7) = %d, want %d", got, want)
 		}
+	}
+}
+
+// TestPerftContext: the cancellable count agrees with the published counts and stops when
+// its context is done.
+func TestPerftContext(t *testing.T) {
+	p := StartPosition()
+	if got, err := p.PerftContext(context.Background(), 6); err != nil || got != 8276188 {
+		t.Errorf("PerftContext(6) = %d, %v; want 8276188 (docs/rules.md)", got, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := p.PerftContext(ctx, 12); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled PerftContext(12): %v", err)
+	}
+	if got, err := p.PerftContext(ctx, 3); err != nil || got != 2512 {
+		t.Errorf("PerftContext(3) = %d, %v: a shallow count needs no look at the context", got, err)
 	}
 }

@@ -1,0 +1,98 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/shogilab/shogilab/mcts"
+	"github.com/shogilab/shogilab/retro"
+	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/solver"
+)
+
+// MaxTsumePlies bounds `go mate`: a mate longer than this is not looked for, and
+// `checkmate nomate` means that no tsume of at most this many plies exists.
+const MaxTsumePlies = 255
+
+// mateSlice is how long the tsume search runs between looks at its context: the df-pn
+// table keeps what was decided, so a slice that ends only costs the walk back down.
+const mateSlice = 50 * time.Millisecond
+
+// Mate answers USI's `go mate` (usi.Mater): it looks for a tsume, a forced mate in which
+// every move of the side to move gives check, with the df-pn search of package retro (the
+// solver package's method) over the checking moves, trying the lengths 1, 3, 5, ... up to
+// MaxTsumePlies, so that the first mate found is the shortest. The line returned is the
+// shortest mate against the longest defence. The search's table takes the memory of the
+// USI_Hash option. It returns nomate when no tsume exists within MaxTsumePlies plies.
+func (e *Engine) Mate(ctx context.Context, info func(string)) (moves []string, nomate bool, err error) {
+	root := e.game.Position()
+	if r := e.game.Result(); r.Over() {
+		info(fmt.Sprintf("string the game is over (%s)", r.Termination))
+		return nil, true, nil
+	}
+	budget := uint64(e.set.Player.Search.MaxNodes) * uint64(mcts.NodeBytes)
+	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](tsumeGame{root.SideToMove()}, int(budget/solver.BytesPerTableEntry))
+	start := time.Now()
+	for n := 1; n <= MaxTsumePlies; n += 2 {
+		var mates bool
+		for {
+			ms.SetDeadline(time.Now().Add(mateSlice))
+			mates, err = ms.Prove(root, true, n)
+			if !errors.Is(err, retro.ErrDeadline) {
+				break
+			}
+			if ctx.Err() != nil {
+				return nil, false, nil
+			}
+		}
+		if err != nil {
+			return nil, false, fmt.Errorf("engine: go mate: %w", err)
+		}
+		elapsed := time.Since(start)
+		info(fmt.Sprintf("depth %d nodes %d time %d hashfull %d", n, ms.Nodes(), elapsed.Milliseconds(),
+			min(1000, uint64(ms.TableSize())*solver.BytesPerTableEntry*1000/max(budget, 1))))
+		if !mates {
+			continue
+		}
+		ms.SetDeadline(time.Time{})
+		line, err := ms.MateLine(root, true, n)
+		if err != nil {
+			return nil, false, fmt.Errorf("engine: go mate: %w", err)
+		}
+		for _, m := range line {
+			moves = append(moves, m.String())
+		}
+		return moves, false, nil
+	}
+	info(fmt.Sprintf("string no tsume within %d plies", MaxTsumePlies))
+	return nil, true, nil
+}
+
+// tsumeGame is Minishogi for a tsume search (retro.MoveGame): the attacker may only give
+// check, the defender plays any legal move. An attacker without a check has failed, a
+// defender without a legal move is mated, as retro's searches count a side without moves.
+type tsumeGame struct{ attacker minishogi.Color }
+
+func (tsumeGame) Code(p minishogi.Position) minishogi.Code { return p.Code() }
+
+func (g tsumeGame) Moves(p minishogi.Position, dst []minishogi.Move) []minishogi.Move {
+	n := len(dst)
+	dst = p.LegalMoves(dst)
+	if p.SideToMove() != g.attacker {
+		return dst
+	}
+	checks := dst[:n]
+	for _, m := range dst[n:] {
+		if p.GivesCheck(m) {
+			checks = append(checks, m)
+		}
+	}
+	return checks
+}
+
+func (tsumeGame) Play(p minishogi.Position, m minishogi.Move) minishogi.Position {
+	p.MakeMove(m)
+	return p
+}

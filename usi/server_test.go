@@ -1,0 +1,141 @@
+package usi
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// fakeEngine searches until its context is done (or, with nodes, at once) and counts
+// what it was asked, for the server's side of the protocol alone.
+type fakeEngine struct {
+	mu     sync.Mutex
+	events []string
+}
+
+func (f *fakeEngine) log(e string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.events = append(f.events, e)
+}
+
+func (f *fakeEngine) Name() string                                { return "fake" }
+func (f *fakeEngine) Author() string                              { return "tests" }
+func (f *fakeEngine) Options() []Option                           { return nil }
+func (f *fakeEngine) SetOption(name, value string) error          { return nil }
+func (f *fakeEngine) NewGame()                                    { f.log("usinewgame") }
+func (f *fakeEngine) SetPosition(string, []string) error          { f.log("position"); return nil }
+func (f *fakeEngine) Display() string                             { return "board" }
+func (f *fakeEngine) Perft(context.Context, int, io.Writer) error { return nil }
+
+func (f *fakeEngine) Go(ctx context.Context, p GoParams, info func(string)) (BestMove, error) {
+	f.log(fmt.Sprintf("go infinite=%v nodes=%d", p.Infinite, p.Nodes))
+	if p.Nodes == 0 {
+		<-ctx.Done()
+	}
+	return BestMove{Move: "2e3d"}, nil
+}
+
+// fakeMater is a fakeEngine that answers go mate after its context is done.
+type fakeMater struct{ fakeEngine }
+
+func (f *fakeMater) Mate(ctx context.Context, info func(string)) ([]string, bool, error) {
+	<-ctx.Done()
+	return nil, false, nil
+}
+
+// serve runs the commands through a server and returns its output lines.
+func serve(t *testing.T, e Engine, commands ...string) []string {
+	t.Helper()
+	var out strings.Builder
+	done := make(chan error, 1)
+	go func() { done <- NewServer(e, &out).Serve(strings.NewReader(strings.Join(commands, "\n") + "\n")) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatalf("Serve did not return")
+	}
+	var lines []string
+	sc := bufio.NewScanner(strings.NewReader(out.String()))
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	return lines
+}
+
+func TestGoMateNotImplemented(t *testing.T) {
+	lines := serve(t, &fakeEngine{}, "position startpos", "go mate 1000", "isready")
+	if strings.Join(lines, "|") != "checkmate notimplemented|readyok" {
+		t.Errorf("got %q", lines)
+	}
+}
+
+// TestGoMateTimeout: a mate search ended by its time or by stop answers checkmate timeout.
+func TestGoMateTimeout(t *testing.T) {
+	lines := serve(t, &fakeMater{}, "go mate 1", "isready")
+	if strings.Join(lines, "|") != "checkmate timeout|readyok" && strings.Join(lines, "|") != "readyok|checkmate timeout" {
+		t.Errorf("go mate 1: %q", lines)
+	}
+	// quit stops the infinite search; the answer comes before Serve returns.
+	lines = serve(t, &fakeMater{}, "go mate infinite", "quit")
+	if strings.Join(lines, "|") != "checkmate timeout" {
+		t.Errorf("go mate infinite, quit: %q", lines)
+	}
+}
+
+// TestQueueBound: commands beyond maxQueued that arrive during a search are dropped with
+// an info string; the ones within run after it, in order; unknown ones are refused at once.
+func TestQueueBound(t *testing.T) {
+	e := &fakeEngine{}
+	cmds := []string{"go infinite", "frobnicate"}
+	for range maxQueued + 3 {
+		cmds = append(cmds, "position startpos")
+	}
+	lines := serve(t, e, append(cmds, "isready", "stop", "go nodes 1")...)
+	want := []string{
+		`info string error: unknown command "frobnicate"`,
+		fmt.Sprintf(`info string error: %d commands wait for the search to end; "position" dropped`, maxQueued),
+		fmt.Sprintf(`info string error: %d commands wait for the search to end; "position" dropped`, maxQueued),
+		fmt.Sprintf(`info string error: %d commands wait for the search to end; "position" dropped`, maxQueued),
+		"readyok", "bestmove 2e3d", "bestmove 2e3d",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	if n := strings.Count(strings.Join(e.events, "|"), "position"); n != maxQueued {
+		t.Errorf("%d positions set, want %d", n, maxQueued)
+	}
+	if last := e.events[len(e.events)-1]; last != "go infinite=false nodes=1" {
+		t.Errorf("last event %q: the go after stop did not run last", last)
+	}
+}
+
+func TestParseGo(t *testing.T) {
+	for _, c := range []struct {
+		args string
+		want GoParams
+	}{
+		{"ponder btime 1000 wtime 2000 byoyomi 300", GoParams{Ponder: true, BTime: time.Second, WTime: 2 * time.Second, Byoyomi: 300 * time.Millisecond}},
+		{"mate 5000", GoParams{Mate: true, MoveTime: 5 * time.Second}},
+		{"mate infinite", GoParams{Mate: true, Infinite: true}},
+		{"movetime 99999999999999999", GoParams{MoveTime: maxGoMillis * time.Millisecond}},
+	} {
+		got, err := ParseGo(strings.Fields(c.args))
+		if err != nil || got != c.want {
+			t.Errorf("%s: %+v, %v; want %+v", c.args, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"mate", "movetime", "movetime -1", "nodes x", "sideways 3"} {
+		if _, err := ParseGo(strings.Fields(bad)); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}
