@@ -119,3 +119,27 @@ func TestCheckMoves(t *testing.T) {
 		t.Errorf("illegal third move: %v", err)
 	}
 }
+
+// TestCheck: Check runs beside the reading, and fn still sees the games in
+// file order; a game Check rejects is counted with SkipBad and stops the
+// stream without.
+func TestCheck(t *testing.T) {
+	odd := func(g *record.Game) error {
+		if g.ID%2 == 1 {
+			return fmt.Errorf("odd: %w", ErrBadGame)
+		}
+		return nil
+	}
+	var seen []int
+	c, err := Stream([]string{small, handicap}, Filter{}, Options{Check: odd, SkipBad: true}, func(g *record.Game) error {
+		seen = append(seen, g.ID)
+		return nil
+	})
+	if err != nil || !slices.Equal(seen, []int{0, 2, 4, 6}) || c != (Counts{Read: 8, Matched: 8, Rejected: 4}) {
+		t.Errorf("skipping: %v %+v %v", seen, c, err)
+	}
+	_, err = Stream([]string{small}, Filter{}, Options{Check: odd}, func(*record.Game) error { return nil })
+	if err == nil || err.Error() != "odd: bad game (game id 1, the 2nd record read)" {
+		t.Errorf("without SkipBad: %v", err)
+	}
+}

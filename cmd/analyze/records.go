@@ -92,13 +92,8 @@ func (f *recordFlags) stream(paths []string, fields record.Fields, stderr io.Wri
 	}
 	update, finish := newStreamProgress(stderr)
 	defer finish()
-	opts := selection.Options{Fields: fields | selection.CheckMovesFields, SkipBad: f.skipBad, Progress: update}
-	return selection.Stream(paths, sel, opts, func(g *record.Game) error {
-		if err := selection.CheckMoves(g); err != nil {
-			return err
-		}
-		return fn(g)
-	})
+	opts := selection.Options{Fields: fields | selection.CheckMovesFields, Check: selection.CheckMoves, SkipBad: f.skipBad, Progress: update}
+	return selection.Stream(paths, sel, opts, fn)
 }
 
 // progressEvery is how many games pass between plain progress lines when
