@@ -119,6 +119,11 @@ func (r *Reader) open(path string) {
 	r.jsonl = record.NewReader([]string{path}, ropts...)
 }
 
+// Replayed reports whether the game Read returned last comes from a games
+// table, whose writer replayed every game with the rules: its moves are
+// legal.
+func (r *Reader) Replayed() bool { return r.games != nil }
+
 // Position returns the file and the line (for a games table, the 1-based
 // row) of the game Read returned last.
 func (r *Reader) Position() (file string, line int) { return r.name, r.line }

@@ -121,10 +121,12 @@ type Options struct {
 	// OnSkip, if not nil, receives each skipped record's *record.LineError
 	// (from the reading goroutine) and each rejected game's error.
 	OnSkip func(error)
-	// Check, if not nil, judges each game the filter keeps before fn sees
-	// it, on several goroutines at once (so it must be safe for that): an
-	// error wrapping ErrBadGame rejects the game as fn's would (CheckMoves
-	// is one), any other stops the stream.
+	// Check, if not nil, judges the moves of each game the filter keeps
+	// before fn sees it, on several goroutines at once (so it must be safe
+	// for that): an error wrapping ErrBadGame rejects the game as fn's
+	// would, any other stops the stream. CheckMoves is the check. Games from
+	// a games table are not checked again: its writer replayed every game
+	// with the rules (dataset.Create).
 	Check func(*record.Game) error
 	// Progress, if not nil, is called after each game read with the number
 	// read so far, for a progress display.
@@ -205,6 +207,7 @@ func Stream(paths []string, f Filter, opts Options, fn func(*record.Game) error)
 // the reader's error (io.EOF at the end).
 type batch struct {
 	games   []*record.Game
+	checked []bool // the game comes from a games table: its moves were checked
 	matched []bool
 	checks  []error
 	skipped int // bad records the reader skipped up to the batch's end
@@ -229,7 +232,7 @@ func readBatches(r *dataset.Reader, f Filter, check func(*record.Game) error, st
 				b.matched, b.checks = make([]bool, len(b.games)), make([]error, len(b.games))
 				for i, g := range b.games {
 					b.matched[i] = f.Match(g)
-					if b.matched[i] && check != nil {
+					if b.matched[i] && check != nil && !b.checked[i] {
 						b.checks[i] = check(g)
 					}
 				}
@@ -248,6 +251,7 @@ func readBatches(r *dataset.Reader, f Filter, check func(*record.Game) error, st
 					b.err = err
 				} else {
 					b.games = append(b.games, g)
+					b.checked = append(b.checked, r.Replayed())
 				}
 			}
 			b.skipped = r.Skipped()

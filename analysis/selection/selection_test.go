@@ -3,11 +3,13 @@ package selection
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -141,5 +143,21 @@ func TestCheck(t *testing.T) {
 	_, err = Stream([]string{small}, Filter{}, Options{Check: odd}, func(*record.Game) error { return nil })
 	if err == nil || err.Error() != "odd: bad game (game id 1, the 2nd record read)" {
 		t.Errorf("without SkipBad: %v", err)
+	}
+}
+
+// TestCheckSkipsTables: games from a games table were replayed by its
+// writer, so Check does not see them.
+func TestCheckSkipsTables(t *testing.T) {
+	dir := t.TempDir()
+	games := filepath.Join(dir, "games.parquet")
+	if _, err := dataset.Convert([]string{small}, games, filepath.Join(dir, "positions.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	check := func(*record.Game) error { calls++; return nil }
+	c, err := Stream([]string{games, handicap}, Filter{}, Options{Check: check}, func(*record.Game) error { return nil })
+	if err != nil || c.Matched != 8 || calls != 1 {
+		t.Errorf("%+v %v; Check saw %d games, want the 1 of the record file", c, err, calls)
 	}
 }
