@@ -421,6 +421,9 @@ func TestMergeFailsLoudly(t *testing.T) {
 	if _, err := Merge([]string{a, b, a}, out, 6); err == nil || !strings.Contains(err.Error(), "game 0 is also in") {
 		t.Errorf("duplicate shard: %v", err)
 	}
+	if _, err := Merge([]string{a, b}, filepath.Join(dir, "all.parquet"), 6); err == nil || !strings.Contains(err.Error(), "export --format parquet") {
+		t.Errorf("merge into a .parquet name: %v", err)
+	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a failed merge wrote its output")
 	}
