@@ -424,8 +424,9 @@ func memberPerRecord(head []byte) bool {
 func (r *Reader) cutText(index int, path string, src io.Reader, head []byte, atEOF bool, send func(*job) bool, fail func(error) bool) bool {
 	buf := head
 	var offset int64
+	end := bytes.LastIndexByte(buf, '\n') + 1 // the whole lines in buf; kept up to date as buf grows
 	for {
-		for !atEOF && (len(buf) < textChunk || bytes.LastIndexByte(buf, '\n') < 0) {
+		for !atEOF && (len(buf) < textChunk || end == 0) {
 			if len(buf) > MaxLineBytes {
 				// buf is the start of one line: read it to its end, drop it.
 				rest, eof, err := skipLine(src, buf)
@@ -439,12 +440,16 @@ func (r *Reader) cutText(index int, path string, src io.Reader, head []byte, atE
 					return true
 				}
 				buf = append(r.getBuf(textChunk+textChunk/2), rest...)
+				end = bytes.LastIndexByte(buf, '\n') + 1
 				continue
 			}
 			if cap(buf)-len(buf) < textChunk/2 {
 				buf = append(r.getBuf(2*cap(buf)+textChunk), buf...)
 			}
 			n, err := src.Read(buf[len(buf):cap(buf)])
+			if i := bytes.LastIndexByte(buf[len(buf):len(buf)+n], '\n'); i >= 0 {
+				end = len(buf) + i + 1
+			}
 			buf = buf[:len(buf)+n]
 			switch {
 			case err == io.EOF:
@@ -452,15 +457,13 @@ func (r *Reader) cutText(index int, path string, src io.Reader, head []byte, atE
 			case errors.Is(err, io.ErrUnexpectedEOF):
 				// gzip data cut short, as a crash leaves it: the whole
 				// lines are read, the cut one is a lost record.
-				end := bytes.LastIndexByte(buf, '\n') + 1
 				return send(&job{file: index, name: path, offset: offset, data: buf[:end:end], buf: buf, last: true, err: err})
 			case err != nil:
 				return fail(fmt.Errorf("record: %s: %w", path, err))
 			}
 		}
-		end := len(buf)
-		if !atEOF {
-			end = bytes.LastIndexByte(buf, '\n') + 1
+		if atEOF {
+			end = len(buf)
 		}
 		if end > 0 || atEOF {
 			if !send(&job{file: index, name: path, offset: offset, data: buf[:end:end], buf: buf, last: atEOF}) {
@@ -472,6 +475,7 @@ func (r *Reader) cutText(index int, path string, src io.Reader, head []byte, atE
 		}
 		offset += int64(end)
 		buf = append(r.getBuf(max(textChunk+textChunk/2, len(buf)-end+textChunk)), buf[end:]...)
+		end = bytes.LastIndexByte(buf, '\n') + 1 // none: the rest of a line
 	}
 }
 
