@@ -10,10 +10,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/shogilab/shogilab/internal/duckdbtest"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/solver"
@@ -401,5 +403,99 @@ func TestHandicapProofs(t *testing.T) {
 				t.Errorf("%s proves a mate in %d plies, but df-pn finds one in %d", file, proof.Plies, d.Plies)
 			}
 		})
+	}
+}
+
+// TestDuckDBQuestion reruns the README's "same question in DuckDB": the
+// analyze command, the export and the SQL over the export, and checks that
+// both answers are the README's table.
+func TestDuckDBQuestion(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n### The same question in DuckDB\n")
+	if !ok {
+		t.Fatal("README.md has no section The same question in DuckDB")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	var analyzeArgs, exportArgs []string
+	for _, line := range strings.Split(section, "\n") {
+		if rest, ok := strings.CutPrefix(line, "go run ./cmd/analyze "); ok {
+			analyzeArgs = splitWords(t, rest)
+		}
+		if rest, ok := strings.CutPrefix(line, "go run ./cmd/selfplay "); ok {
+			exportArgs = splitWords(t, rest)
+		}
+	}
+	_, sql, _ := strings.Cut(section, "```sql\n")
+	sql, _, _ = strings.Cut(sql, "```")
+	if analyzeArgs == nil || exportArgs == nil || sql == "" {
+		t.Fatal("the section lacks the analyze command, the export command or the SQL")
+	}
+	// The table: | move | games | sente | gote | draws | score |.
+	var want []string
+	for _, line := range strings.Split(section, "\n") {
+		cells := strings.Split(strings.Trim(line, "| "), " | ")
+		if len(cells) == 6 && cells[0] != "move" && cells[0] != "---" {
+			want = append(want, strings.Join(cells, " "))
+		}
+	}
+	if len(want) < 5 {
+		t.Fatalf("the README's table has %d rows", len(want))
+	}
+
+	// The toolkit's answer.
+	var report struct {
+		Lines []struct {
+			Moves     []string
+			Games     int
+			SenteWins int `json:"sente_wins"`
+			GoteWins  int `json:"gote_wins"`
+			Draws     int
+			Score     float64
+		}
+	}
+	out := run(t, "analyze", append(analyzeArgs[:1:1], append([]string{"--json"}, analyzeArgs[1:]...)...)...)
+	if err := json.Unmarshal(out, &report); err != nil {
+		t.Fatal(err)
+	}
+	type line struct {
+		move                      string
+		games, sente, gote, draws int
+		score                     float64
+	}
+	var ours []line
+	for _, l := range report.Lines {
+		ours = append(ours, line{l.Moves[0], l.Games, l.SenteWins, l.GoteWins, l.Draws, l.Score})
+	}
+	sort.SliceStable(ours, func(i, j int) bool {
+		if ours[i].games != ours[j].games {
+			return ours[i].games > ours[j].games
+		}
+		return ours[i].move < ours[j].move
+	})
+	var got []string
+	for _, l := range ours {
+		got = append(got, fmt.Sprintf("%s %d %d %d %d %.3f", l.move, l.games, l.sente, l.gote, l.draws, l.score))
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("analyze openings gives\n%s\nthe README says\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// DuckDB's answer over the export.
+	if !duckdbtest.Available(t) {
+		return
+	}
+	dir := t.TempDir()
+	run(t, "selfplay", withFlag(t, exportArgs, "-o", dir)...)
+	sql = strings.ReplaceAll(sql, "/tmp/mcts400", dir)
+	got = nil
+	for _, r := range duckdbtest.Query(t, sql) {
+		score, _ := r["score"].(float64)
+		got = append(got, fmt.Sprintf("%v %v %v %v %v %.3f", r["move"], r["games"], r["sente"], r["gote"], r["draws"], score))
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("DuckDB gives\n%s\nthe README says\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -17,7 +17,10 @@
 //   - Reader streams games from many files, plain or gzip (recognised by
 //     their magic bytes), in constant memory; its errors are *LineError
 //     naming the file and line, and SkipInvalid makes it skip bad records
-//     and count them.
+//     and count them. It reads ahead and decodes on every core (Workers),
+//     gzip files written a member per game inflated in parallel too, and
+//     WithFields makes it decode only the fields asked for (Fields),
+//     skipping the statistics' bytes unparsed.
 //   - ScanFile (and Recover, which collects) reads a file a killed run left
 //     and returns the byte offset where its complete records end.
 //

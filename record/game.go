@@ -136,68 +136,111 @@ func (g *Game) Validate() error {
 	return nil
 }
 
-func (g *Game) validate() error {
-	if g.ID < 0 {
+func (g *Game) validate() error { return g.validateFields(AllFields) }
+
+// ValidateFields is Validate for a game of which only the fields f were
+// read: it makes the checks whose inputs are all among f.
+func (g *Game) ValidateFields(f Fields) error {
+	if err := g.validateFields(f); err != nil {
+		return fmt.Errorf("record: game %d: %w", g.ID, err)
+	}
+	return nil
+}
+
+func (g *Game) validateFields(f Fields) error {
+	if f.Has(FieldID) && g.ID < 0 {
 		return fmt.Errorf("id %d is negative", g.ID)
 	}
-	if g.Variant == "" {
+	if f.Has(FieldVariant) && g.Variant == "" {
 		return errors.New("variant is empty")
 	}
-	startSide, err := sfenSide(g.Start)
-	if err != nil {
-		return err
-	}
-	for i, m := range g.Moves {
-		if !IsUSIMove(m) {
-			return fmt.Errorf("moves[%d] %q is not a USI move", i, m)
+	var startSide Result
+	if f.Has(FieldStart) {
+		var err error
+		if startSide, err = sfenSide(g.Start); err != nil {
+			return err
 		}
 	}
-	if g.Plies != len(g.Moves) {
+	if f.Has(FieldMoves) {
+		for i, m := range g.Moves {
+			if !IsUSIMove(m) {
+				return fmt.Errorf("moves[%d] %q is not a USI move", i, m)
+			}
+		}
+	}
+	if f.Has(FieldPlies|FieldMoves) && g.Plies != len(g.Moves) {
 		return fmt.Errorf("plies is %d but there are %d moves", g.Plies, len(g.Moves))
 	}
-	if len(g.Stats) > g.Plies {
+	if f.Has(FieldPlies) && g.Plies < 0 {
+		return fmt.Errorf("plies %d is negative", g.Plies)
+	}
+	if f.Has(FieldStats|FieldPlies) && len(g.Stats) > g.Plies {
 		return fmt.Errorf("%d stats entries for %d plies", len(g.Stats), g.Plies)
 	}
-	for i, s := range g.Stats {
-		if err := s.validate(); err != nil {
-			return fmt.Errorf("stats[%d]: %w", i, err)
+	if f.Has(FieldStats) {
+		for i, s := range g.Stats {
+			if err := s.validate(); err != nil {
+				return fmt.Errorf("stats[%d]: %w", i, err)
+			}
 		}
 	}
-	if err := g.Players.Sente.validate(); err != nil {
-		return fmt.Errorf("players.sente: %w", err)
+	if f.Has(FieldPlayers) {
+		if err := g.Players.Sente.validate(); err != nil {
+			return fmt.Errorf("players.sente: %w", err)
+		}
+		if err := g.Players.Gote.validate(); err != nil {
+			return fmt.Errorf("players.gote: %w", err)
+		}
 	}
-	if err := g.Players.Gote.validate(); err != nil {
-		return fmt.Errorf("players.gote: %w", err)
+	if f.Has(FieldRules) {
+		plies := -1 // unknown: the play limit cannot be checked
+		if f.Has(FieldPlies) {
+			plies = g.Plies
+		}
+		if err := g.Rules.validate(plies); err != nil {
+			return err
+		}
 	}
-	if err := g.Rules.validate(g.Plies); err != nil {
-		return err
-	}
-	if g.Version == "" {
+	if f.Has(FieldVersion) && g.Version == "" {
 		return errors.New("version is empty")
 	}
-	if !g.StartedAt.IsZero() && g.StartedAt.Location() != time.UTC {
+	if f.Has(FieldStartedAt) && !g.StartedAt.IsZero() && g.StartedAt.Location() != time.UTC {
 		return fmt.Errorf("started_at %s is not in UTC", g.StartedAt.Format(time.RFC3339))
 	}
-	if g.Seconds < 0 || math.IsNaN(g.Seconds) || math.IsInf(g.Seconds, 0) {
+	if f.Has(FieldSeconds) && (g.Seconds < 0 || math.IsNaN(g.Seconds) || math.IsInf(g.Seconds, 0)) {
 		return fmt.Errorf("seconds %v is not a duration", g.Seconds)
 	}
-	return g.validateOutcome(startSide)
+	return g.validateOutcome(startSide, f)
 }
 
 // validateOutcome checks that the result follows from the termination, which
 // catches a runner that credits the wrong side.
-func (g *Game) validateOutcome(startSide Result) error {
-	switch g.Result {
-	case Sente, Gote, Draw:
-	default:
-		return fmt.Errorf("result %q is not sente, gote or draw", g.Result)
+//
+// With some of its inputs not among the fields f (a projected read), it checks
+// what they allow: each value on its own, and the pair when the termination's
+// rule needs nothing missing.
+func (g *Game) validateOutcome(startSide Result, f Fields) error {
+	if f.Has(FieldResult) {
+		switch g.Result {
+		case Sente, Gote, Draw:
+		default:
+			return fmt.Errorf("result %q is not sente, gote or draw", g.Result)
+		}
+	}
+	if !f.Has(FieldTermination) {
+		return nil
 	}
 	var want Result // the only result the termination allows; "" when it allows either side
 	switch g.Termination {
 	case Checkmate, Stalemate:
 		// The side to move after the last move has no move and loses.
-		want = opponent(sideAfter(startSide, g.Plies))
+		if f.Has(FieldStart | FieldPlies) {
+			want = opponent(sideAfter(startSide, g.Plies))
+		}
 	case Repetition:
+		if !f.Has(FieldStart | FieldRules) {
+			break
+		}
 		switch g.Rules.Repetition {
 		case RepetitionDraw:
 			want = Draw
@@ -209,13 +252,13 @@ func (g *Game) validateOutcome(startSide Result) error {
 	case MaxPlies:
 		want = Draw
 	case PerpetualCheck, Resignation, IllegalMove, EngineError, TimeForfeit:
-		if g.Result == Draw {
+		if f.Has(FieldResult) && g.Result == Draw {
 			return fmt.Errorf("result is draw but termination %s has a loser", g.Termination)
 		}
 	default:
 		return fmt.Errorf("termination %q is not one of %s", g.Termination, joinTerminations())
 	}
-	if want != "" && g.Result != want {
+	if want != "" && f.Has(FieldResult) && g.Result != want {
 		return fmt.Errorf("result is %s but termination %s after %d plies from %q means %s", g.Result, g.Termination, g.Plies, g.Start, want)
 	}
 	return nil
@@ -298,6 +341,8 @@ func (p Player) validate() error {
 	return fmt.Errorf("kind %q is not mcts, usi or random", p.Kind)
 }
 
+// validate checks the rules and, when plies is not negative, that a game of
+// plies moves kept to the play limit.
 func (r Rules) validate(plies int) error {
 	switch r.Repetition {
 	case RepetitionFirstMoverLoses, RepetitionGoteWins, RepetitionDraw:
@@ -307,7 +352,7 @@ func (r Rules) validate(plies int) error {
 	if r.MaxPlies < 0 {
 		return fmt.Errorf("rules.max_plies %d is negative", r.MaxPlies)
 	}
-	if r.MaxPlies > 0 && plies > r.MaxPlies {
+	if r.MaxPlies > 0 && plies > r.MaxPlies { // plies is -1 when unknown
 		return fmt.Errorf("%d plies exceed rules.max_plies %d", plies, r.MaxPlies)
 	}
 	return nil
@@ -334,75 +379,13 @@ func (s MoveStats) validate() error {
 	return nil
 }
 
-// missingError is a required field that is absent from the JSON.
-type missingError string
-
-func (e missingError) Error() string { return string(e) }
-
-// UnmarshalJSON decodes a stats entry, requiring visits and value: a zero
-// there is data, an absent one is a writer's bug.
-func (s *MoveStats) UnmarshalJSON(b []byte) error {
-	type plain MoveStats // without this method
-	wire := struct {
-		*plain
-		Visits *int64   `json:"visits"`
-		Value  *float64 `json:"value"`
-	}{plain: (*plain)(s)}
-	if err := json.Unmarshal(b, &wire); err != nil {
-		return err
-	}
-	if wire.Visits == nil {
-		return missingError("stats: an entry lacks visits")
-	}
-	if wire.Value == nil {
-		return missingError("stats: an entry lacks value")
-	}
-	s.Visits, s.Value = *wire.Visits, *wire.Value
-	return nil
-}
-
-// gameFields has Game's fields without its methods, for decoding.
-type gameFields Game
-
 // ParseLine decodes and validates one record (one line, without or with its
 // newline). Fields that must be present even when zero (id, seed, moves,
 // plies, players, rules) are checked for presence; unknown fields are
 // ignored so that older readers accept newer additive versions.
 func ParseLine(line []byte) (*Game, error) {
 	g := new(Game)
-	wire := struct {
-		*gameFields
-		ID      *int      `json:"id"`
-		Seed    *uint64   `json:"seed"`
-		Moves   *[]string `json:"moves"`
-		Plies   *int      `json:"plies"`
-		Players *Players  `json:"players"`
-		Rules   *Rules    `json:"rules"`
-	}{gameFields: (*gameFields)(g)}
-	if err := json.Unmarshal(line, &wire); err != nil {
-		var missing missingError
-		if errors.As(err, &missing) {
-			return nil, missing
-		}
-		return nil, fmt.Errorf("not a JSON record: %w", err)
-	}
-	switch {
-	case wire.ID == nil:
-		return nil, missingError("id is missing")
-	case wire.Seed == nil:
-		return nil, errors.New("seed is missing")
-	case wire.Moves == nil || *wire.Moves == nil:
-		return nil, errors.New("moves is missing")
-	case wire.Plies == nil:
-		return nil, errors.New("plies is missing")
-	case wire.Players == nil:
-		return nil, errors.New("players is missing")
-	case wire.Rules == nil:
-		return nil, errors.New("rules is missing")
-	}
-	g.ID, g.Seed, g.Moves, g.Plies = *wire.ID, *wire.Seed, *wire.Moves, *wire.Plies
-	g.Players, g.Rules = *wire.Players, *wire.Rules
-	if err := g.validate(); err != nil {
+	if err := newDecoder().decode(line, AllFields, g); err != nil {
 		return nil, err
 	}
 	return g, nil

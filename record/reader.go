@@ -1,18 +1,29 @@
 package record
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"sync"
 )
 
-// gzipMagic starts every gzip member (RFC 1952 section 2.3.1). Files are
-// recognised by it, not by their name, so a renamed file still reads.
-var gzipMagic = []byte{0x1f, 0x8b}
+// gzipMagic starts every gzip member (RFC 1952 section 2.3.1: ID1, ID2, and
+// CM 8, deflate, the only method). Files are recognised by it, not by their
+// name, so a renamed file still reads.
+var gzipMagic = []byte{0x1f, 0x8b, 0x08}
+
+// MaxLineBytes bounds a record line, so that a damaged or foreign file (a
+// binary file has no newlines) cannot make a reader hold it all in memory. A
+// record is a few kilobytes; a game of 10,000 plies with statistics is about
+// 3 MiB.
+const MaxLineBytes = 64 << 20
+
+// errLineTooLong is the error of a line over MaxLineBytes.
+var errLineTooLong = fmt.Errorf("line longer than %d MiB: not a record (a damaged or binary file?)", MaxLineBytes>>20)
 
 // LineError is a bad record, located by file and line (1-based; lines of the
 // decompressed text for gzip files).
@@ -25,22 +36,34 @@ type LineError struct {
 func (e *LineError) Error() string { return fmt.Sprintf("record: %s:%d: %v", e.File, e.Line, e.Err) }
 func (e *LineError) Unwrap() error { return e.Err }
 
-// Reader streams games from a sequence of files, plain or gzip, one game at a
-// time; memory does not grow with the number of games.
+// Reader streams games from a sequence of files, plain or gzip, in order.
+//
+// It reads ahead in chunks of about a megabyte and decodes them on several
+// goroutines (Workers), handing the games back in file order. A gzip file
+// written one member per game (Writer) is cut at member starts and its
+// chunks are decompressed in parallel too; any other gzip file is
+// decompressed on one goroutine and decoded on several. Memory is a few
+// chunks per worker whatever the number of games.
 type Reader struct {
 	paths          []string
 	onSkip         func(error) // nil: stop at the first bad record
 	skip           bool
 	requireNewline bool
+	fields         Fields
+	workers        int
 
-	next    int           // index in paths of the next file to open
-	file    io.Closer     // the open file, nil between files
-	gz      *gzip.Reader  // set while reading a gzip file
-	lines   *bufio.Reader // the current file's text
+	started bool
+	order   chan *job     // jobs in file order, for Read
+	stop    chan struct{} // closed by Close: the goroutines end
+	free    chan []byte   // chunk buffers to use again
+	wg      sync.WaitGroup
+	dec     *decoder // for the chunks Read decodes itself (see joinGzip)
+
+	cur     *job // the job whose results Read is handing out
+	next    int  // index in cur.out
 	name    string
-	line    int
-	buf     []byte // the current line, reused
-	partial bool   // the current line had no newline: the file ends in it
+	line    int // the line of the last record returned
+	base    int // lines of the current file before cur
 	skipped int
 	err     error // sticky
 }
@@ -64,65 +87,128 @@ func RequireNewline() ReaderOption {
 	return func(r *Reader) { r.requireNewline = true }
 }
 
+// WithFields makes the reader decode only the fields f of each record
+// (see Fields) and leave the others zero.
+func WithFields(f Fields) ReaderOption {
+	return func(r *Reader) { r.fields = f }
+}
+
+// Workers sets the number of goroutines that decode; the default is
+// GOMAXPROCS.
+func Workers(n int) ReaderOption {
+	return func(r *Reader) { r.workers = n }
+}
+
 // NewReader reads the files in order. Files are opened as they are reached.
 func NewReader(paths []string, opts ...ReaderOption) *Reader {
 	r := &Reader{paths: paths}
 	for _, o := range opts {
 		o(r)
 	}
+	if r.fields == 0 {
+		r.fields = AllFields
+	}
+	if r.workers < 1 {
+		r.workers = runtime.GOMAXPROCS(0)
+	}
 	return r
+}
+
+// job is one chunk of one file: lines of text, or whole gzip members to
+// decompress first. Its results are ready when done is closed.
+type job struct {
+	file    int
+	name    string
+	offset  int64 // of data in the file (compressed bytes for a gzip chunk)
+	data    []byte
+	buf     []byte // data's whole buffer, to use again when the job is done with
+	gzip    bool   // data are gzip members
+	tooLong bool   // the chunk is one line over MaxLineBytes, not kept
+	last    bool   // the file's last chunk
+	openErr error
+
+	done    chan struct{}
+	out     []result
+	lines   int         // lines in the chunk's text
+	partial bool        // the text ended without a newline (only on the last chunk)
+	status  chunkStatus // of a gzip chunk
+	err     error       // decompressing; set by cut for a truncated gzip stream
+}
+
+// result is one line's outcome: a game or a bad record.
+type result struct {
+	line int // 1-based within the chunk
+	game *Game
+	err  error
+}
+
+type chunkStatus int
+
+const (
+	chunkWhole  chunkStatus = iota
+	chunkRunsOn             // a gzip member or a line goes on past the chunk: join the next one
+)
+
+// Chunk sizes: big enough that the per-chunk costs vanish, small enough that
+// the chunks in flight (inFlight) stay a few megabytes.
+const (
+	textChunk = 512 << 10
+	gzipChunk = 128 << 10
+)
+
+// inFlight is the number of chunks read ahead per worker, beyond the one
+// Read is handing out.
+const inFlight = 2
+
+// getBuf returns an empty buffer of capacity n or more, used before if one
+// is free.
+func (r *Reader) getBuf(n int) []byte {
+	select {
+	case b := <-r.free:
+		if cap(b) >= n {
+			return b[:0]
+		}
+	default:
+	}
+	return make([]byte, 0, n)
+}
+
+// putBuf hands a buffer back for getBuf.
+func (r *Reader) putBuf(b []byte) {
+	if b == nil {
+		return
+	}
+	select {
+	case r.free <- b:
+	default:
+	}
 }
 
 // Read returns the next game, or io.EOF after the last file.
 func (r *Reader) Read() (*Game, error) {
+	if !r.started {
+		r.start()
+	}
 	for r.err == nil {
-		if r.lines == nil {
-			if r.next == len(r.paths) {
-				r.err = io.EOF
-				break
-			}
-			r.err = r.open(r.paths[r.next])
-			r.next++
+		if r.cur == nil || r.next == len(r.cur.out) {
+			r.nextJob()
 			continue
 		}
-		line, err := r.readLine()
-		if err == io.EOF {
-			r.err = r.closeFile()
-			continue
+		res := r.cur.out[r.next]
+		r.next++
+		r.line = r.base + res.line
+		if res.err == nil {
+			return res.game, nil
 		}
-		if err == errLineTooLong {
-			r.line++
-			lerr := &LineError{r.name, r.line, err}
-			if !r.skip {
-				r.err = lerr
-				break
-			}
-			r.skipBad(lerr)
-			continue
-		}
-		if err != nil {
-			if r.skip && errors.Is(err, io.ErrUnexpectedEOF) {
-				// A gzip member cut short by a crash: the last record is lost.
-				r.skipBad(&LineError{r.name, r.line + 1, errors.New("gzip data ends mid-record")})
-				r.gz = nil // its Close would report the same truncation again
-				r.err = r.closeFile()
-				continue
-			}
-			r.err = fmt.Errorf("record: %s: after line %d: %w", r.name, r.line, err)
+		var f *fatal
+		if errors.As(res.err, &f) {
+			r.err = f.err
 			break
 		}
-		r.line++
-		if len(bytes.TrimSpace(line)) == 0 {
-			continue // blank lines separate nothing; tolerate them
+		var lerr *LineError
+		if !errors.As(res.err, &lerr) {
+			lerr = &LineError{r.name, r.line, res.err}
 		}
-		g, perr := ParseLine(line)
-		if r.partial && r.requireNewline {
-			g, perr = nil, errors.New("partial record without a newline (the file was cut off, as a killed run leaves it)")
-		}
-		if perr == nil {
-			return g, nil
-		}
-		lerr := &LineError{r.name, r.line, perr}
 		if !r.skip {
 			r.err = lerr
 			break
@@ -130,6 +216,76 @@ func (r *Reader) Read() (*Game, error) {
 		r.skipBad(lerr)
 	}
 	return nil, r.err
+}
+
+// nextJob moves to the next chunk; it sets r.err at the end or on a file's
+// error.
+func (r *Reader) nextJob() {
+	if r.cur != nil {
+		r.base += r.cur.lines
+		if r.cur.gzip {
+			r.putBuf(r.cur.buf) // kept until now in case of a join
+		}
+	}
+	j, ok := <-r.order
+	if !ok {
+		r.err = io.EOF
+		return
+	}
+	<-j.done
+	if r.cur == nil || j.file != r.cur.file {
+		r.name, r.base = j.name, 0
+	}
+	r.cur, r.next = j, 0
+	if j.openErr != nil {
+		r.err = j.openErr
+		return
+	}
+	for j.err == nil && j.status == chunkRunsOn && !j.last {
+		if r.err = r.joinGzip(j); r.err != nil {
+			return
+		}
+	}
+	if j.err != nil {
+		// The whole records before the damage are handed out first.
+		if r.skip && errors.Is(j.err, io.ErrUnexpectedEOF) && j.last {
+			// A gzip member cut short by a crash: the last record is lost.
+			j.out = append(j.out, result{line: j.lines + 1, err: errors.New("gzip data ends mid-record")})
+		} else {
+			j.out = append(j.out, result{line: j.lines, err: &fatal{fmt.Errorf("record: %s: after line %d: %w", j.name, r.base+j.lines, j.err)}})
+		}
+	}
+}
+
+// fatal is a decompression error that must stop the reader even with
+// SkipInvalid.
+type fatal struct{ err error }
+
+func (f *fatal) Error() string { return f.err.Error() }
+func (f *fatal) Unwrap() error { return f.err }
+
+// joinGzip decodes j's members again together with the next chunk's, when a
+// member ran on past j's end: j was cut at three bytes that looked like a
+// member start but lay inside a member. The next chunk's own results are
+// dropped; they began mid-member.
+func (r *Reader) joinGzip(j *job) error {
+	nj, ok := <-r.order
+	if !ok {
+		return errors.New("record: reader closed")
+	}
+	<-nj.done
+	if nj.openErr != nil {
+		return nj.openErr
+	}
+	if r.dec == nil {
+		r.dec = newDecoder()
+	}
+	j.data = append(j.data[:len(j.data):len(j.data)], nj.data...)
+	r.putBuf(nj.buf)
+	j.last = nj.last
+	j.out, j.lines, j.partial, j.status, j.err = nil, 0, false, chunkWhole, nil
+	r.decodeChunk(r.dec, j)
+	return nil
 }
 
 func (r *Reader) skipBad(err error) {
@@ -146,95 +302,344 @@ func (r *Reader) Position() (file string, line int) { return r.name, r.line }
 // Skipped is the number of bad records skipped so far (with SkipInvalid).
 func (r *Reader) Skipped() int { return r.skipped }
 
-// Close closes the current file, if any.
+// Close stops the reading ahead and closes the file being read, if any.
 func (r *Reader) Close() error {
 	if r.err == nil {
 		r.err = errors.New("record: reader closed")
 	}
-	return r.closeFile()
+	if r.started && r.stop != nil {
+		close(r.stop)
+		r.stop = nil
+		r.wg.Wait()
+	}
+	return nil
 }
 
-func (r *Reader) open(path string) error {
+// start runs the pipeline: one goroutine cuts the files into jobs, the
+// workers decode them, and Read takes them in order from r.order, whose
+// capacity bounds the chunks in flight.
+func (r *Reader) start() {
+	r.started = true
+	r.order = make(chan *job, inFlight*r.workers)
+	r.free = make(chan []byte, inFlight*r.workers+2)
+	stop := make(chan struct{})
+	r.stop = stop
+	jobs := make(chan *job, r.workers)
+	r.wg.Add(1 + r.workers)
+	go func() {
+		defer r.wg.Done()
+		defer close(r.order)
+		defer close(jobs)
+		send := func(j *job) bool {
+			j.done = make(chan struct{})
+			select {
+			case r.order <- j:
+			case <-stop:
+				return false
+			}
+			if j.openErr != nil {
+				close(j.done)
+				return true
+			}
+			select {
+			case jobs <- j:
+				return true
+			case <-stop:
+				return false
+			}
+		}
+		for i, path := range r.paths {
+			if !r.cut(i, path, send) {
+				return
+			}
+		}
+	}()
+	for range r.workers {
+		go func() {
+			defer r.wg.Done()
+			dec := newDecoder()
+			for j := range jobs {
+				r.decodeChunk(dec, j)
+				if !j.gzip {
+					r.putBuf(j.buf)
+					j.buf, j.data = nil, nil
+				}
+				close(j.done)
+			}
+		}()
+	}
+}
+
+// cut reads one file and sends its chunks; it returns false when the reader
+// was closed or the file failed (the failure is sent as a job).
+func (r *Reader) cut(index int, path string, send func(*job) bool) bool {
+	fail := func(err error) bool {
+		send(&job{file: index, name: path, openErr: err})
+		return false
+	}
 	f, err := os.Open(path)
 	if err != nil {
-		return fmt.Errorf("record: %w", err)
+		return fail(fmt.Errorf("record: %w", err))
 	}
-	r.file, r.name, r.line = f, path, 0
-	br := bufio.NewReaderSize(f, 64*1024)
-	if magic, _ := br.Peek(len(gzipMagic)); bytes.Equal(magic, gzipMagic) {
-		// gzip.Reader reads every member of a multistream file in turn, so
-		// files written one member per game read as one text.
-		if r.gz, err = gzip.NewReader(br); err != nil {
-			f.Close()
-			r.file = nil
-			return fmt.Errorf("record: %s: %w", path, err)
-		}
-		br = bufio.NewReaderSize(r.gz, 64*1024)
+	defer f.Close()
+	head := make([]byte, textChunk)
+	n, err := io.ReadFull(f, head)
+	head = head[:n]
+	atEOF := err == io.EOF || err == io.ErrUnexpectedEOF
+	if err != nil && !atEOF {
+		return fail(fmt.Errorf("record: %s: %w", path, err))
 	}
-	r.lines = br
-	return nil
-}
-
-func (r *Reader) closeFile() error {
-	r.lines = nil
-	var err error
-	if r.gz != nil {
-		err = r.gz.Close()
-		r.gz = nil
+	if !bytes.HasPrefix(head, gzipMagic[:2]) {
+		return r.cutText(index, path, f, head, atEOF, send, fail)
 	}
-	if r.file != nil {
-		if cerr := r.file.Close(); err == nil {
-			err = cerr
-		}
-		r.file = nil
+	if memberPerRecord(head) {
+		return r.cutMembers(index, path, f, head, atEOF, send, fail)
 	}
+	// One big member (a recompressed file): inflate here, decode in parallel.
+	zr, err := gzip.NewReader(io.MultiReader(bytes.NewReader(head), f))
 	if err != nil {
-		return fmt.Errorf("record: %s: %w", r.name, err)
+		return fail(fmt.Errorf("record: %s: %w", path, err))
 	}
-	return nil
+	return r.cutText(index, path, zr, nil, false, send, fail)
 }
 
-// MaxLineBytes bounds a record line, so that a damaged or foreign file (a
-// binary file has no newlines) cannot make a reader hold it all in memory. A
-// record is a few kilobytes; a game of 10,000 plies with statistics is about
-// 3 MiB.
-const MaxLineBytes = 64 << 20
+// memberPerRecord reports whether a gzip file's first member is small and
+// followed by another, as Writer writes them: then its members can be found
+// by their magic bytes and inflated in parallel.
+func memberPerRecord(head []byte) bool {
+	br := bytes.NewReader(head)
+	zr, err := gzip.NewReader(br)
+	if err != nil {
+		return false
+	}
+	zr.Multistream(false)
+	if _, err := io.Copy(io.Discard, zr); err != nil {
+		return false
+	}
+	return bytes.HasPrefix(head[len(head)-br.Len():], gzipMagic)
+}
 
-// errLineTooLong is the error of a line over MaxLineBytes.
-var errLineTooLong = fmt.Errorf("line longer than %d MiB: not a record (a damaged or binary file?)", MaxLineBytes>>20)
-
-// readLine returns the next line without its newline, valid until the next
-// call. A last line without a newline is returned as it is; io.EOF means
-// nothing is left. A line over MaxLineBytes is read to its end, not kept, and
-// returned as errLineTooLong.
-func (r *Reader) readLine() ([]byte, error) {
-	r.buf = r.buf[:0]
-	r.partial = false
-	tooLong := false
+// cutText sends the text of src (after head) in chunks that end at a
+// newline.
+func (r *Reader) cutText(index int, path string, src io.Reader, head []byte, atEOF bool, send func(*job) bool, fail func(error) bool) bool {
+	buf := head
+	var offset int64
+	end := bytes.LastIndexByte(buf, '\n') + 1 // the whole lines in buf; kept up to date as buf grows
 	for {
-		chunk, err := r.lines.ReadSlice('\n')
-		if !tooLong && len(r.buf)+len(chunk) > MaxLineBytes+1 {
-			tooLong, r.buf = true, r.buf[:0]
+		for !atEOF && (len(buf) < textChunk || end == 0) {
+			if len(buf) > MaxLineBytes {
+				// buf is the start of one line: read it to its end, drop it.
+				rest, eof, err := skipLine(src, buf)
+				if err != nil {
+					return fail(fmt.Errorf("record: %s: %w", path, err))
+				}
+				if !send(&job{file: index, name: path, offset: offset, tooLong: true, last: eof}) {
+					return false
+				}
+				if eof {
+					return true
+				}
+				buf = append(r.getBuf(textChunk+textChunk/2), rest...)
+				end = bytes.LastIndexByte(buf, '\n') + 1
+				continue
+			}
+			if cap(buf)-len(buf) < textChunk/2 {
+				buf = append(r.getBuf(2*cap(buf)+textChunk), buf...)
+			}
+			n, err := src.Read(buf[len(buf):cap(buf)])
+			if i := bytes.LastIndexByte(buf[len(buf):len(buf)+n], '\n'); i >= 0 {
+				end = len(buf) + i + 1
+			}
+			buf = buf[:len(buf)+n]
+			switch {
+			case err == io.EOF:
+				atEOF = true
+			case errors.Is(err, io.ErrUnexpectedEOF):
+				// gzip data cut short, as a crash leaves it: the whole
+				// lines are read, the cut one is a lost record.
+				return send(&job{file: index, name: path, offset: offset, data: buf[:end:end], buf: buf, last: true, err: err})
+			case err != nil:
+				return fail(fmt.Errorf("record: %s: %w", path, err))
+			}
 		}
-		if !tooLong {
-			r.buf = append(r.buf, chunk...)
+		if atEOF {
+			end = len(buf)
+		}
+		if end > 0 || atEOF {
+			if !send(&job{file: index, name: path, offset: offset, data: buf[:end:end], buf: buf, last: atEOF}) {
+				return false
+			}
+		}
+		if atEOF {
+			return true
+		}
+		offset += int64(end)
+		buf = append(r.getBuf(max(textChunk+textChunk/2, len(buf)-end+textChunk)), buf[end:]...)
+		end = bytes.LastIndexByte(buf, '\n') + 1 // none: the rest of a line
+	}
+}
+
+// cutMembers sends a member-per-record gzip file in chunks of about
+// gzipChunk compressed bytes, each cut where the magic bytes of a member
+// start. Those bytes can also occur inside a member's compressed data (about
+// once in 16 MB); a chunk cut there runs on, and Read joins it to the next.
+func (r *Reader) cutMembers(index int, path string, f io.Reader, head []byte, atEOF bool, send func(*job) bool, fail func(error) bool) bool {
+	buf := head
+	var offset int64
+	for {
+		cutAt := -1
+		for cutAt < 0 {
+			if len(buf) > gzipChunk {
+				if i := bytes.Index(buf[gzipChunk:], gzipMagic); i >= 0 {
+					cutAt = gzipChunk + i
+					break
+				}
+			}
+			if atEOF || len(buf) >= MaxLineBytes {
+				// The rest, or one huge member that Read will join.
+				cutAt = len(buf)
+				break
+			}
+			if cap(buf)-len(buf) < gzipChunk/2 {
+				buf = append(r.getBuf(2*cap(buf)+gzipChunk), buf...)
+			}
+			n, err := f.Read(buf[len(buf):cap(buf)])
+			buf = buf[:len(buf)+n]
+			if err == io.EOF {
+				atEOF = true
+			} else if err != nil {
+				return fail(fmt.Errorf("record: %s: %w", path, err))
+			}
+		}
+		last := atEOF && cutAt == len(buf)
+		if !send(&job{file: index, name: path, offset: offset, data: buf[:cutAt:cutAt], buf: buf, gzip: true, last: last}) {
+			return false
+		}
+		if last {
+			return true
+		}
+		offset += int64(cutAt)
+		buf = append(r.getBuf(max(2*gzipChunk, len(buf)-cutAt+gzipChunk)), buf[cutAt:]...)
+	}
+}
+
+// decodeChunk fills j's results: it inflates a gzip chunk's members, then
+// decodes the lines.
+func (r *Reader) decodeChunk(dec *decoder, j *job) {
+	if j.tooLong {
+		j.out, j.lines = []result{{line: 1, err: errLineTooLong}}, 1
+		return
+	}
+	text := j.data
+	if j.gzip {
+		var textBuf []byte
+		textBuf, j.status, j.err = inflateMembers(r.getBuf(6*len(j.data)), j.data, j.offset)
+		defer r.putBuf(textBuf)
+		text = textBuf
+		if j.status == chunkRunsOn && !j.last {
+			return // Read joins it to the next chunk
+		}
+		if j.status == chunkRunsOn {
+			j.err = io.ErrUnexpectedEOF // the file ends mid-member: a cut record
+		}
+	}
+	var games []Game
+	line := 0
+	for len(text) > 0 {
+		lineText, rest, found := bytes.Cut(text, []byte{'\n'})
+		text = rest
+		line++
+		if !found {
+			if !j.last {
+				j.status = chunkRunsOn // a member that ends mid-line: join
+				j.out, j.lines = nil, 0
+				return
+			}
+			j.partial = true
+		}
+		if len(lineText) > MaxLineBytes {
+			j.out = append(j.out, result{line: line, err: errLineTooLong})
+			continue
+		}
+		if isBlank(lineText) {
+			continue // blank lines separate nothing; tolerate them
+		}
+		if found || !r.requireNewline {
+			if len(games) == cap(games) {
+				games = make([]Game, 0, 64)
+			}
+			games = append(games, Game{})
+			g := &games[len(games)-1]
+			if err := dec.decode(lineText, r.fields, g); err != nil {
+				j.out = append(j.out, result{line: line, err: err})
+				continue
+			}
+			j.out = append(j.out, result{line: line, game: g})
+			continue
+		}
+		j.out = append(j.out, result{line: line, err: errors.New("partial record without a newline (the file was cut off, as a killed run leaves it)")})
+	}
+	j.lines = line
+}
+
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// inflateMembers decompresses the whole gzip members in data. A member cut
+// by the end of data makes the status chunkRunsOn; a corrupt one is an
+// error.
+func inflateMembers(buf, data []byte, offset int64) ([]byte, chunkStatus, error) {
+	text := bytes.NewBuffer(buf)
+	br := bytes.NewReader(data)
+	var zr *gzip.Reader
+	for br.Len() > 0 {
+		at, before := len(data)-br.Len(), text.Len()
+		var err error
+		if zr == nil {
+			zr, err = gzip.NewReader(br)
+		} else {
+			err = zr.Reset(br)
+		}
+		if err == nil {
+			// gzip.Reader reads br, an io.ByteReader, byte by byte at the
+			// end of a member, so it stops exactly at the next member.
+			zr.Multistream(false)
+			_, err = text.ReadFrom(zr)
+		}
+		if err != nil {
+			text.Truncate(before) // what the bad member gave is no record
 		}
 		switch {
-		case err == bufio.ErrBufferFull:
-			continue // a long line: keep reading
-		case tooLong && (err == nil || err == io.EOF):
-			r.partial = err == io.EOF
-			return nil, errLineTooLong
-		case err == nil:
-			return r.buf[:len(r.buf)-1], nil
-		case err == io.EOF:
-			if len(r.buf) > 0 {
-				r.partial = true
-				return r.buf, nil
-			}
-			return nil, io.EOF
-		default:
-			return nil, err
+		case errors.Is(err, io.ErrUnexpectedEOF) || err == io.EOF:
+			return text.Bytes(), chunkRunsOn, nil
+		case err != nil:
+			return text.Bytes(), chunkWhole, fmt.Errorf("gzip member at byte %d: %w", offset+int64(at), err)
+		}
+	}
+	return text.Bytes(), chunkWhole, nil
+}
+
+// skipLine reads src past the end of the line begun in buf, which holds no
+// newline, and returns what follows it, and whether src ended first.
+func skipLine(src io.Reader, buf []byte) (rest []byte, eof bool, err error) {
+	for {
+		n, err := src.Read(buf[:cap(buf)])
+		if i := bytes.IndexByte(buf[:n], '\n'); i >= 0 {
+			return bytes.Clone(buf[i+1 : n]), false, nil
+		}
+		if err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, true, nil
+		}
+		if err != nil {
+			return nil, false, err
 		}
 	}
 }

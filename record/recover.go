@@ -30,8 +30,16 @@ func ScanFile(path string, fn func(*Game) error) (end int64, err error) {
 	src := &countingReader{r: f}
 	br := bufio.NewReaderSize(src, 64*1024)
 	offset := func() int64 { return src.n - int64(br.Buffered()) }
-	if magic, _ := br.Peek(len(gzipMagic)); bytes.Equal(magic, gzipMagic) {
-		return scanGzip(path, br, offset, fn)
+	dec := newDecoder()
+	parse := func(text []byte) (*Game, error) {
+		g := new(Game)
+		if err := dec.decode(text, AllFields, g); err != nil {
+			return nil, err
+		}
+		return g, nil
+	}
+	if magic, _ := br.Peek(2); bytes.Equal(magic, gzipMagic[:2]) {
+		return scanGzip(path, br, offset, parse, fn)
 	}
 	line := 0
 	for {
@@ -51,7 +59,7 @@ func ScanFile(path string, fn func(*Game) error) (end int64, err error) {
 		if len(bytes.TrimSpace(text)) == 0 {
 			continue
 		}
-		g, perr := ParseLine(text)
+		g, perr := parse(text)
 		if perr != nil {
 			return start, &LineError{path, line, perr}
 		}
@@ -64,7 +72,7 @@ func ScanFile(path string, fn func(*Game) error) (end int64, err error) {
 // scanGzip reads one member at a time, so that it knows where each ends.
 // gzip.Reader reads br directly because it is an io.ByteReader, and then
 // consumes no byte past a member's trailer: offset() is exact between members.
-func scanGzip(path string, br *bufio.Reader, offset func() int64, fn func(*Game) error) (int64, error) {
+func scanGzip(path string, br *bufio.Reader, offset func() int64, parse func([]byte) (*Game, error), fn func(*Game) error) (int64, error) {
 	var zr *gzip.Reader
 	line := 0
 	for {
@@ -103,7 +111,7 @@ func scanGzip(path string, br *bufio.Reader, offset func() int64, fn func(*Game)
 			if len(bytes.TrimSpace(lineText)) == 0 {
 				continue
 			}
-			g, perr := ParseLine(lineText)
+			g, perr := parse(lineText)
 			if perr != nil {
 				return start, &LineError{path, line, perr}
 			}

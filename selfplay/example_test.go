@@ -18,7 +18,7 @@ func ExampleShard() {
 	for i := range 3 {
 		s := selfplay.Shard{Index: i, Count: 3}
 		lo, hi := s.IDs(10)
-		fmt.Println(s, lo, hi, s.FileName(true))
+		fmt.Println(s, lo, hi, s.FileName(selfplay.JSONLGzip))
 	}
 	// Output:
 	// 0/3 0 3 games-0-of-3.jsonl.gz

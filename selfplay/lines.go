@@ -3,6 +3,7 @@ package selfplay
 import (
 	"io"
 
+	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
 )
 
@@ -12,8 +13,10 @@ import (
 // that a run can resume, a file given to merge or verify must be whole: a
 // last line without its newline is an error. Bad records, and fn's errors,
 // are *record.LineError.
+//
+// Parquet games tables are read too (dataset.Reader); their "lines" are rows.
 func eachRecord(path string, fn func(line int, g *record.Game) error) error {
-	r := record.NewReader([]string{path}, record.RequireNewline())
+	r := dataset.NewReader([]string{path}, dataset.Options{RequireNewline: true})
 	defer r.Close()
 	for {
 		g, err := r.Read()

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
 )
 
@@ -33,6 +34,9 @@ func Merge(paths []string, out string, games int) (MergeSummary, error) {
 	sum := MergeSummary{Files: len(paths), Out: out}
 	if len(paths) == 0 {
 		return sum, fmt.Errorf("selfplay: merge: no input files")
+	}
+	if dataset.IsParquet(out) {
+		return sum, fmt.Errorf("selfplay: merge: %s: merge writes record files; make Parquet tables of the merged file with selfplay export --format parquet", out)
 	}
 	if outInfo, err := os.Stat(out); err == nil {
 		for _, p := range paths {

@@ -45,7 +45,7 @@ func TestSecondRunOnShardRefused(t *testing.T) {
 	if err := <-result; err != nil {
 		t.Fatal(err)
 	}
-	games := recordtest.ReadSorted(t, filepath.Join(dir, Whole.FileName(false)))
+	games := recordtest.ReadSorted(t, filepath.Join(dir, Whole.FileName(JSONL)))
 	if len(games) != 4 {
 		t.Errorf("%d games in the file, want 4", len(games))
 	}

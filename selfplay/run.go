@@ -24,7 +24,7 @@ type Run struct {
 	Parallel int    // games played at once; 0 means 1
 	Shard    Shard  // the part this process plays; the zero Shard means Whole
 	OutDir   string // where the shard's record file goes (created if missing)
-	Gzip     bool   // write .jsonl.gz
+	Format   Format // of the shard's file; the zero Format means JSONL
 	// AllowChanges lets a resume add games of a configuration that differs
 	// from the kept games' (the resume refuses by default, naming the setting).
 	AllowChanges bool
@@ -53,7 +53,7 @@ type Progress struct {
 
 // Summary is what Execute did.
 type Summary struct {
-	Path        string // the shard's record file
+	Path        string // the shard's record file (for Parquet, its games table)
 	Shard       Shard
 	Total       int // the shard's games
 	Kept        int // games already in the file (a resumed run)
@@ -69,6 +69,12 @@ var ErrInterrupted = errors.New("interrupted")
 
 // Execute plays the shard's games that its file does not hold yet and
 // appends them to it, one line per game, in the order they finish.
+//
+// In the Parquet format the games go, one line each, to a journal beside
+// the shard's file (games-I-of-N.journal.jsonl), which a resume reads as it
+// reads a record file; when the shard's last game is written the journal
+// becomes the games and positions tables (renamed into place, so a table
+// that exists is whole) and is removed.
 //
 // A file left by a killed run is scanned first: its complete games are
 // kept (and checked to belong to this run: same ids and seeds), a partial
@@ -92,29 +98,44 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 		return Summary{}, err
 	}
 	lo, hi := shard.IDs(r.Games)
-	sum := Summary{Shard: shard, Total: hi - lo, Path: filepath.Join(r.OutDir, shard.FileName(r.Gzip))}
+	format := r.Format
+	if format == "" {
+		format = JSONL
+	}
+	out := newOutput(r.OutDir, shard, format)
+	sum := Summary{Shard: shard, Total: hi - lo, Path: out.path}
 
 	if err := os.MkdirAll(r.OutDir, 0o755); err != nil {
 		return sum, fmt.Errorf("selfplay: output directory: %w", err)
 	}
-	if other := filepath.Join(r.OutDir, shard.FileName(!r.Gzip)); fileExists(other) {
-		return sum, fmt.Errorf("selfplay: %s exists: that run was made with%s --gzip; use the same setting or another --out", other, map[bool]string{true: "out", false: ""}[r.Gzip])
+	for _, f := range Formats {
+		if other := filepath.Join(r.OutDir, shard.FileName(f)); f != format && fileExists(other) {
+			return sum, fmt.Errorf("selfplay: %s exists: that run was made with --format %s; use the same format or another --out", other, f)
+		}
 	}
 	unlock, err := lockShard(sum.Path)
 	if err != nil {
 		return sum, err
 	}
 	defer unlock()
-	done, stopped, err := r.resume(ctx, sum.Path, lo, hi)
+	if n, finished, err := out.finished(r, lo, hi); err != nil {
+		return sum, err
+	} else if finished {
+		// Tables hold every game of the shard, or fewer when OnGame stopped
+		// the run that wrote them.
+		sum.Kept, sum.Stopped = n, n < sum.Total
+		return sum, nil
+	}
+	done, stopped, err := r.resume(ctx, out.journal, lo, hi)
 	if err != nil {
 		return sum, err
 	}
 	sum.Kept = len(done)
 	if stopped {
 		sum.Stopped = true
-		return sum, nil
+		return sum, out.finish()
 	}
-	w, err := record.Append(sum.Path)
+	w, err := record.Append(out.journal)
 	if err != nil {
 		return sum, fmt.Errorf("selfplay: output: %w", err)
 	}
@@ -213,13 +234,19 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 		return sum, err
 	}
 	if sum.Stopped {
-		return sum, nil
+		if err := w.Close(); err != nil {
+			return sum, fmt.Errorf("selfplay: %w", err)
+		}
+		return sum, out.finish()
 	}
 	if sum.Kept+sum.Played < sum.Total {
 		sum.Interrupted = true
-		return sum, fmt.Errorf("selfplay: %w after %d of %d games in %s; run the same command again to resume", ErrInterrupted, sum.Kept+sum.Played, sum.Total, sum.Path)
+		return sum, fmt.Errorf("selfplay: %w after %d of %d games in %s; run the same command again to resume", ErrInterrupted, sum.Kept+sum.Played, sum.Total, out.journal)
 	}
-	return sum, nil
+	if err := w.Close(); err != nil {
+		return sum, fmt.Errorf("selfplay: %w", err)
+	}
+	return sum, out.finish()
 }
 
 // resume reads the games a previous run left in path, cuts a partial last

@@ -226,7 +226,7 @@ func TestSameRecordsAnyParallelismOrSharding(t *testing.T) {
 	dir := t.TempDir()
 	m := testMatch(t, "mcts")
 	one := execute(t, &Run{Match: m, Games: games, Parallel: 1, OutDir: filepath.Join(dir, "one")})
-	two := execute(t, &Run{Match: m, Games: games, Parallel: 2, OutDir: filepath.Join(dir, "two"), Gzip: true})
+	two := execute(t, &Run{Match: m, Games: games, Parallel: 2, OutDir: filepath.Join(dir, "two"), Format: JSONLGzip})
 	var shards []string
 	for i := range 3 {
 		s := execute(t, &Run{Match: m, Games: games, Parallel: 2, Shard: Shard{i, 3}, OutDir: filepath.Join(dir, "shards")})
@@ -265,7 +265,7 @@ func TestResume(t *testing.T) {
 	cut := strings.Join(lines[:3], "") + lines[3][:len(lines[3])/2]
 	r := &Run{Match: m, Games: games, Parallel: 2, OutDir: filepath.Join(dir, "killed")}
 	os.MkdirAll(r.OutDir, 0o755)
-	path := filepath.Join(r.OutDir, Whole.FileName(false))
+	path := filepath.Join(r.OutDir, Whole.FileName(JSONL))
 	if err := os.WriteFile(path, []byte(cut), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -289,9 +289,11 @@ func TestResumeRefusesAnotherRun(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "not this run's") {
 		t.Errorf("a run with another seed on the same directory: %v", err)
 	}
-	_, err = (&Run{Match: m, Games: 3, OutDir: dir, Gzip: true}).Execute(context.Background())
-	if err == nil || !strings.Contains(err.Error(), "--gzip") {
-		t.Errorf("a gzip run over a plain one: %v", err)
+	for _, f := range []Format{JSONLGzip, Parquet} {
+		_, err = (&Run{Match: m, Games: 3, OutDir: dir, Format: f}).Execute(context.Background())
+		if err == nil || !strings.Contains(err.Error(), "made with --format jsonl;") {
+			t.Errorf("a %s run over a plain one: %v", f, err)
+		}
 	}
 	// Same seed, other players, start or rules: another run's file too.
 	m.Seed--
@@ -309,6 +311,51 @@ func TestResumeRefusesAnotherRun(t *testing.T) {
 	}
 	if _, err := (&Run{Match: m, Games: 3, OutDir: dir}).Execute(context.Background()); err != nil {
 		t.Errorf("the same run again: %v", err)
+	}
+	// Finished Parquet tables of another run are refused too.
+	pq := t.TempDir()
+	execute(t, &Run{Match: m, Games: 3, OutDir: pq, Format: Parquet})
+	m.Seed++
+	_, err = (&Run{Match: m, Games: 3, OutDir: pq, Format: Parquet}).Execute(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "not one of this run's") {
+		t.Errorf("a run with another seed over finished tables: %v", err)
+	}
+}
+
+// TestParquetRun: a Parquet run writes the same games as a JSON Lines run,
+// and after an interruption it resumes from its journal; the journal is
+// gone once the tables are written, and a rerun plays nothing.
+func TestParquetRun(t *testing.T) {
+	const games = 6
+	dir := t.TempDir()
+	m := testMatch(t, "mcts")
+	ref := execute(t, &Run{Match: m, Games: games, Parallel: 2, OutDir: filepath.Join(dir, "ref")})
+	pq := &Run{Match: m, Games: games, Parallel: 2, OutDir: filepath.Join(dir, "pq"), Format: Parquet}
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	pq.Progress = func(p Progress) {
+		if n++; p.Done == 2 {
+			cancel()
+		}
+	}
+	if _, err := pq.Execute(ctx); !errors.Is(err, ErrInterrupted) {
+		t.Fatalf("interrupted Parquet run: %v", err)
+	}
+	journal := filepath.Join(pq.OutDir, "games-0-of-1.journal.jsonl")
+	if fileExists(filepath.Join(pq.OutDir, "games-0-of-1.parquet")) || !fileExists(journal) {
+		t.Fatal("an interrupted Parquet run left tables, or no journal")
+	}
+	pq.Progress = nil
+	sum := execute(t, pq)
+	if sum.Kept < 2 || sum.Kept+sum.Played != games || fileExists(journal) {
+		t.Errorf("resumed: %+v; journal left: %v", sum, fileExists(journal))
+	}
+	recordtest.Same(t, "Parquet run", recordtest.ReadSorted(t, sum.Path), recordtest.ReadSorted(t, ref.Path))
+	if again := execute(t, pq); again.Played != 0 || again.Kept != games {
+		t.Errorf("rerun of a finished Parquet run: %+v", again)
+	}
+	if _, err := Verify([]string{sum.Path}, VerifyOptions{CheckSeeds: true, Seed: m.Seed}); err != nil {
+		t.Error(err)
 	}
 }
 
@@ -373,6 +420,9 @@ func TestMergeFailsLoudly(t *testing.T) {
 	}
 	if _, err := Merge([]string{a, b, a}, out, 6); err == nil || !strings.Contains(err.Error(), "game 0 is also in") {
 		t.Errorf("duplicate shard: %v", err)
+	}
+	if _, err := Merge([]string{a, b}, filepath.Join(dir, "all.parquet"), 6); err == nil || !strings.Contains(err.Error(), "export --format parquet") {
+		t.Errorf("merge into a .parquet name: %v", err)
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a failed merge wrote its output")

@@ -27,16 +27,37 @@ func (s Shard) IDs(games int) (lo, hi int) {
 
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 
-// FileName is the name of the shard's record file: games-I-of-N.jsonl
-// (.jsonl.gz with gzip), I and N zero-padded to the same width so that the
-// files sort in shard order.
-func (s Shard) FileName(gzip bool) string {
+// FileName is the name of the shard's file in format f: games-I-of-N.jsonl,
+// .jsonl.gz or .parquet, I and N zero-padded to the same width so that the
+// files sort in shard order. A Parquet games table has its positions table
+// beside it (dataset.PositionsPath).
+func (s Shard) FileName(f Format) string {
 	w := len(strconv.Itoa(s.Count - 1))
-	name := fmt.Sprintf("games-%0*d-of-%0*d.jsonl", w, s.Index, w, s.Count)
-	if gzip {
-		name += ".gz"
+	return fmt.Sprintf("games-%0*d-of-%0*d.%s", w, s.Index, w, s.Count, f)
+}
+
+// Format is the output format of a run: the extension of its files.
+type Format string
+
+// The formats: JSON Lines written game by game (datasets/README.md), gzip
+// with a member per game, or Parquet tables (package dataset).
+const (
+	JSONL     Format = "jsonl"
+	JSONLGzip Format = "jsonl.gz"
+	Parquet   Format = "parquet"
+)
+
+// Formats are the formats, in the order usage messages list them.
+var Formats = []Format{JSONL, JSONLGzip, Parquet}
+
+// ParseFormat reads a format by its name.
+func ParseFormat(s string) (Format, error) {
+	for _, f := range Formats {
+		if string(f) == s {
+			return f, nil
+		}
 	}
-	return name
+	return "", fmt.Errorf("selfplay: format %q is not jsonl, jsonl.gz or parquet", s)
 }
 
 // ParseShard reads "i/n" with 0 <= i < n.

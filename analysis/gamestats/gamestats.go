@@ -40,6 +40,10 @@ func (s *Summary) Add(g *record.Game) {
 	s.byLength[g.Plies].Add(g.Result)
 }
 
+// Fields are the record fields Add reads: a reader need decode no other
+// (selection.Options.Fields).
+const Fields = record.FieldResult | record.FieldTermination | record.FieldPlies
+
 // Share is a proportion of the games with its Wilson 95% interval. Value is
 // NaN when there are no games, written as null in JSON (which has no NaN).
 type Share struct {

@@ -11,6 +11,10 @@ import (
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
+// Fields are the record fields Add reads: a reader need decode no other
+// (selection.Options.Fields).
+const Fields = record.FieldID | record.FieldVariant | record.FieldStart | record.FieldMoves | record.FieldResult | record.FieldPlies
+
 // Tree is the opening tree of the games added, to a fixed depth in plies.
 // The zero Tree is not usable; make one with NewTree.
 type Tree struct {

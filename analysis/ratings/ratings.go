@@ -58,6 +58,10 @@ func NewCollector() *Collector {
 	return &Collector{index: map[string]int{}, pairs: map[[2]int]*pair{}}
 }
 
+// Fields are the record fields Add reads: a reader need decode no other
+// (selection.Options.Fields).
+const Fields = record.FieldPlayers | record.FieldResult
+
 // Add counts one game. Games a configuration plays against itself say
 // nothing about ratings and are ignored.
 func (c *Collector) Add(g *record.Game) {

@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"time"
 
+	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -87,14 +89,45 @@ func (f Filter) Match(g *record.Game) bool {
 // run: with Options.SkipBad the game is skipped and counted.
 var ErrBadGame = errors.New("bad game")
 
+// CoreFields are the fields Stream reads whatever fn needs: the small ones
+// that say what a game is and how it ended, so that the record's checks of
+// its result against its termination still run on a projected read.
+const CoreFields = record.FieldID | record.FieldVariant | record.FieldStart | record.FieldResult |
+	record.FieldTermination | record.FieldPlies | record.FieldRules
+
+// fields are the fields the filter looks at.
+func (f Filter) fields() record.Fields {
+	var need record.Fields
+	if f.Player != "" {
+		need |= record.FieldPlayers
+	}
+	if !f.Since.IsZero() || !f.Until.IsZero() {
+		need |= record.FieldStartedAt
+	}
+	return need
+}
+
 // Options tune Stream.
 type Options struct {
+	// Fields are the fields fn reads besides CoreFields (say
+	// record.FieldMoves); the others are left zero, which saves most of the
+	// reading (the statistics are most of a record). Zero reads every
+	// field.
+	Fields record.Fields
 	// SkipBad skips records that do not parse or validate, and games fn
 	// rejects with an error wrapping ErrBadGame (an illegal move, say),
 	// counting them, instead of stopping at the first.
 	SkipBad bool
-	// OnSkip, if not nil, receives each skipped record's *record.LineError.
+	// OnSkip, if not nil, receives each skipped record's *record.LineError
+	// (from the reading goroutine) and each rejected game's error.
 	OnSkip func(error)
+	// Check, if not nil, judges the moves of each game the filter keeps
+	// before fn sees it, on several goroutines at once (so it must be safe
+	// for that): an error wrapping ErrBadGame rejects the game as fn's
+	// would, any other stops the stream. CheckMoves is the check. Games from
+	// a games table are not checked again: its writer replayed every game
+	// with the rules (dataset.Create).
+	Check func(*record.Game) error
 	// Progress, if not nil, is called after each game read with the number
 	// read so far, for a progress display.
 	Progress func(read int)
@@ -111,44 +144,134 @@ type Counts struct {
 // Stream reads the files in order and calls fn with every game f keeps. An
 // error from fn stops the stream and is returned, wrapped with the file and
 // line of the game when it is not already located.
+//
+// The files are record files (JSON Lines, plain or gzip) or games tables
+// (.parquet), read by dataset.Reader. One goroutine reads; the filter and
+// Options.Check run on every core; fn sees the games in file order on the
+// goroutine that called Stream.
 func Stream(paths []string, f Filter, opts Options, fn func(*record.Game) error) (Counts, error) {
-	var ropts []record.ReaderOption
-	if opts.SkipBad {
-		ropts = append(ropts, record.SkipInvalid(opts.OnSkip))
+	fields := record.AllFields
+	if opts.Fields != 0 {
+		fields = opts.Fields | CoreFields | f.fields()
 	}
-	r := record.NewReader(paths, ropts...)
-	defer r.Close()
+	r := dataset.NewReader(paths, dataset.Options{Fields: fields, SkipInvalid: opts.SkipBad, OnSkip: opts.OnSkip})
+	stop := make(chan struct{})
+	batches := readBatches(r, f, opts.Check, stop)
+	defer func() {
+		close(stop)
+		for range batches { // let the reading goroutine end before the file closes
+		}
+		r.Close()
+	}()
 	var c Counts
-	for {
-		g, err := r.Read()
-		if err == io.EOF {
-			c.Skipped = r.Skipped()
-			return c, nil
-		}
-		if err != nil {
-			c.Skipped = r.Skipped()
-			return c, err
-		}
-		c.Read++
-		if opts.Progress != nil {
-			opts.Progress(c.Read)
-		}
-		if !f.Match(g) {
-			continue
-		}
-		c.Matched++
-		if err := fn(g); err != nil {
-			if opts.SkipBad && errors.Is(err, ErrBadGame) {
-				c.Rejected++
-				if opts.OnSkip != nil {
-					opts.OnSkip(err)
-				}
+	for b := range batches {
+		<-b.done
+		for i, g := range b.games {
+			c.Read++
+			if opts.Progress != nil {
+				opts.Progress(c.Read)
+			}
+			if !b.matched[i] {
 				continue
 			}
-			c.Skipped = r.Skipped()
-			return c, fmt.Errorf("%w (game id %d, the %s record read)", err, g.ID, ordinal(c.Read))
+			c.Matched++
+			err := b.checks[i]
+			if err == nil {
+				err = fn(g)
+			}
+			if err != nil {
+				if opts.SkipBad && errors.Is(err, ErrBadGame) {
+					c.Rejected++
+					if opts.OnSkip != nil {
+						opts.OnSkip(err)
+					}
+					continue
+				}
+				c.Skipped = b.skipped
+				return c, fmt.Errorf("%w (game id %d, the %s record read)", err, g.ID, ordinal(c.Read))
+			}
+		}
+		c.Skipped = b.skipped
+		if b.err != nil {
+			if b.err == io.EOF {
+				return c, nil
+			}
+			return c, b.err
 		}
 	}
+	return c, nil
+}
+
+// batch is some games read in a row, with the filter's verdict and the
+// check's error on each; ready when done is closed. The last batch carries
+// the reader's error (io.EOF at the end).
+type batch struct {
+	games   []*record.Game
+	checked []bool // the game comes from a games table: its moves were checked
+	matched []bool
+	checks  []error
+	skipped int // bad records the reader skipped up to the batch's end
+	err     error
+	done    chan struct{}
+}
+
+// batchGames is the number of games a batch holds: enough to amortise the
+// hand-over, few enough to stay small.
+const batchGames = 256
+
+// readBatches reads r on one goroutine, in batches that goroutines on every
+// core filter and check, and sends them in order; it ends when r ends or
+// stop is closed.
+func readBatches(r *dataset.Reader, f Filter, check func(*record.Game) error, stop <-chan struct{}) <-chan *batch {
+	workers := runtime.GOMAXPROCS(0)
+	order := make(chan *batch, 2*workers)
+	work := make(chan *batch, workers)
+	for range workers {
+		go func() {
+			for b := range work {
+				b.matched, b.checks = make([]bool, len(b.games)), make([]error, len(b.games))
+				for i, g := range b.games {
+					b.matched[i] = f.Match(g)
+					if b.matched[i] && check != nil && !b.checked[i] {
+						b.checks[i] = check(g)
+					}
+				}
+				close(b.done)
+			}
+		}()
+	}
+	go func() {
+		defer close(order)
+		defer close(work)
+		for {
+			b := &batch{done: make(chan struct{})}
+			for len(b.games) < batchGames && b.err == nil {
+				g, err := r.Read()
+				if err != nil {
+					b.err = err
+				} else {
+					b.games = append(b.games, g)
+					b.checked = append(b.checked, r.Replayed())
+				}
+			}
+			b.skipped = r.Skipped()
+			select {
+			case order <- b:
+			case <-stop:
+				return
+			}
+			select {
+			case work <- b:
+			case <-stop:
+				close(b.done)
+				return
+			}
+			if b.err != nil {
+				return
+			}
+		}
+	}()
+	return order
 }
 
 func ordinal(n int) string {
@@ -164,6 +287,9 @@ func ordinal(n int) string {
 	}
 	return fmt.Sprint(n, suffix)
 }
+
+// CheckMovesFields are the record fields CheckMoves reads.
+const CheckMovesFields = record.FieldID | record.FieldVariant | record.FieldStart | record.FieldMoves
 
 // CheckMoves replays g's moves from its start with the rules and returns an error wrapping
 // ErrBadGame at the first illegal one, so that every analysis rejects (or, with

@@ -3,11 +3,13 @@ package selection
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -117,5 +119,45 @@ func TestCheckMoves(t *testing.T) {
 	g.Moves = append(g.Moves, "5d5b")
 	if err := CheckMoves(g); !errors.Is(err, ErrBadGame) || !strings.Contains(err.Error(), "game 4: moves[2]") {
 		t.Errorf("illegal third move: %v", err)
+	}
+}
+
+// TestCheck: Check runs beside the reading, and fn still sees the games in
+// file order; a game Check rejects is counted with SkipBad and stops the
+// stream without.
+func TestCheck(t *testing.T) {
+	odd := func(g *record.Game) error {
+		if g.ID%2 == 1 {
+			return fmt.Errorf("odd: %w", ErrBadGame)
+		}
+		return nil
+	}
+	var seen []int
+	c, err := Stream([]string{small, handicap}, Filter{}, Options{Check: odd, SkipBad: true}, func(g *record.Game) error {
+		seen = append(seen, g.ID)
+		return nil
+	})
+	if err != nil || !slices.Equal(seen, []int{0, 2, 4, 6}) || c != (Counts{Read: 8, Matched: 8, Rejected: 4}) {
+		t.Errorf("skipping: %v %+v %v", seen, c, err)
+	}
+	_, err = Stream([]string{small}, Filter{}, Options{Check: odd}, func(*record.Game) error { return nil })
+	if err == nil || err.Error() != "odd: bad game (game id 1, the 2nd record read)" {
+		t.Errorf("without SkipBad: %v", err)
+	}
+}
+
+// TestCheckSkipsTables: games from a games table were replayed by its
+// writer, so Check does not see them.
+func TestCheckSkipsTables(t *testing.T) {
+	dir := t.TempDir()
+	games := filepath.Join(dir, "games.parquet")
+	if _, err := dataset.Convert([]string{small}, games, filepath.Join(dir, "positions.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	calls := 0
+	check := func(*record.Game) error { calls++; return nil }
+	c, err := Stream([]string{games, handicap}, Filter{}, Options{Check: check}, func(*record.Game) error { return nil })
+	if err != nil || c.Matched != 8 || calls != 1 {
+		t.Errorf("%+v %v; Check saw %d games, want the 1 of the record file", c, err, calls)
 	}
 }

@@ -17,7 +17,7 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	rf := addRecordFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: analyze games [flags] FILES...")
-		fmt.Fprintln(fs.Output(), "\nResults by colour with Wilson 95% intervals, terminations and the distribution of game\nlength (plies) of the games in FILES (JSON Lines records, plain or gzip).\n\nFlags:")
+		fmt.Fprintln(fs.Output(), "\nResults by colour with Wilson 95% intervals, terminations and the distribution of game\nlength (plies) of the games in FILES (JSON Lines records, plain or gzip, or\nParquet games tables).\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	paths, err := parseRecordArgs(fs, args, stdout)
@@ -25,7 +25,7 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	summary := gamestats.New()
-	counts, err := rf.stream(paths, stderr, func(g *record.Game) error { summary.Add(g); return nil })
+	counts, err := rf.stream(paths, gamestats.Fields, stderr, func(g *record.Game) error { summary.Add(g); return nil })
 	if err != nil {
 		return err
 	}

@@ -31,7 +31,7 @@ func runOpenings(args []string, stdout, stderr io.Writer) error {
 	top := fs.Int("top", 10, "the top-lines plot shows the `K` most played lines of full depth")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: analyze openings [flags] FILES...")
-		fmt.Fprintln(fs.Output(), "\nThe opening tree of the games in FILES (JSON Lines records, plain or gzip): each move\nsequence to --depth plies with its games, Sente wins, Gote wins, draws, Sente's score with\na Wilson 95% interval and mean length, most played first; and the positions reached by\nmore than one move order (transpositions), merged.\n\nFlags:")
+		fmt.Fprintln(fs.Output(), "\nThe opening tree of the games in FILES (JSON Lines records, plain or gzip, or\nParquet games tables): each move\nsequence to --depth plies with its games, Sente wins, Gote wins, draws, Sente's score with\na Wilson 95% interval and mean length, most played first; and the positions reached by\nmore than one move order (transpositions), merged.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	paths, err := parseRecordArgs(fs, args, stdout)
@@ -49,7 +49,7 @@ func runOpenings(args []string, stdout, stderr io.Writer) error {
 		return errors.New("--csv and --json: choose one")
 	}
 	tree := openings.NewTree(*depth)
-	counts, err := rf.stream(paths, stderr, func(g *record.Game) error {
+	counts, err := rf.stream(paths, openings.Fields, stderr, func(g *record.Game) error {
 		if err := tree.Add(g); err != nil {
 			return badGame(err)
 		}

@@ -20,7 +20,7 @@ func runRatings(args []string, stdout, stderr io.Writer) error {
 	anchor := fs.String("anchor", "", "rate this `player` 0 (default: the mean rating is 0)")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: analyze ratings [flags] FILES...")
-		fmt.Fprintln(fs.Output(), "\nElo ratings of every player configuration in FILES (JSON Lines records, plain or gzip)\nby maximum likelihood, with 95% intervals from the observed information, and the\nlikelihood of superiority (LOS) of each player over each other.\n\nFlags:")
+		fmt.Fprintln(fs.Output(), "\nElo ratings of every player configuration in FILES (JSON Lines records, plain or gzip, or\nParquet games tables)\nby maximum likelihood, with 95% intervals from the observed information, and the\nlikelihood of superiority (LOS) of each player over each other.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	paths, err := parseRecordArgs(fs, args, stdout)
@@ -28,7 +28,7 @@ func runRatings(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	c := ratings.NewCollector()
-	counts, err := rf.stream(paths, stderr, func(g *record.Game) error { c.Add(g); return nil })
+	counts, err := rf.stream(paths, ratings.Fields, stderr, func(g *record.Game) error { c.Add(g); return nil })
 	if err != nil {
 		return err
 	}

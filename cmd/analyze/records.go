@@ -69,16 +69,17 @@ func parseRecordArgs(fs *flag.FlagSet, args []string, stdout io.Writer) ([]strin
 		return nil, err
 	}
 	if fs.NArg() == 0 {
-		return nil, errors.New("no record files given (want FILES..., .jsonl or .jsonl.gz)")
+		return nil, errors.New("no record files given (want FILES..., .jsonl, .jsonl.gz or .parquet games tables)")
 	}
 	return fs.Args(), nil
 }
 
 // stream reads the games the flags select and calls fn with each, showing
-// progress on stderr. A game with an illegal move never reaches fn (every
+// progress on stderr; only the record fields named are decoded, and those
+// CheckMoves needs. A game with an illegal move never reaches fn (every
 // analysis rejects the same games); it and fn's errors wrapping
 // selection.ErrBadGame are skipped with --skip-bad.
-func (f *recordFlags) stream(paths []string, stderr io.Writer, fn func(*record.Game) error) (selection.Counts, error) {
+func (f *recordFlags) stream(paths []string, fields record.Fields, stderr io.Writer, fn func(*record.Game) error) (selection.Counts, error) {
 	sel, err := f.filter()
 	if err != nil {
 		return selection.Counts{}, err
@@ -91,13 +92,8 @@ func (f *recordFlags) stream(paths []string, stderr io.Writer, fn func(*record.G
 	}
 	update, finish := newStreamProgress(stderr)
 	defer finish()
-	opts := selection.Options{SkipBad: f.skipBad, Progress: update}
-	return selection.Stream(paths, sel, opts, func(g *record.Game) error {
-		if err := selection.CheckMoves(g); err != nil {
-			return err
-		}
-		return fn(g)
-	})
+	opts := selection.Options{Fields: fields | selection.CheckMovesFields, Check: selection.CheckMoves, SkipBad: f.skipBad, Progress: update}
+	return selection.Stream(paths, sel, opts, fn)
 }
 
 // progressEvery is how many games pass between plain progress lines when

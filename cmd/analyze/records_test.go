@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/internal/figure/figuretest"
 )
@@ -187,5 +188,38 @@ func TestRecordPlots(t *testing.T) {
 	figuretest.CheckPDF(t, files[0], figure.Column, "game length (plies)", "Sente wins (3)")
 	if code, _, stderr := runArgs("games", "--plots", paper, "--size", "a4", smallRecords); code != 2 || !oneLine(stderr) || !strings.Contains(stderr, "want column") {
 		t.Errorf("--size a4: exit %d, %q", code, stderr)
+	}
+}
+
+// TestParquetReadsAsJSONL: every record analysis gives the same JSON from
+// the games table as from the record files it was converted from.
+func TestParquetReadsAsJSONL(t *testing.T) {
+	dir := t.TempDir()
+	games := filepath.Join(dir, "games.parquet")
+	if _, err := dataset.Convert([]string{smallRecords, handicapRecords}, games, filepath.Join(dir, "positions.parquet")); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"openings", "--json", "--depth", "3"},
+		{"games", "--json"},
+		{"ratings", "--json", "--player", "beta"},
+		{"openings", "--json", "--player", "gamma", "--since", "2025-01-02"},
+	} {
+		code, fromJSONL, stderr := runArgs(append(args, smallRecords, handicapRecords)...)
+		if code != 0 {
+			t.Fatalf("%v on JSON Lines: %s", args, stderr)
+		}
+		code, fromParquet, stderr := runArgs(append(args, games)...)
+		if code != 0 {
+			t.Fatalf("%v on Parquet: %s", args, stderr)
+		}
+		if fromJSONL != fromParquet || !strings.Contains(fromJSONL, `"read":8`) {
+			t.Errorf("%v: JSON Lines gives\n%s\nParquet gives\n%s", args, fromJSONL, fromParquet)
+		}
+	}
+	// A positions table is not a games table: one line naming it.
+	code, _, stderr := runArgs("games", filepath.Join(dir, "positions.parquet"))
+	if code == 0 || !oneLine(stderr) || !strings.Contains(stderr, "positions.parquet: a positions table, not a games table") {
+		t.Errorf("games on a positions table: %d %q", code, stderr)
 	}
 }

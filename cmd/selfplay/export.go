@@ -7,22 +7,27 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/notation"
 	"github.com/shogilab/shogilab/record"
 )
 
-const exportUsage = `Usage: selfplay export --format kif|csa [--id N] [-o DIR] FILES...
+const exportUsage = `Usage: selfplay export --format kif|csa|parquet [--id N] [-o DIR] FILES...
 
 Writes games as KIF (lishogi, ShogiGUI, Shogidokoro) or CSA 2.2. With -o DIR
 every game (or only game N) goes to DIR/game-ID.kif or .csa; without it the
 one game selected by --id goes to stdout.
+
+With --format parquet the games of FILES (plain or gzip, shards or a merged
+file, in the order given) become two Parquet tables for DuckDB, pandas and
+polars: DIR/games.parquet and DIR/positions.parquet (datasets/README.md).
 
 Flags:
 `
 
 func runExport(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
-	format := fs.String("format", "kif", "kif or csa")
+	format := fs.String("format", "kif", "kif, csa or parquet")
 	id := fs.Int("id", -1, "export only the game with this id")
 	dir := fs.String("o", "", "output directory (default: stdout, which needs --id)")
 	if err := parseFlags(fs, args, stdout, exportUsage); err != nil {
@@ -34,11 +39,15 @@ func runExport(args []string, stdout io.Writer) error {
 		conv = notation.KIF
 	case "csa":
 		conv = notation.CSA
+	case "parquet":
 	default:
-		return fmt.Errorf("selfplay export: --format %q is not kif or csa", *format)
+		return fmt.Errorf("selfplay export: --format %q is not kif, csa or parquet", *format)
 	}
 	if fs.NArg() == 0 {
 		return fmt.Errorf("selfplay export: no input files")
+	}
+	if *format == "parquet" {
+		return exportParquet(fs.Args(), *dir, *id, stdout)
 	}
 	if *dir == "" && *id < 0 {
 		return fmt.Errorf("selfplay export: give --id N to write one game to stdout, or -o DIR")
@@ -48,7 +57,7 @@ func runExport(args []string, stdout io.Writer) error {
 			return fmt.Errorf("selfplay export: %w", err)
 		}
 	}
-	r := record.NewReader(fs.Args())
+	r := dataset.NewReader(fs.Args(), dataset.Options{})
 	defer r.Close()
 	found := 0
 	for {
@@ -82,5 +91,25 @@ func runExport(args []string, stdout io.Writer) error {
 	if *dir != "" {
 		fmt.Fprintf(stdout, "wrote %d %s files to %s\n", found, *format, *dir)
 	}
+	return nil
+}
+
+// exportParquet converts the files to the games and positions tables in dir.
+func exportParquet(files []string, dir string, id int, stdout io.Writer) error {
+	switch {
+	case dir == "":
+		return fmt.Errorf("selfplay export: --format parquet needs -o DIR")
+	case id >= 0:
+		return fmt.Errorf("selfplay export: --format parquet converts every game; --id is for kif and csa")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("selfplay export: %w", err)
+	}
+	games, positions := filepath.Join(dir, "games.parquet"), filepath.Join(dir, "positions.parquet")
+	n, err := dataset.Convert(files, games, positions)
+	if err != nil {
+		return fmt.Errorf("selfplay export: %w", err)
+	}
+	fmt.Fprintf(stdout, "wrote %d games to %s and %s\n", n, games, positions)
 	return nil
 }

@@ -6,7 +6,7 @@
 //	selfplay [run flags]                       play (see selfplay -h)
 //	selfplay merge -o all.jsonl [--games N] FILES...
 //	selfplay verify [--seed N] FILES...
-//	selfplay export --format kif|csa [--id N] [-o DIR] FILES...
+//	selfplay export --format kif|csa|parquet [--id N] [-o DIR] FILES...
 //	selfplay openings -o FILE [--count N] [--judge SPEC] [--margin CP]
 //
 // The work is in package selfplay; this file is flags, wiring and output.
@@ -82,7 +82,7 @@ Usage:
   selfplay [run] [flags]                          play games (selfplay run -h for the flags)
   selfplay merge -o OUT [--games N] FILES...      combine shard files; fails on a missing or duplicate id
   selfplay verify [--seed N] FILES...             replay every record with the rules
-  selfplay export --format kif|csa FILES...       write games as KIF or CSA
+  selfplay export --format kif|csa|parquet FILES... write games as KIF or CSA, or as Parquet tables
   selfplay openings -o FILE [--count N]           make a suite of balanced openings (random walks judged by an engine)
 `
 

@@ -158,40 +158,67 @@ func TestRunReportAndTools(t *testing.T) {
 			t.Errorf("export %s: %s", f, e)
 		}
 	}
+	// Parquet: the tables hold the games; verify and export read them.
+	tables := filepath.Join(dir, "tables")
+	if o, e, code := runCmd(t, "export", "--format", "parquet", "-o", tables, merged); code != 0 || !strings.Contains(o, "wrote 5 games") {
+		t.Fatalf("export parquet: %s %s", o, e)
+	}
+	games := filepath.Join(tables, "games.parquet")
+	recordtest.Same(t, "Parquet export", recordtest.ReadSorted(t, games), recordtest.ReadSorted(t, merged))
+	if o, e, code := runCmd(t, "verify", "--seed", "1", games); code != 0 || !strings.Contains(o, "5 games") {
+		t.Errorf("verify of the games table: %s %s", o, e)
+	}
+	if o, e, code := runCmd(t, "export", "--format", "kif", "--id", "3", games); code != 0 || o == "" {
+		t.Errorf("export kif from the games table: %s", e)
+	}
+	if _, e, code := runCmd(t, "export", "--format", "parquet", merged); code == 0 || !strings.Contains(e, "needs -o DIR") {
+		t.Errorf("export parquet without -o: %s", e)
+	}
 }
 
 // TestKillAndResume is the kill test of the issue: start the built binary,
 // SIGKILL it once some games are written, run the same command again, and
-// compare with an uninterrupted run.
+// compare with an uninterrupted run. In the Parquet format the kill lands
+// while the games go to the journal: no table exists until the rerun ends.
 func TestKillAndResume(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a few dozen MCTS games")
 	}
 	dir := t.TempDir()
-	args := func(out string) []string {
-		return []string{"--games", "10", "--parallel", "2", "--playouts", "60", "--seed", "7", "--out", out}
+	args := func(out string, more ...string) []string {
+		return append([]string{"--games", "10", "--parallel", "2", "--playouts", "60", "--seed", "7", "--out", out}, more...)
 	}
 	ref := filepath.Join(dir, "ref")
 	if out, err := exec.Command(binary, args(ref)...).CombinedOutput(); err != nil {
 		t.Fatalf("uninterrupted run: %v\n%s", err, out)
 	}
-	killed := filepath.Join(dir, "killed")
-	path := filepath.Join(killed, "games-0-of-1.jsonl")
-	cmd := exec.Command(binary, args(killed)...)
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	for _, c := range []struct{ format, journal, result string }{
+		{"jsonl", "games-0-of-1.jsonl", "games-0-of-1.jsonl"},
+		{"parquet", "games-0-of-1.journal.jsonl", "games-0-of-1.parquet"},
+	} {
+		killed := filepath.Join(dir, "killed-"+c.format)
+		journal := filepath.Join(killed, c.journal)
+		cmd := exec.Command(binary, args(killed, "--format", c.format)...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		waitLines(t, journal, 3)
+		cmd.Process.Kill() // SIGKILL
+		cmd.Wait()
+		if n := countLines(journal); n >= 10 {
+			t.Fatalf("%s: the run finished (%d games) before the kill", c.format, n)
+		}
+		if c.format == "parquet" {
+			if _, err := os.Stat(filepath.Join(killed, c.result)); err == nil {
+				t.Fatalf("a killed Parquet run left %s", c.result)
+			}
+		}
+		if out, err := exec.Command(binary, args(killed, "--format", c.format)...).CombinedOutput(); err != nil {
+			t.Fatalf("%s: rerun: %v\n%s", c.format, err, out)
+		}
+		recordtest.Same(t, c.format+" killed and rerun", recordtest.ReadSorted(t, filepath.Join(killed, c.result)),
+			recordtest.ReadSorted(t, filepath.Join(ref, "games-0-of-1.jsonl")))
 	}
-	waitLines(t, path, 3)
-	cmd.Process.Kill() // SIGKILL
-	cmd.Wait()
-	n := countLines(path)
-	if n >= 10 {
-		t.Fatalf("the run finished (%d games) before the kill", n)
-	}
-	if out, err := exec.Command(binary, args(killed)...).CombinedOutput(); err != nil {
-		t.Fatalf("rerun: %v\n%s", err, out)
-	}
-	recordtest.Same(t, "killed and rerun", recordtest.ReadSorted(t, path), recordtest.ReadSorted(t, filepath.Join(ref, "games-0-of-1.jsonl")))
 }
 
 // TestSIGTERMStopsCleanly: SIGTERM ends the run with exit status 130 and

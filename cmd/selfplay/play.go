@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/selfplay"
@@ -19,7 +20,9 @@ import (
 const playUsage = `Usage: selfplay [run] [flags]
 
 Plays --games games between --sente and --gote and appends their records to
-OUT/games-I-of-N.jsonl (.jsonl.gz with --gzip). Game id's seed follows from
+OUT/games-I-of-N.jsonl (.jsonl.gz with --gzip; with --format parquet, to a
+journal that becomes the Parquet tables games-I-of-N.parquet and
+positions-I-of-N.parquet when the shard is done). Game id's seed follows from
 --seed and the id alone, so the records do not depend on --parallel or on the
 sharding (with one search thread per game). Run the same command again after a
 kill to finish the run: finished games are kept, a partial record is cut, and
@@ -57,7 +60,8 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out := fs.String("out", "selfplay-out", "output directory")
 	shardFlag := fs.String("shard", "", "this process's shard i/n (default: from Slurm or Kubernetes, else 0/1)")
 	shards := fs.Int("shards", 0, "shard count of a Kubernetes Indexed Job (its completions)")
-	gzip := fs.Bool("gzip", false, "write .jsonl.gz")
+	gzip := fs.Bool("gzip", false, "write .jsonl.gz (the same as --format jsonl.gz)")
+	formatName := fs.String("format", "jsonl", "output `format`: jsonl, jsonl.gz or parquet (games and positions tables)")
 	sente := fs.String("sente", "mcts", "player of Sente")
 	gote := fs.String("gote", "mcts", "player of Gote")
 	jsonOut := fs.Bool("json", false, "print the summary as one JSON object")
@@ -80,6 +84,16 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return fmt.Errorf("selfplay: --max-plies %d is negative", *maxPlies)
 	case *movetime < 0 || *playouts < 0:
 		return fmt.Errorf("selfplay: negative budget per move")
+	}
+	format, err := selfplay.ParseFormat(*formatName)
+	if err != nil {
+		return fmt.Errorf("%w (--format)", err)
+	}
+	if *gzip {
+		if format != selfplay.JSONL && format != selfplay.JSONLGzip {
+			return fmt.Errorf("selfplay: --gzip and --format %s: choose one", format)
+		}
+		format = selfplay.JSONLGzip
 	}
 	openings, err := selfplay.ParseStart(*start)
 	if err != nil {
@@ -138,7 +152,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			Rules: minishogi.GameOptions{Repetition: rep, MaxPlies: *maxPlies},
 			Seed:  *seed, Version: selfplay.Version(),
 		},
-		Games: *games, Parallel: *parallel, Shard: shard, OutDir: *out, Gzip: *gzip,
+		Games: *games, Parallel: *parallel, Shard: shard, OutDir: *out, Format: format,
 		AllowChanges: *allowChanges,
 	}
 	prog := newProgress(stderr, "games", *progressEvery)
@@ -192,8 +206,14 @@ func report(w io.Writer, sum selfplay.Summary, took time.Duration, asJSON bool) 
 		File: sum.Path, Shard: sum.Shard.String(), Games: v.Games, Kept: sum.Kept, Played: sum.Played,
 		Seconds: took.Seconds(), Plies: v.Plies, Results: v.Results, Terminations: v.Terminations,
 	}
-	if st, err := os.Stat(sum.Path); err == nil {
-		rep.Bytes = st.Size()
+	files := []string{sum.Path}
+	if dataset.IsParquet(sum.Path) {
+		files = append(files, dataset.PositionsPath(sum.Path)) // the records' statistics
+	}
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil {
+			rep.Bytes += st.Size()
+		}
 	}
 	if sum.Played > 0 && took > 0 {
 		rep.GamesPerHour = float64(sum.Played) / took.Hours()

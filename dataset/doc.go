@@ -1,0 +1,33 @@
+// Package dataset holds game records at scale: as Parquet tables for the
+// data tools (DuckDB, pandas, polars) and as JSON Lines, read alike.
+//
+// A tour:
+//
+//   - Create writes records as two Parquet tables, zstd-compressed in row
+//     groups of RowGroupGames games: the games table (one row a game, every
+//     field but the statistics) and the positions table (one row a move:
+//     the position's SFEN, the side to move, the move, the mover's search
+//     statistics, the game's result). datasets/README.md documents every
+//     column; GamesSchema and PositionsSchema are the same in Go.
+//
+//   - Convert writes the tables from record files.
+//
+//   - NewReader reads games from any mix of files: JSON Lines, plain or gzip
+//     (record.Reader), and games tables (*.parquet), chosen by the name. It
+//     reads only the columns of the fields asked for, and a games table's
+//     statistics from its positions table.
+//
+//   - Positions streams the positions with their training targets (move,
+//     visits, top moves, value, result) from record files or positions
+//     tables alike: what a trainer reads.
+//
+//     w, err := dataset.Create("out/games.parquet", "out/positions.parquet")
+//     for _, g := range games { err = w.Write(g) }
+//     n, err := w.Close()
+//
+//     r := dataset.NewReader([]string{"out/games.parquet", "more.jsonl.gz"}, record.WithFields(record.FieldMoves|record.FieldResult))
+//     for { g, err := r.Read(); if err == io.EOF { break } ... }
+//
+// Errors are prefixed "dataset:"; a file that is not a table of this
+// package, or is cut short, is an error naming the file.
+package dataset

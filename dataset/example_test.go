@@ -1,0 +1,56 @@
+package dataset_test
+
+import (
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+
+	"github.com/shogilab/shogilab/dataset"
+	"github.com/shogilab/shogilab/record"
+)
+
+// The shipped 400-playout run as Parquet tables, read back: a game's moves
+// and result only, from the games table's two columns.
+func ExampleConvert() {
+	dir, err := os.MkdirTemp("", "dataset-example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	games, positions := filepath.Join(dir, "games.parquet"), filepath.Join(dir, "positions.parquet")
+	n, err := dataset.Convert([]string{"../datasets/selfplay/mcts400/games-0-of-1.jsonl.gz"}, games, positions)
+	if err != nil {
+		log.Fatal(err)
+	}
+	r := dataset.NewReader([]string{games}, dataset.Options{Fields: record.FieldMoves | record.FieldResult})
+	defer r.Close()
+	g, err := r.Read()
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(n, "games; the first:", g.Moves[:4], g.Result, g.Players.Sente.Name == "")
+	// Output:
+	// 200 games; the first: [2e4c 2a2b 3e4d 2b3b] sente true
+}
+
+// A trainer's view of a record file: each position with the move played
+// and the search's visits, here the first three of the first game.
+func ExamplePositions() {
+	n := 0
+	err := dataset.Positions([]string{"../datasets/selfplay/mcts400/games-0-of-1.jsonl.gz"}, func(p *dataset.Position) error {
+		if n == 3 {
+			return io.EOF // enough
+		}
+		n++
+		fmt.Println(p.Game, p.Ply, p.SFEN, p.Side, p.Move, p.Stats.Visits, p.Stats.Top[0], p.Result)
+		return nil
+	})
+	fmt.Println(err)
+	// Output:
+	// 0 0 rbsgk/4p/5/P4/KGSBR b - 1 sente 2e4c 401 {2e4c 134} sente
+	// 0 1 rbsgk/4p/1B3/P4/KGS1R w - 2 gote 2a2b 401 {2a2b 225} sente
+	// 0 2 rbs1k/3gp/1B3/P4/KGS1R b - 3 sente 3e4d 510 {1e2e 129} sente
+	// EOF
+}

@@ -1,0 +1,588 @@
+package dataset
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/shogilab/shogilab/record"
+)
+
+// IsParquet reports whether path names a Parquet file, by its extension.
+func IsParquet(path string) bool { return strings.HasSuffix(path, ".parquet") }
+
+// batchRows is the number of rows decoded at a time.
+const batchRows = 8192
+
+// tableFile is an open Parquet table of this package.
+type tableFile struct {
+	path string
+	f    *os.File
+	fr   *pqarrow.FileReader
+	meta map[string]string
+}
+
+// openTable opens a table and checks that it is one of want ("games" or
+// "positions"): a Parquet file cut short, or one that is not this package's
+// table, is a one-line error naming the file.
+func openTable(path, want string) (*tableFile, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	pr, err := file.NewParquetReader(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("dataset: %s: not a whole Parquet file (cut short, or another format): %v", path, oneLine(err))
+	}
+	meta := map[string]string{}
+	kv := pr.MetaData().KeyValueMetadata()
+	for i, k := range kv.Keys() {
+		meta[k] = kv.Values()[i]
+	}
+	t := &tableFile{path: path, f: f, meta: meta}
+	switch got := meta[TableKey]; {
+	case got == "":
+		t.close()
+		return nil, fmt.Errorf("dataset: %s: a Parquet file without %s in its metadata: not a table of shogilab", path, TableKey)
+	case got != want:
+		t.close()
+		return nil, fmt.Errorf("dataset: %s: a %s table, not a %s table", path, got, want)
+	}
+	t.fr, err = pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: batchRows, Parallel: true}, memory.DefaultAllocator)
+	if err != nil {
+		t.close()
+		return nil, fmt.Errorf("dataset: %s: %v", path, oneLine(err))
+	}
+	return t, nil
+}
+
+func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
+
+func (t *tableFile) close() { t.f.Close() }
+
+// columns returns the leaf column indices under the top-level columns
+// named, failing when one is missing.
+func (t *tableFile) columns(names []string) ([]int, error) {
+	sc := t.fr.ParquetReader().MetaData().Schema
+	var leaves []int
+	for _, name := range names {
+		found := false
+		for i := range sc.NumColumns() {
+			if top, _, _ := strings.Cut(sc.Column(i).ColumnPath().String(), "."); top == name {
+				leaves = append(leaves, i)
+				found = true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("dataset: %s: no column %q", t.path, name)
+		}
+	}
+	return leaves, nil
+}
+
+// records returns a reader of the named columns' record batches.
+func (t *tableFile) records(names []string) (pqarrow.RecordReader, error) {
+	leaves, err := t.columns(names)
+	if err != nil {
+		return nil, err
+	}
+	rr, err := t.fr.GetRecordReader(context.Background(), leaves, nil)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %s: %v", t.path, oneLine(err))
+	}
+	return rr, nil
+}
+
+// stringTable interns the strings read from Arrow arrays: the values repeat
+// (moves, names, results), and an Arrow string aliases the array's memory,
+// which a Game must not keep.
+type stringTable map[string]string
+
+func (s stringTable) get(v string) string {
+	if c, ok := s[v]; ok {
+		return c
+	}
+	c := strings.Clone(v)
+	if len(s) < 1<<14 && len(v) <= 96 {
+		s[c] = c
+	}
+	return c
+}
+
+// gamesFile reads games from a games table.
+type gamesFile struct {
+	t         *tableFile
+	fields    record.Fields
+	rr        pqarrow.RecordReader
+	batch     arrow.RecordBatch
+	cols      gameArrays
+	row, rows int // in the batch
+	read      int // rows read before the batch
+	strs      stringTable
+	configs   map[string]map[string]any
+	arena     []string
+	stats     *positionsFile // the positions table, when statistics are read
+	pending   *Position      // a position read past the last game
+}
+
+// gameArrays are the batch's columns, nil for those not read.
+type gameArrays struct {
+	id, plies, maxPlies                            arrow.Array
+	seed                                           *array.Uint64
+	variant, start, startName, result, termination *array.String
+	version, repetition, detail                    *array.String
+	moves                                          *array.List
+	moveText                                       *array.String
+	players                                        [2]playerArrays
+	startedAt                                      *array.Timestamp
+	seconds                                        *array.Float64
+}
+
+type playerArrays struct {
+	name, kind *array.String
+	config     arrow.Array // JSON text: read back as binary, or as the JSON extension type
+}
+
+func openGames(path string, fields record.Fields) (*gamesFile, error) {
+	t, err := openTable(path, GamesTable)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for f := record.FieldID; f <= record.FieldDetail; f <<= 1 {
+		if fields&f != 0 && f != record.FieldStats {
+			names = append(names, gameColumns[f])
+		}
+	}
+	if len(names) == 0 {
+		names = []string{"id"} // a count of rows needs a column
+	}
+	g := &gamesFile{t: t, fields: fields, strs: stringTable{}, configs: map[string]map[string]any{}}
+	if g.rr, err = t.records(names); err != nil {
+		t.close()
+		return nil, err
+	}
+	if fields.Has(record.FieldStats) {
+		name, ok := t.meta[PositionsKey]
+		if !ok {
+			g.close()
+			return nil, fmt.Errorf("dataset: %s: the games table names no positions table, where the statistics are", path)
+		}
+		if g.stats, err = openPositions(filepath.Join(filepath.Dir(path), name)); err != nil {
+			g.close()
+			return nil, err
+		}
+	}
+	return g, nil
+}
+
+func (g *gamesFile) close() {
+	if g.batch != nil {
+		g.batch.Release()
+		g.batch = nil
+	}
+	if g.rr != nil {
+		g.rr.Release()
+	}
+	if g.stats != nil {
+		g.stats.close()
+	}
+	g.t.close()
+}
+
+// next fills game with the next row; io.EOF at the end.
+func (g *gamesFile) next(game *record.Game) error {
+	for g.batch == nil || g.row == g.rows {
+		if g.batch != nil {
+			g.read += g.rows
+			g.batch.Release()
+			g.batch = nil
+		}
+		if !g.rr.Next() {
+			if err := g.rr.Err(); err != nil && err != io.EOF {
+				return fmt.Errorf("dataset: %s: after row %d: %v", g.t.path, g.read, oneLine(err))
+			}
+			if g.stats != nil {
+				if p, err := g.stats.next(); err != io.EOF {
+					if err != nil {
+						return err
+					}
+					return fmt.Errorf("dataset: %s: game %d has positions but no row in %s", g.stats.t.path, p.Game, g.t.path)
+				}
+			}
+			return io.EOF
+		}
+		g.batch = g.rr.RecordBatch()
+		g.batch.Retain()
+		g.rows, g.row = int(g.batch.NumRows()), 0
+		if err := g.bind(); err != nil {
+			return err
+		}
+	}
+	i := g.row
+	g.row++
+	g.fill(i, game)
+	if g.stats != nil {
+		if err := g.readStats(game); err != nil {
+			return err
+		}
+	}
+	if err := game.ValidateFields(g.fields); err != nil {
+		return &record.LineError{File: g.t.path, Line: g.read + i + 1, Err: err}
+	}
+	return nil
+}
+
+// bind finds the batch's columns by name.
+func (g *gamesFile) bind() error {
+	c := gameArrays{}
+	sc := g.batch.Schema()
+	col := func(name string) arrow.Array {
+		if idx := sc.FieldIndices(name); len(idx) == 1 {
+			return g.batch.Column(idx[0])
+		}
+		return nil
+	}
+	str := func(a arrow.Array) *array.String {
+		s, _ := a.(*array.String)
+		return s
+	}
+	field := func(a arrow.Array, name string) arrow.Array {
+		st, ok := a.(*array.Struct)
+		if !ok {
+			return nil
+		}
+		idx, ok := st.DataType().(*arrow.StructType).FieldIdx(name)
+		if !ok {
+			return nil
+		}
+		return st.Field(idx)
+	}
+	c.id, c.plies = col("id"), col("plies")
+	c.seed, _ = col("seed").(*array.Uint64)
+	c.variant, c.start, c.startName = str(col("variant")), str(col("start")), str(col("start_name"))
+	c.result, c.termination, c.version = str(col("result")), str(col("termination")), str(col("version"))
+	c.detail = str(col("detail"))
+	if m, ok := col("moves").(*array.List); ok {
+		c.moves = m
+		c.moveText, _ = m.ListValues().(*array.String)
+	}
+	if p := col("players"); p != nil {
+		for i, side := range []string{"sente", "gote"} {
+			s := field(p, side)
+			c.players[i].name, c.players[i].kind = str(field(s, "name")), str(field(s, "kind"))
+			cfg := field(s, "config")
+			if ext, ok := cfg.(array.ExtensionArray); ok {
+				cfg = ext.Storage()
+			}
+			switch cfg.(type) {
+			case *array.String, *array.Binary:
+				c.players[i].config = cfg
+			}
+		}
+	}
+	if r := col("rules"); r != nil {
+		c.repetition, c.maxPlies = str(field(r, "repetition")), field(r, "max_plies")
+	}
+	c.startedAt, _ = col("started_at").(*array.Timestamp)
+	c.seconds, _ = col("seconds").(*array.Float64)
+	g.cols = c
+	// Every column asked for must be there with its type.
+	f := g.fields
+	switch {
+	case f.Has(record.FieldSeed) && c.seed == nil,
+		f.Has(record.FieldVariant) && c.variant == nil,
+		f.Has(record.FieldStart) && c.start == nil,
+		f.Has(record.FieldStartName) && c.startName == nil,
+		f.Has(record.FieldMoves) && c.moveText == nil,
+		f.Has(record.FieldResult) && c.result == nil,
+		f.Has(record.FieldTermination) && c.termination == nil,
+		f.Has(record.FieldVersion) && c.version == nil,
+		f.Has(record.FieldDetail) && c.detail == nil,
+		f.Has(record.FieldPlayers) && (c.players[0].name == nil || c.players[1].kind == nil || c.players[1].config == nil),
+		f.Has(record.FieldRules) && (c.repetition == nil || c.maxPlies == nil),
+		f.Has(record.FieldStartedAt) && c.startedAt == nil,
+		f.Has(record.FieldSeconds) && c.seconds == nil,
+		f.Has(record.FieldID) && !isInt(c.id),
+		f.Has(record.FieldPlies) && !isInt(c.plies):
+		return fmt.Errorf("dataset: %s: a column of %s is missing or of another type than GamesSchema's (%s)", g.t.path, f, sc)
+	}
+	return nil
+}
+
+func isInt(a arrow.Array) bool {
+	switch a.(type) {
+	case *array.Int64, *array.Int32:
+		return true
+	}
+	return false
+}
+
+func intAt(a arrow.Array, i int) int {
+	switch a := a.(type) {
+	case *array.Int64:
+		return int(a.Value(i))
+	case *array.Int32:
+		return int(a.Value(i))
+	}
+	return 0
+}
+
+func (g *gamesFile) text(a *array.String, i int) string {
+	if a == nil || a.IsNull(i) {
+		return ""
+	}
+	return g.strs.get(a.Value(i))
+}
+
+// fill sets game from row i of the batch.
+func (g *gamesFile) fill(i int, game *record.Game) {
+	c := &g.cols
+	if c.id != nil {
+		game.ID = intAt(c.id, i)
+	}
+	if c.seed != nil {
+		game.Seed = c.seed.Value(i)
+	}
+	game.Variant, game.Start, game.StartName = g.text(c.variant, i), g.text(c.start, i), g.text(c.startName, i)
+	game.Result, game.Termination = record.Result(g.text(c.result, i)), record.Termination(g.text(c.termination, i))
+	game.Version, game.Detail = g.text(c.version, i), g.text(c.detail, i)
+	if c.plies != nil {
+		game.Plies = intAt(c.plies, i)
+	}
+	if c.moveText != nil {
+		lo, hi := c.moves.ValueOffsets(i)
+		n := int(hi - lo)
+		if cap(g.arena)-len(g.arena) < n {
+			g.arena = make([]string, 0, max(4096, n))
+		}
+		start := len(g.arena)
+		for j := lo; j < hi; j++ {
+			g.arena = append(g.arena, g.strs.get(c.moveText.Value(int(j))))
+		}
+		game.Moves = g.arena[start:len(g.arena):len(g.arena)]
+	}
+	for side, p := range []*record.Player{&game.Players.Sente, &game.Players.Gote} {
+		pa := c.players[side]
+		p.Name, p.Kind = g.text(pa.name, i), g.text(pa.kind, i)
+		if pa.config != nil && !pa.config.IsNull(i) {
+			switch a := pa.config.(type) {
+			case *array.String:
+				p.Config = g.config([]byte(a.Value(i)))
+			case *array.Binary:
+				p.Config = g.config(a.Value(i))
+			}
+		}
+	}
+	if c.repetition != nil {
+		game.Rules = record.Rules{Repetition: g.text(c.repetition, i), MaxPlies: intAt(c.maxPlies, i)}
+	}
+	if c.startedAt != nil && !c.startedAt.IsNull(i) {
+		game.StartedAt = time.Unix(0, int64(c.startedAt.Value(i))).UTC()
+	}
+	if c.seconds != nil && !c.seconds.IsNull(i) {
+		game.Seconds = c.seconds.Value(i)
+	}
+}
+
+// config decodes a configuration's JSON text, once per distinct text: games
+// with the same text share the map, as record.Reader's do.
+func (g *gamesFile) config(text []byte) map[string]any {
+	if c, ok := g.configs[string(text)]; ok {
+		return c
+	}
+	var c map[string]any
+	if err := json.Unmarshal(text, &c); err != nil {
+		c = map[string]any{"unreadable": string(text)} // Validate has no say on configs; keep the text
+	}
+	if len(g.configs) < 256 {
+		g.configs[string(text)] = c
+	}
+	return c
+}
+
+// readStats takes the game's rows of the positions table, which follow the
+// games table's order, and rebuilds its statistics.
+func (g *gamesFile) readStats(game *record.Game) error {
+	fail := func(format string, a ...any) error {
+		return fmt.Errorf("dataset: %s: game %d: %s", g.stats.t.path, game.ID, fmt.Sprintf(format, a...))
+	}
+	for ply := 0; ; ply++ {
+		p := g.pending
+		g.pending = nil
+		if p == nil {
+			var err error
+			if p, err = g.stats.next(); err == io.EOF {
+				if ply < game.Plies {
+					return fail("the table ends after %d of its %d positions", ply, game.Plies)
+				}
+				return nil
+			} else if err != nil {
+				return err
+			}
+		}
+		if p.Game != game.ID || ply == game.Plies {
+			if ply < game.Plies {
+				return fail("%d positions, want %d (the tables are not in the same order, or not a pair)", ply, game.Plies)
+			}
+			g.pending = p
+			return nil
+		}
+		if p.Ply != ply {
+			return fail("position of ply %d where ply %d was due", p.Ply, ply)
+		}
+		if p.Stats == nil {
+			continue
+		}
+		if len(game.Stats) != ply {
+			return fail("statistics at ply %d after a ply without", ply)
+		}
+		game.Stats = append(game.Stats, *p.Stats)
+	}
+}
+
+// positionsFile reads a positions table row by row.
+type positionsFile struct {
+	t                                  *tableFile
+	rr                                 pqarrow.RecordReader
+	batch                              arrow.RecordBatch
+	row, rows, read                    int
+	gameID, ply, visits, scoreCP, mate arrow.Array
+	sfen, side, move, result, topMove  *array.String
+	value, ms                          *array.Float64
+	top                                *array.List
+	topVisits                          *array.Int64
+	strs                               stringTable
+	pos                                Position
+	withBoard                          bool // read sfen, side, move and result too
+}
+
+// statsColumns are the columns a reader of statistics needs; Positions
+// reads the others too.
+var statsColumns = []string{"game_id", "ply", "visits", "value", "top", "score_cp", "mate", "ms"}
+
+func openPositions(path string) (*positionsFile, error) { return openPositionsColumns(path, false) }
+
+func openPositionsColumns(path string, all bool) (*positionsFile, error) {
+	t, err := openTable(path, PositionsTable)
+	if err != nil {
+		return nil, err
+	}
+	names := statsColumns
+	if all {
+		names = append(names[:len(names):len(names)], "sfen", "side", "move", "result")
+	}
+	p := &positionsFile{t: t, strs: stringTable{}, withBoard: all}
+	if p.rr, err = t.records(names); err != nil {
+		t.close()
+		return nil, err
+	}
+	return p, nil
+}
+
+func (p *positionsFile) close() {
+	if p.batch != nil {
+		p.batch.Release()
+	}
+	p.rr.Release()
+	p.t.close()
+}
+
+// next returns the next row, valid until the next call.
+func (p *positionsFile) next() (*Position, error) {
+	for p.batch == nil || p.row == p.rows {
+		if p.batch != nil {
+			p.read += p.rows
+			p.batch.Release()
+			p.batch = nil
+		}
+		if !p.rr.Next() {
+			if err := p.rr.Err(); err != nil && err != io.EOF {
+				return nil, fmt.Errorf("dataset: %s: after row %d: %v", p.t.path, p.read, oneLine(err))
+			}
+			return nil, io.EOF
+		}
+		p.batch = p.rr.RecordBatch()
+		p.batch.Retain()
+		p.rows, p.row = int(p.batch.NumRows()), 0
+		if err := p.bind(); err != nil {
+			return nil, err
+		}
+	}
+	i := p.row
+	p.row++
+	pos := &p.pos
+	*pos = Position{Game: intAt(p.gameID, i), Ply: intAt(p.ply, i)}
+	if p.withBoard {
+		pos.SFEN, pos.Move = p.strs.get(p.sfen.Value(i)), p.strs.get(p.move.Value(i))
+		pos.Side, pos.Result = record.Result(p.strs.get(p.side.Value(i))), record.Result(p.strs.get(p.result.Value(i)))
+	}
+	if p.visits.IsNull(i) {
+		return pos, nil
+	}
+	s := record.MoveStats{Visits: int64(intAt(p.visits, i)), Value: p.value.Value(i), MS: p.ms.Value(i)}
+	if !p.top.IsNull(i) {
+		lo, hi := p.top.ValueOffsets(i)
+		s.Top = make([]record.TopMove, 0, hi-lo)
+		for j := lo; j < hi; j++ {
+			s.Top = append(s.Top, record.TopMove{Move: p.strs.get(p.topMove.Value(int(j))), Visits: p.topVisits.Value(int(j))})
+		}
+	}
+	for _, v := range []struct {
+		a  arrow.Array
+		to **int
+	}{{p.scoreCP, &s.ScoreCP}, {p.mate, &s.Mate}} {
+		if !v.a.IsNull(i) {
+			x := intAt(v.a, i)
+			*v.to = &x
+		}
+	}
+	pos.Stats = &s
+	return pos, nil
+}
+
+func (p *positionsFile) bind() error {
+	sc := p.batch.Schema()
+	col := func(name string) arrow.Array {
+		if idx := sc.FieldIndices(name); len(idx) == 1 {
+			return p.batch.Column(idx[0])
+		}
+		return nil
+	}
+	p.gameID, p.ply, p.visits, p.scoreCP, p.mate = col("game_id"), col("ply"), col("visits"), col("score_cp"), col("mate")
+	p.value, _ = col("value").(*array.Float64)
+	p.ms, _ = col("ms").(*array.Float64)
+	ok := isInt(p.gameID) && isInt(p.ply) && isInt(p.visits) && isInt(p.scoreCP) && isInt(p.mate) && p.value != nil && p.ms != nil
+	if top, isList := col("top").(*array.List); isList {
+		p.top = top
+		if st, isStruct := top.ListValues().(*array.Struct); isStruct && st.NumField() == 2 {
+			p.topMove, _ = st.Field(0).(*array.String)
+			p.topVisits, _ = st.Field(1).(*array.Int64)
+		}
+	}
+	ok = ok && p.topMove != nil && p.topVisits != nil
+	if p.withBoard {
+		p.sfen, _ = col("sfen").(*array.String)
+		p.side, _ = col("side").(*array.String)
+		p.move, _ = col("move").(*array.String)
+		p.result, _ = col("result").(*array.String)
+		ok = ok && p.sfen != nil && p.side != nil && p.move != nil && p.result != nil
+	}
+	if !ok {
+		return errors.New("dataset: " + p.t.path + ": a column is missing or of another type than PositionsSchema's")
+	}
+	return nil
+}

@@ -1,0 +1,335 @@
+package dataset
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+
+	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/rules/minishogi"
+)
+
+// RowGroupGames is the number of games in a row group of either table (a
+// row group of the positions table holds their moves). A reader holds about
+// one row group of the columns it reads: some megabytes.
+const RowGroupGames = 4096
+
+// Writer writes records as a games table and its positions table, each a
+// Parquet file compressed with zstd. The files are written under temporary
+// names beside their own and renamed into place by Close, the positions
+// table first, so a games table that exists is whole and has its positions.
+type Writer struct {
+	games, positions *table
+	inGroup          int // games in the row group being built
+	written          int
+}
+
+// table is one Parquet file being written.
+type table struct {
+	path string
+	tmp  *os.File
+	fw   *pqarrow.FileWriter
+	b    *array.RecordBuilder
+}
+
+// Create starts the tables games and positions (file paths; by convention
+// games-*.parquet and positions-*.parquet beside it). The games table
+// records its positions table's file name in its metadata.
+func Create(games, positions string) (*Writer, error) {
+	w := &Writer{}
+	var err error
+	if w.positions, err = newTable(positions, PositionsSchema, map[string]string{TableKey: PositionsTable, FormatKey: format}); err != nil {
+		return nil, err
+	}
+	meta := map[string]string{TableKey: GamesTable, FormatKey: format, PositionsKey: filepath.Base(positions)}
+	if w.games, err = newTable(games, GamesSchema, meta); err != nil {
+		w.positions.abort()
+		return nil, err
+	}
+	return w, nil
+}
+
+func newTable(path string, schema *arrow.Schema, meta map[string]string) (*table, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return nil, fmt.Errorf("dataset: %w", err)
+	}
+	props := parquet.NewWriterProperties(
+		parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithDictionaryDefault(true),
+		parquet.WithMaxRowGroupLength(1<<30), // a row group per flush, not per count
+		parquet.WithCreatedBy("shogilab"),
+	)
+	fw, err := pqarrow.NewFileWriter(schema, tmp, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return nil, fmt.Errorf("dataset: %s: %w", path, err)
+	}
+	for k, v := range meta {
+		if err := fw.AppendKeyValueMetadata(k, v); err != nil {
+			return nil, fmt.Errorf("dataset: %s: %w", path, err)
+		}
+	}
+	return &table{path: path, tmp: tmp, fw: fw, b: array.NewRecordBuilder(memory.DefaultAllocator, schema)}, nil
+}
+
+// flush writes the rows built so far as one row group.
+func (t *table) flush() error {
+	rec := t.b.NewRecordBatch()
+	defer rec.Release()
+	if rec.NumRows() == 0 {
+		return nil
+	}
+	if err := t.fw.Write(rec); err != nil {
+		return fmt.Errorf("dataset: %s: %w", t.path, err)
+	}
+	return nil
+}
+
+// finish closes the file, syncs it and renames it into place.
+func (t *table) finish() error {
+	t.b.Release()
+	if err := t.fw.Close(); err != nil { // closes t.tmp too
+		os.Remove(t.tmp.Name())
+		return fmt.Errorf("dataset: %s: %w", t.path, err)
+	}
+	if err := os.Chmod(t.tmp.Name(), 0o644); err != nil { // CreateTemp made it private
+		os.Remove(t.tmp.Name())
+		return fmt.Errorf("dataset: %w", err)
+	}
+	if err := syncFile(t.tmp.Name()); err != nil {
+		os.Remove(t.tmp.Name())
+		return fmt.Errorf("dataset: %s: %w", t.path, err)
+	}
+	if err := os.Rename(t.tmp.Name(), t.path); err != nil {
+		os.Remove(t.tmp.Name())
+		return fmt.Errorf("dataset: %w", err)
+	}
+	return nil
+}
+
+func syncFile(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return f.Sync()
+}
+
+func (t *table) abort() {
+	t.b.Release()
+	t.tmp.Close()
+	os.Remove(t.tmp.Name())
+}
+
+// Write validates g, replays its moves for the positions, and adds it.
+func (w *Writer) Write(g *record.Game) error {
+	if err := g.Validate(); err != nil {
+		return fmt.Errorf("dataset: %w", err)
+	}
+	sfens, err := replay(g)
+	if err != nil {
+		return err
+	}
+	if err := w.appendGame(g); err != nil {
+		return err
+	}
+	w.appendPositions(g, sfens)
+	w.written++
+	if w.inGroup++; w.inGroup == RowGroupGames {
+		return w.flush()
+	}
+	return nil
+}
+
+func (w *Writer) flush() error {
+	w.inGroup = 0
+	if err := w.games.flush(); err != nil {
+		return err
+	}
+	return w.positions.flush()
+}
+
+// Close writes what is buffered and the files' footers, and renames both
+// files into place; it returns the number of games written.
+func (w *Writer) Close() (int, error) {
+	if err := w.flush(); err != nil {
+		w.Abort()
+		return 0, err
+	}
+	if err := w.positions.finish(); err != nil {
+		w.games.abort()
+		return 0, err
+	}
+	if err := w.games.finish(); err != nil {
+		return 0, err
+	}
+	return w.written, nil
+}
+
+// Abort removes the temporary files; neither table is written.
+func (w *Writer) Abort() {
+	w.games.abort()
+	w.positions.abort()
+}
+
+// before is the position before a move: its SFEN and the side to move.
+type before struct{ sfen, side string }
+
+// replay returns the position before each move of g.
+func replay(g *record.Game) ([]before, error) {
+	if g.Variant != "minishogi" {
+		return nil, fmt.Errorf("dataset: game %d: variant %q: only minishogi games can be replayed for their positions", g.ID, g.Variant)
+	}
+	pos, err := minishogi.ParseSFEN(g.Start)
+	if err != nil {
+		return nil, fmt.Errorf("dataset: game %d: %w", g.ID, err)
+	}
+	sfens := make([]before, len(g.Moves))
+	for i, text := range g.Moves {
+		sfens[i] = before{pos.SFEN(), pos.SideToMove().String()}
+		m, err := pos.ParseMove(text)
+		if err != nil {
+			return nil, fmt.Errorf("dataset: game %d: moves[%d]: %w", g.ID, i, err)
+		}
+		pos.MakeMove(m)
+	}
+	return sfens, nil
+}
+
+func (w *Writer) appendGame(g *record.Game) error {
+	b := w.games.b
+	b.Field(0).(*array.Int64Builder).Append(int64(g.ID))
+	b.Field(1).(*array.Uint64Builder).Append(g.Seed)
+	b.Field(2).(*array.StringBuilder).Append(g.Variant)
+	b.Field(3).(*array.StringBuilder).Append(g.Start)
+	appendOptionalString(b.Field(4).(*array.StringBuilder), g.StartName)
+	moves := b.Field(5).(*array.ListBuilder)
+	moves.Append(true)
+	mv := moves.ValueBuilder().(*array.StringBuilder)
+	for _, m := range g.Moves {
+		mv.Append(m)
+	}
+	b.Field(6).(*array.StringBuilder).Append(string(g.Result))
+	b.Field(7).(*array.StringBuilder).Append(string(g.Termination))
+	b.Field(8).(*array.Int32Builder).Append(int32(g.Plies))
+	players := b.Field(9).(*array.StructBuilder)
+	players.Append(true)
+	for i, p := range []record.Player{g.Players.Sente, g.Players.Gote} {
+		pb := players.FieldBuilder(i).(*array.StructBuilder)
+		pb.Append(true)
+		pb.FieldBuilder(0).(*array.StringBuilder).Append(p.Name)
+		pb.FieldBuilder(1).(*array.StringBuilder).Append(p.Kind)
+		config := pb.FieldBuilder(2).(*array.ExtensionBuilder).StorageBuilder().(*array.StringBuilder)
+		if p.Config == nil {
+			config.AppendNull()
+		} else {
+			text, err := json.Marshal(p.Config) // keys sorted: one text per configuration
+			if err != nil {
+				return fmt.Errorf("dataset: game %d: player %q: config: %w", g.ID, p.Name, err)
+			}
+			config.Append(string(text))
+		}
+	}
+	rules := b.Field(10).(*array.StructBuilder)
+	rules.Append(true)
+	rules.FieldBuilder(0).(*array.StringBuilder).Append(g.Rules.Repetition)
+	rules.FieldBuilder(1).(*array.Int32Builder).Append(int32(g.Rules.MaxPlies))
+	b.Field(11).(*array.StringBuilder).Append(g.Version)
+	appendOptionalString(b.Field(12).(*array.StringBuilder), g.Detail)
+	started := b.Field(13).(*array.TimestampBuilder)
+	if g.StartedAt.IsZero() {
+		started.AppendNull() // timing fields that are zero are absent, as in JSON
+	} else {
+		started.Append(arrow.Timestamp(g.StartedAt.UnixNano()))
+	}
+	seconds := b.Field(14).(*array.Float64Builder)
+	if g.Seconds == 0 {
+		seconds.AppendNull()
+	} else {
+		seconds.Append(g.Seconds)
+	}
+	return nil
+}
+
+func appendOptionalString(b *array.StringBuilder, s string) {
+	if s == "" {
+		b.AppendNull()
+	} else {
+		b.Append(s)
+	}
+}
+
+func (w *Writer) appendPositions(g *record.Game, positions []before) {
+	b := w.positions.b
+	for ply, m := range g.Moves {
+		b.Field(0).(*array.Int64Builder).Append(int64(g.ID))
+		b.Field(1).(*array.Int32Builder).Append(int32(ply))
+		b.Field(2).(*array.StringBuilder).Append(positions[ply].sfen)
+		b.Field(3).(*array.StringBuilder).Append(positions[ply].side)
+		b.Field(4).(*array.StringBuilder).Append(m)
+		visits := b.Field(5).(*array.Int64Builder)
+		value := b.Field(6).(*array.Float64Builder)
+		top := b.Field(7).(*array.ListBuilder)
+		scoreCP := b.Field(8).(*array.Int64Builder)
+		mate := b.Field(9).(*array.Int64Builder)
+		ms := b.Field(10).(*array.Float64Builder)
+		if ply < len(g.Stats) {
+			s := g.Stats[ply]
+			visits.Append(s.Visits)
+			value.Append(s.Value)
+			if len(s.Top) == 0 {
+				top.AppendNull()
+			} else {
+				top.Append(true)
+				tb := top.ValueBuilder().(*array.StructBuilder)
+				for _, t := range s.Top {
+					tb.Append(true)
+					tb.FieldBuilder(0).(*array.StringBuilder).Append(t.Move)
+					tb.FieldBuilder(1).(*array.Int64Builder).Append(t.Visits)
+				}
+			}
+			appendOptionalInt(scoreCP, s.ScoreCP)
+			appendOptionalInt(mate, s.Mate)
+			ms.Append(s.MS)
+		} else {
+			visits.AppendNull()
+			value.AppendNull()
+			top.AppendNull()
+			scoreCP.AppendNull()
+			mate.AppendNull()
+			ms.AppendNull()
+		}
+		b.Field(11).(*array.StringBuilder).Append(string(g.Result))
+	}
+}
+
+func appendOptionalInt(b *array.Int64Builder, v *int) {
+	if v == nil {
+		b.AppendNull()
+	} else {
+		b.Append(int64(*v))
+	}
+}
+
+// PositionsPath is the conventional name of the positions table of the
+// games table games: games-0-of-4.parquet has positions-0-of-4.parquet, any
+// other X.parquet has X.positions.parquet.
+func PositionsPath(games string) string {
+	dir, base := filepath.Split(games)
+	if rest, ok := strings.CutPrefix(base, "games"); ok {
+		return filepath.Join(dir, "positions"+rest)
+	}
+	return filepath.Join(dir, strings.TrimSuffix(base, ".parquet")+".positions.parquet")
+}
