@@ -25,9 +25,10 @@
 // engine options sent with setoption — and its limits as USI's `go` knows
 // them: movetime, nodes, depth, or a clock (time, increment, byoyomi) that
 // the match keeps for it. A Player answers the moves of one side of one
-// game. Engines are kept between games (EnginePool): a USI engine's process
-// gets `usinewgame`, the toolkit engine's node pool is reseeded
-// (engine.Player.NewGame), so a game is played exactly as by a new engine.
+// game. The toolkit engine's players are kept between games (EnginePool)
+// and reseeded (engine.Player.NewGame); a USI engine gets a new process for
+// every game, as `usinewgame` does not clear every engine's state. Either
+// way a game is played exactly as by a new engine.
 //
 // Matches. Match.A and Match.B are the players. Without Match.Pairs, A
 // plays Sente in every game (a self-play dataset of fixed sides); with it,

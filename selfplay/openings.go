@@ -65,15 +65,9 @@ func GenerateOpenings(ctx context.Context, o OpeningSearch) ([]JudgedOpening, er
 	if maxWalks == 0 {
 		maxWalks = 100 * o.Count
 	}
-	judge, err := newUSIPlayer(ctx, o.Judge, nil)
-	if err != nil {
-		return nil, fmt.Errorf("selfplay: openings: judge: %w", err)
+	if err := o.Judge.CheckEngine(ctx); err != nil {
+		return nil, err // names the engine
 	}
-	defer func() {
-		if judge != nil {
-			judge.Close()
-		}
-	}()
 	lim := usi.GoParams{Nodes: o.Judge.Limits.Nodes, Depth: o.Judge.Limits.Depth}
 	start := minishogi.StartPosition()
 	seen := map[string]bool{}
@@ -103,7 +97,7 @@ func GenerateOpenings(ctx context.Context, o OpeningSearch) ([]JudgedOpening, er
 			continue
 		}
 		seen[key] = true
-		d, err := judgeOnce(ctx, &judge, o.Judge, pos, lim)
+		d, err := judgeOnce(ctx, o.Judge, pos, lim)
 		if err != nil {
 			return kept, fmt.Errorf("selfplay: openings: judge on %s: %w", pos.SFEN(), err)
 		}
@@ -117,26 +111,27 @@ func GenerateOpenings(ctx context.Context, o OpeningSearch) ([]JudgedOpening, er
 	return kept, nil
 }
 
-// judgeOnce asks the judge for its verdict on pos after usinewgame, which
-// clears what it learnt from the positions before. A judge that fails (on a
-// loaded machine an engine can miss a deadline) is replaced by a new process
-// and asked again, twice at most: the verdict does not depend on the process.
-func judgeOnce(ctx context.Context, judge **usiPlayer, spec PlayerSpec, pos minishogi.Position, lim usi.GoParams) (Decision, error) {
+// judgeOnce asks a new process of the judge for its verdict on pos: a
+// process that has searched other positions may answer differently (see
+// usiPlayer), and the same flags must give the same file. A judge that fails
+// (on a loaded machine an engine can miss a deadline) is asked again, twice
+// at most, by another new process.
+func judgeOnce(ctx context.Context, spec PlayerSpec, pos minishogi.Position, lim usi.GoParams) (Decision, error) {
 	var err error
 	for range 3 {
-		if *judge == nil {
-			if *judge, err = newUSIPlayer(ctx, spec, nil); err != nil {
-				continue
+		var judge *usiPlayer
+		if judge, err = newUSIPlayer(ctx, spec); err != nil {
+			if ctx.Err() != nil {
+				return Decision{}, ctx.Err()
 			}
+			continue
 		}
 		var d Decision
-		if err = (*judge).newGame(ctx); err == nil {
-			if d, err = (*judge).Move(ctx, minishogi.NewGame(pos, minishogi.GameOptions{}), lim); err == nil {
-				return d, nil
-			}
+		d, err = judge.Move(ctx, minishogi.NewGame(pos, minishogi.GameOptions{}), lim)
+		judge.Close()
+		if err == nil {
+			return d, nil
 		}
-		(*judge).Close()
-		*judge = nil
 		if ctx.Err() != nil {
 			return Decision{}, ctx.Err()
 		}

@@ -373,16 +373,16 @@ func (s PlayerSpec) settings() (engine.Settings, error) {
 }
 
 // New makes a player for one game. seed drives its random choices (see
-// SideSeed). ctx bounds an engine process's life. A player whose kind keeps
-// state between games (a USI engine's process, the toolkit engine's node
-// pool) is taken from engines when it holds an idle one (engines may be
-// nil); Close hands it back.
+// SideSeed). ctx bounds an engine process's life. The toolkit engine's
+// player, whose node pool is worth keeping, is taken from engines when it
+// holds an idle one (engines may be nil) and Close hands it back; a USI
+// engine gets a fresh process for every game (see usiPlayer).
 func (s PlayerSpec) New(ctx context.Context, seed uint64, engines *EnginePool) (Player, error) {
 	switch s.Kind {
 	case record.KindRandom:
 		return NewRandomPlayer(seed), nil
 	case record.KindUSI:
-		return newUSIPlayer(ctx, s, engines)
+		return newUSIPlayer(ctx, s)
 	case record.KindMCTS:
 		return newMCTSPlayer(s, seed, engines)
 	}

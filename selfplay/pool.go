@@ -2,12 +2,11 @@ package selfplay
 
 import "sync"
 
-// EnginePool keeps the engines of finished games for reuse by later games:
-// USI engine processes (Fairy-Stockfish takes seconds to start, longer than
-// a fast game) and the toolkit engine's players (whose node pool is
-// allocated once). An engine is kept under a key that says which specs can
-// reuse it: same command and options, or same settings. It is safe for
-// concurrent use. Close ends the idle engines.
+// EnginePool keeps the toolkit engine's players of finished games for reuse
+// by later games, so that a node pool is allocated once (USI engines are not
+// kept: see usiPlayer). A player is kept under a key that says which specs
+// can reuse it: the same settings. It is safe for concurrent use. Close ends
+// the idle players.
 type EnginePool struct {
 	mu   sync.Mutex
 	idle map[string][]pooled

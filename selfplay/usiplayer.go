@@ -12,24 +12,17 @@ import (
 	"github.com/shogilab/shogilab/usi"
 )
 
-// usiPlayer is an external USI engine playing one game. Its process comes
-// from an EnginePool when the Match has one and goes back to it after a
-// game in which it did not fail; a failed engine is closed, so a crash costs
-// only its own game. Every game starts with `usinewgame`, which makes
-// Stockfish-family engines clear their hash and history tables, so a
-// game's moves do not depend on the games the process played before (with
-// one engine thread such engines are deterministic at a node or depth
-// limit).
+// usiPlayer is an external USI engine playing one game, in a process of its
+// own that ends with the game. A process is never reused: `usinewgame` does
+// not promise a clean state, and Fairy-Stockfish 11.1 keeps some after it
+// (TestUSIEngineFreshEachGame: at a node limit it answered 1 of 20 openings
+// differently after other searches than as a new process). Only a fresh
+// process makes a game's moves depend on nothing but the game, so that
+// shards, resumes and parallel runs give the same games (with one engine
+// thread, at a node or depth limit). A crash costs only its own game.
 type usiPlayer struct {
 	client *usi.Client
-	pool   *EnginePool
-	key    string
 	failed bool
-}
-
-// engineKey identifies the processes a spec can reuse: same command, same options.
-func (s PlayerSpec) engineKey() string {
-	return fmt.Sprintf("usi %q %q", s.Argv, s.Options)
 }
 
 // untimedMoveLimit is the longest a USI engine may think on a node or
@@ -47,42 +40,25 @@ func (s PlayerSpec) CheckEngine(ctx context.Context) error {
 	if _, err := exec.LookPath(s.Argv[0]); err != nil {
 		return fmt.Errorf("selfplay: engine %q: %w", s.Argv[0], err)
 	}
-	p, err := newUSIPlayer(ctx, s, nil)
+	p, err := newUSIPlayer(ctx, s)
 	if err != nil {
 		return err
 	}
 	return p.Close()
 }
 
-// newUSIPlayer takes an idle engine from pool (nil: none) or starts one,
-// and readies it for a new game.
-func newUSIPlayer(ctx context.Context, s PlayerSpec, pool *EnginePool) (*usiPlayer, error) {
-	key := s.engineKey()
-	if pool != nil {
-		if p, ok := pool.get(key).(*usiPlayer); ok {
-			if err := p.newGame(ctx); err == nil {
-				return p, nil
-			}
-			p.client.Close() // broken while idle: start a fresh one
-		}
-	}
+// newUSIPlayer starts the spec's engine and readies it for a new game.
+func newUSIPlayer(ctx context.Context, s PlayerSpec) (*usiPlayer, error) {
 	c, err := usi.Start(ctx, s.Argv)
 	if err != nil {
 		return nil, err
 	}
-	p := &usiPlayer{client: c, pool: pool, key: key}
+	p := &usiPlayer{client: c}
 	if err := p.setUp(ctx, s); err != nil {
 		c.Close()
 		return nil, err
 	}
 	return p, nil
-}
-
-func (p *usiPlayer) newGame(ctx context.Context) error {
-	if err := p.client.NewGame(); err != nil {
-		return err
-	}
-	return p.client.IsReady(ctx)
 }
 
 func (p *usiPlayer) setUp(ctx context.Context, s PlayerSpec) error {
@@ -111,7 +87,10 @@ func (p *usiPlayer) setUp(ctx context.Context, s PlayerSpec) error {
 			return err
 		}
 	}
-	return p.newGame(ctx)
+	if err := p.client.NewGame(); err != nil {
+		return err
+	}
+	return p.client.IsReady(ctx)
 }
 
 func (p *usiPlayer) Move(ctx context.Context, g *minishogi.Game, lim usi.GoParams) (Decision, error) {
@@ -142,16 +121,8 @@ func (p *usiPlayer) Move(ctx context.Context, g *minishogi.Game, lim usi.GoParam
 	return Decision{Move: bm.Move, Stats: usiStats(bm.Info)}, nil
 }
 
-// Close returns a healthy engine to the pool and quits any other.
-func (p *usiPlayer) Close() error {
-	if p.pool != nil && !p.failed {
-		p.pool.put(p.key, p)
-		return nil
-	}
-	return p.client.Close()
-}
-
-func (p *usiPlayer) quit() error { return p.client.Close() }
+// Close ends the engine's process.
+func (p *usiPlayer) Close() error { return p.client.Close() }
 
 // usiStats converts an engine's last info line. Visits are its nodes. The
 // value maps centipawns to an expected outcome with the logistic curve of
