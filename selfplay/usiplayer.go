@@ -90,7 +90,7 @@ func (p *usiPlayer) setUp(ctx context.Context, s PlayerSpec) error {
 	if err := p.client.NewGame(); err != nil {
 		return err
 	}
-	return p.client.IsReady(ctx)
+	return p.client.SetUpReady(ctx)
 }
 
 func (p *usiPlayer) Move(ctx context.Context, g *minishogi.Game, lim usi.GoParams) (Decision, error) {

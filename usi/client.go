@@ -428,6 +428,20 @@ func (c *Client) IsReady(ctx context.Context) error {
 	})
 }
 
+// SetUpReady is IsReady for the first `isready` after the handshake and the
+// options, which belongs to the engine's start: setting options can allocate
+// tables (a hash, a network) and the first `usinewgame` clears them, so the
+// answer is bounded by the startup timeout, not the response timeout (on a
+// loaded machine Fairy-Stockfish took over 10 s to answer it).
+func (c *Client) SetUpReady(ctx context.Context) error {
+	if err := c.send("isready"); err != nil {
+		return err
+	}
+	return c.waitLine(ctx, c.startupTimeout, "readyok", func(line string) (bool, error) {
+		return line == "readyok", nil
+	})
+}
+
 // NewGame sends `usinewgame`.
 func (c *Client) NewGame() error { return c.send("usinewgame") }
 

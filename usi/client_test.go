@@ -303,6 +303,7 @@ func TestClientFakeEngineProcess(t *testing.T) {
 //   - "dies-on-go": like good, but `go` writes to stderr and exits with 3.
 //   - "silent": answers nothing and never exits on its own, not even at EOF.
 //   - "silent-search": answers usi and isready, but `go` and `stop` get nothing.
+//   - "slow-ready": like good, but answers isready 400 ms late.
 func runFakeEngine(scenario string) int {
 	in := bufio.NewScanner(os.Stdin)
 	out := bufio.NewWriter(os.Stdout)
@@ -324,6 +325,9 @@ func runFakeEngine(scenario string) int {
 				"option name Style type combo default Normal var Solid var Normal var Risky",
 				"usiok")
 		case cmd == "isready":
+			if scenario == "slow-ready" {
+				time.Sleep(400 * time.Millisecond)
+			}
 			say("info string loading", "readyok")
 		case cmd == "quit":
 			return 0
@@ -351,6 +355,23 @@ func runFakeEngine(scenario string) int {
 		time.Sleep(time.Hour) // ignore EOF too: only a kill ends it
 	}
 	return 0
+}
+
+// TestClientSetUpReady: the first isready, after the options, may take as long as the
+// engine's start; later ones only as long as a response.
+func TestClientSetUpReady(t *testing.T) {
+	c := startFake(t, "slow-ready", WithStartupTimeout(5*time.Second), WithResponseTimeout(100*time.Millisecond))
+	defer c.Close()
+	ctx := context.Background()
+	if _, err := c.Handshake(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetUpReady(ctx); err != nil {
+		t.Errorf("SetUpReady with a 5 s startup timeout, readyok after 400 ms: %v", err)
+	}
+	if err := c.IsReady(ctx); !errors.Is(err, ErrTimeout) {
+		t.Errorf("IsReady with a 100 ms response timeout, readyok after 400 ms: %v, want ErrTimeout", err)
+	}
 }
 
 func TestClientFakeGood(t *testing.T) {
