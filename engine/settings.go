@@ -126,13 +126,13 @@ var settings = []Setting{
 			s.Player.Search.Twins, err = mcts.ParseTwins(v)
 			return err
 		}},
-	{Name: "MateDepth", Kind: Choice, Choices: []string{"0", "1", "3", "5", "7"}, Default: "3",
+	{Name: "MateDepth", Kind: Choice, Choices: []string{"0", "1", "3", "5", "7"}, Default: "5",
 		Doc: "mate search by checks at every expansion, to mate in this many plies (0: off)",
 		setText: func(s *Settings, v string) (err error) {
 			s.Player.Eval.MateDepth, err = strconv.Atoi(v)
 			return err
 		}},
-	{Name: "MateNodes", Kind: Int, Min: 0, Max: 1 << 30, Default: "400",
+	{Name: "MateNodes", Kind: Int, Min: 0, Max: 1 << 30, Default: "1000",
 		Doc:    "moves a mate search beyond mate in 1 may make at one expansion before it gives up",
 		setInt: func(s *Settings, n int64) { s.Player.Eval.MateNodes = int(n) }},
 	{Name: "Noise", Kind: Float, Low: 0, High: 1, Default: "0",

@@ -102,9 +102,11 @@ type Config struct {
 	MateNodes int
 }
 
-// DefaultConfig returns the default weights with mate-in-3 searches of at most 400 moves.
+// DefaultConfig returns the default weights with mate searches to mate in 5 of at most
+// 1000 moves (MateDepth 5 against 3: +125 Elo [+88, +164] at 1000 playouts a move, for
+// 22% fewer playouts a second; docs/strength.md).
 func DefaultConfig() Config {
-	return Config{Weights: DefaultWeights(), MateDepth: 3, MateNodes: 400}
+	return Config{Weights: DefaultWeights(), MateDepth: 5, MateNodes: 1000}
 }
 
 // Validate reports the first field of c that is out of range.
