@@ -135,6 +135,12 @@ var settings = []Setting{
 	{Name: "MateNodes", Kind: Int, Min: 0, Max: 1 << 30, Default: "1000",
 		Doc:    "moves a mate search beyond mate in 1 may make at one expansion before it gives up",
 		setInt: func(s *Settings, n int64) { s.Player.Eval.MateNodes = int(n) }},
+	{Name: "RepetitionLeaves", Kind: Check, Default: "false",
+		Doc: "a position below the root that occurred before is valued by the repetition rule, not by the evaluator",
+		setText: func(s *Settings, v string) error {
+			s.Player.Search.RepetitionLeaves = v == "true"
+			return nil
+		}},
 	{Name: "Noise", Kind: Float, Low: 0, High: 1, Default: "0",
 		Doc:      "weight of Dirichlet noise mixed into the root priors, for self-play (0: none)",
 		setFloat: func(s *Settings, x float64) { s.Player.Search.DirichletEpsilon = x }},

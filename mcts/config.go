@@ -53,6 +53,14 @@ type Config struct {
 	// playouts. TwinsAuto, the zero value and default, turns twins on when
 	// Threads > 1, leaving a one-goroutine search exactly as it was.
 	Twins Twins
+	// RepetitionLeaves makes a position below the root that occurred before in the game
+	// (see Repeater; games that do not implement it are unaffected) a leaf valued as the
+	// repetition rule would end the game: whoever the repeated cycle suits can repeat it
+	// until the rule applies, so the position is worth what the rule says, not what an
+	// evaluation of it says (chess engines score a repetition in the tree as a draw for
+	// the same reason). The leaf is not proven, so that no proof rests on it and a
+	// search may still find that the players did better earlier. Default false.
+	RepetitionLeaves bool
 }
 
 // Twins is the setting of Config.Twins.

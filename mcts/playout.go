@@ -122,6 +122,10 @@ func (w *worker) playout(twin bool) int {
 			break
 		}
 		if metaState(meta) == expanded {
+			if metaChildren(meta) == 0 { // a repetition leaf (Config.RepetitionLeaves)
+				_, value = w.game.(Repeater).Repeats()
+				break
+			}
 			c, ok := s.selectChild(n, meta)
 			if !ok { // every move loses: n is a proven loss
 				s.tryProve(idx)
@@ -372,6 +376,14 @@ func (w *worker) expand(idx uint32) (float32, bool) {
 	if over, v := w.game.Outcome(); over {
 		n.meta.Store(packMeta(expanded, outcomeProof(v), 0))
 		return v, true
+	}
+	if s.cfg.RepetitionLeaves && idx != 0 {
+		if r, ok := w.game.(Repeater); ok {
+			if repeats, v := r.Repeats(); repeats {
+				n.meta.Store(packMeta(expanded, Proof{}, 0))
+				return v, true
+			}
+		}
 	}
 	w.moves = w.game.LegalMoves(w.moves[:0])
 	count := len(w.moves)
