@@ -141,6 +141,9 @@ var settings = []Setting{
 			s.Player.Search.RepetitionLeaves = v == "true"
 			return nil
 		}},
+	{Name: "MinimaxWeight", Kind: Float, Low: 0, High: 1, Default: "0",
+		Doc:      "weight of the implicit minimax value of the evaluations against the mean in selection (0: off)",
+		setFloat: func(s *Settings, x float64) { s.Player.Search.MinimaxWeight = float32(x) }},
 	{Name: "Noise", Kind: Float, Low: 0, High: 1, Default: "0",
 		Doc:      "weight of Dirichlet noise mixed into the root priors, for self-play (0: none)",
 		setFloat: func(s *Settings, x float64) { s.Player.Search.DirichletEpsilon = x }},

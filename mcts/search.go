@@ -168,6 +168,9 @@ func NewSearcher(cfg Config, newEvaluator func() Evaluator) (*Searcher, error) {
 	}
 	s := &Searcher{cfg: cfg, rootSrc: rand.NewPCG(cfg.Seed, 0)}
 	s.rng = rand.New(s.rootSrc)
+	if cfg.MinimaxWeight > 0 {
+		s.pool.minimax = make([]atomic.Uint32, cfg.MaxNodes)
+	}
 	s.pool.allocate(cfg.MaxNodes)
 	if cfg.Threads > 1 {
 		s.deferFrom = heavyVisits
