@@ -69,19 +69,11 @@ func (e *Evaluator) Evaluate(g mcts.Game, moves []mcts.Move, priors []float32, _
 	nChecks := e.priors(pos, &maps, moves, priors)
 
 	checks := e.checks[:nChecks]
-	if e.cfg.MateDepth >= 1 {
-		for _, m := range checks {
-			if e.matesAtOnce(pos, m) {
-				e.markMate(moves, priors, m)
-				return mcts.Evaluation{Value: 1, Proof: mcts.Proof{Status: mcts.Win, Plies: 1}}
-			}
-		}
-	}
 	depth := e.cfg.MateDepth
 	for depth > game.PliesLeft() {
 		depth -= 2 // a mate after the play limit would come too late
 	}
-	if depth >= 3 && nChecks > 0 {
+	if depth >= 1 && nChecks > 0 {
 		if m, plies, ok := e.findMate(pos, game, checks, depth); ok {
 			e.markMate(moves, priors, m)
 			return mcts.Evaluation{Value: 1, Proof: mcts.Proof{Status: mcts.Win, Plies: plies}}

@@ -28,24 +28,18 @@ type mateCandidate struct {
 	replies int
 }
 
-// matesAtOnce reports whether the legal checking move m leaves the opponent no legal move.
-func (e *Evaluator) matesAtOnce(pos *ms.Position, m ms.Move) bool {
-	u := pos.MakeMove(m)
-	e.nodes++
-	replies := &e.lists[1]
-	pos.GenerateLegal(replies)
-	pos.UnmakeMove(m, u)
-	return replies.N == 0
-}
-
-// findMate looks for a mate in at most depth plies (odd, 3 or more) by checks, where
-// checks are the legal checking moves of pos, none of which mates at once. It returns the
-// mating move and the length of the line found, deepening by two plies from 3; it gives
-// up, proving nothing, after Config.MateNodes moves.
+// findMate looks for a mate in at most depth plies (odd) by checks, where checks are the
+// legal checking moves of pos. It returns the mating move and the length of the line
+// found, trying every check for a mate in one and then deepening by two plies from 3; it
+// gives up, proving nothing, after Config.MateNodes moves beyond the first ply.
 func (e *Evaluator) findMate(pos *ms.Position, g Game, checks []ms.Move, depth int) (ms.Move, int, bool) {
 	e.nodes = 0
+	cands, m, mated := e.countReplies(pos, g, 0, depth, checks)
+	if mated {
+		return m, 1, true
+	}
 	for d := 3; d <= depth; d += 2 {
-		if m, plies, ok := e.attack(pos, g, 0, d, checks); ok {
+		if m, plies, ok := e.tryChecks(pos, g, 0, d, cands); ok {
 			return m, plies, true
 		}
 		if e.nodes >= e.cfg.MateNodes {
@@ -59,11 +53,24 @@ func (e *Evaluator) findMate(pos *ms.Position, g Game, checks []ms.Move, depth i
 // checks, its legal checking moves; ply is the distance from the search's root, which
 // picks the scratch lists. It returns the mating move and the length of the line found.
 func (e *Evaluator) attack(pos *ms.Position, g Game, ply, depth int, checks []ms.Move) (ms.Move, int, bool) {
+	cands, m, mated := e.countReplies(pos, g, ply, depth, checks)
+	if mated {
+		return m, 1, true
+	}
+	return e.tryChecks(pos, g, ply, depth, cands)
+}
+
+// countReplies plays each of checks and counts the defender's replies: a check without
+// one mates, and is returned at once. Otherwise it returns, where depth allows a longer
+// mate, the checks worth trying further (not into a position that may have occurred),
+// fewest replies first. At the search's root (ply 0) every check is counted, whatever
+// the budget, so that no mate in one is missed.
+func (e *Evaluator) countReplies(pos *ms.Position, g Game, ply, depth int, checks []ms.Move) ([]mateCandidate, ms.Move, bool) {
 	cands := e.cands[ply/2][:0]
 	replies := &e.lists[ply+1]
 	for _, c := range checks {
-		if e.nodes >= e.cfg.MateNodes {
-			return ms.NoMove, 0, false
+		if ply > 0 && e.nodes >= e.cfg.MateNodes {
+			return nil, ms.NoMove, false
 		}
 		u := pos.MakeMove(c)
 		e.nodes++
@@ -71,7 +78,7 @@ func (e *Evaluator) attack(pos *ms.Position, g Game, ply, depth int, checks []ms
 		seen := depth > 1 && g.MaybeSeen(pos.Hash())
 		pos.UnmakeMove(c, u)
 		if replies.N == 0 {
-			return c, 1, true
+			return nil, c, true
 		}
 		if depth > 1 && !seen {
 			cands = append(cands, mateCandidate{c, replies.N})
@@ -83,6 +90,15 @@ func (e *Evaluator) attack(pos *ms.Position, g Game, ply, depth int, checks []ms
 		for j := i; j > 0 && cands[j].replies < cands[j-1].replies; j-- {
 			cands[j], cands[j-1] = cands[j-1], cands[j]
 		}
+	}
+	return cands, ms.NoMove, false
+}
+
+// tryChecks looks for a mate within depth plies by one of cands, none of which mates at
+// once.
+func (e *Evaluator) tryChecks(pos *ms.Position, g Game, ply, depth int, cands []mateCandidate) (ms.Move, int, bool) {
+	if depth < 3 {
+		return ms.NoMove, 0, false
 	}
 	for _, c := range cands {
 		u := pos.MakeMove(c.m)

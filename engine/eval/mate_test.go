@@ -37,6 +37,14 @@ func (dfpnTsume) Play(p ms.Position, m ms.Move) ms.Position {
 	return p
 }
 
+// matesAtOnce reports whether the legal checking move m leaves the opponent no legal move.
+func matesAtOnce(pos *ms.Position, m ms.Move) bool {
+	u := pos.MakeMove(m)
+	mated := len(pos.LegalMoves(nil)) == 0
+	pos.UnmakeMove(m, u)
+	return mated
+}
+
 // attackingPositions are positions of random games from starts rich in pieces in hand,
 // where the side to move has a check: the positions the mate search is asked about.
 func attackingPositions(t *testing.T, n int) []ms.Position {
@@ -99,7 +107,7 @@ func TestMateSearchAgreesWithDfpn(t *testing.T) {
 			}
 			in1 := false
 			for _, m := range checks {
-				in1 = in1 || e.matesAtOnce(&p, m)
+				in1 = in1 || matesAtOnce(&p, m)
 			}
 			m, plies, ok := e.findMate(&p, g, checks, d)
 			got := in1 || ok
