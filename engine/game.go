@@ -168,6 +168,14 @@ func (g *Game) repetition() (loser minishogi.Color, draw, ok bool) {
 	if count < 4 {
 		return 0, false, false
 	}
+	loser, draw = g.repetitionLoser(first)
+	return loser, draw, true
+}
+
+// repetitionLoser judges a repetition of the current position whose first occurrence was
+// after first moves: who loses, or that it is a draw.
+func (g *Game) repetitionLoser(first int) (loser minishogi.Color, draw bool) {
+	n := len(g.moves)
 	// Perpetual check: a side that checked with every one of its moves since the first of the
 	// four occurrences loses, unless both did. The side to move now made moves first,
 	// first+2, ...; its opponent the others.
@@ -182,17 +190,46 @@ func (g *Game) repetition() (loser minishogi.Color, draw, ok bool) {
 	}
 	if allChecks[minishogi.Sente] != allChecks[minishogi.Gote] {
 		if allChecks[minishogi.Sente] {
-			return minishogi.Sente, false, true
+			return minishogi.Sente, false
 		}
-		return minishogi.Gote, false, true
+		return minishogi.Gote, false
 	}
 	switch g.opts.Repetition {
 	case minishogi.GoteWins:
-		return minishogi.Sente, false, true
+		return minishogi.Sente, false
 	case minishogi.RepetitionDraws:
-		return 0, true, true
+		return 0, true
 	}
-	return g.firstMover, false, true
+	return g.firstMover, false
+}
+
+// Repeats implements mcts.Repeater: whether the current position occurred before, and if
+// so the value for the side to move of the repetition that the players could make of it,
+// judged as repetition judges a fourth occurrence (docs/rules.md#repetition) with the
+// moves since the last occurrence standing for the cycle repeated.
+func (g *Game) Repeats() (bool, float32) {
+	n := len(g.moves)
+	now := g.hashes[n]
+	if g.seen[now%seenBuckets] < 2 {
+		return false, 0
+	}
+	last := -1
+	for i := n - 2; i >= 0; i -= 2 { // equal positions have the same side to move
+		if g.hashes[i] == now {
+			last = i
+			break
+		}
+	}
+	if last < 0 {
+		return false, 0
+	}
+	switch loser, draw := g.repetitionLoser(last); {
+	case draw:
+		return true, 0
+	case loser == g.pos.SideToMove():
+		return true, -1
+	}
+	return true, 1
 }
 
 // Hash implements mcts.Game: the position's hash (board, hands, side to move).

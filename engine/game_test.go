@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -106,5 +107,37 @@ func BenchmarkPlayUndo(b *testing.B) {
 	for b.Loop() {
 		g.play(m)
 		g.Undo()
+	}
+}
+
+// TestRepeats: from the start, the rooks step out and back (1e1d 5a5b 1d1e 5b5a), which
+// repeats the start with Sente to move: Sente moved first in the game and loses a
+// repetition by default (docs/rules.md#repetition), draws one under the draw rule. One
+// more rook move repeats the position after 1e1d with Gote to move, which Gote then wins.
+func TestRepeats(t *testing.T) {
+	for _, c := range []struct {
+		rule  minishogi.RepetitionRule
+		moves []string
+		want  []float32 // value for the side to move after each move; 2 for no repetition
+	}{
+		{minishogi.FirstMoverLoses, []string{"1e1d", "5a5b", "1d1e", "5b5a", "1e1d"}, []float32{2, 2, 2, -1, 1}},
+		{minishogi.RepetitionDraws, []string{"1e1d", "5a5b", "1d1e", "5b5a", "1e1d"}, []float32{2, 2, 2, 0, 0}},
+		{minishogi.GoteWins, []string{"1e1d", "5a5b", "1d1e", "5b5a", "1e1d"}, []float32{2, 2, 2, -1, 1}},
+	} {
+		g := NewGame(minishogi.StartPosition(), nil, minishogi.GameOptions{Repetition: c.rule})
+		for i, s := range c.moves {
+			m, err := g.Position().ParseMove(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g.Play(mcts.Move(m))
+			repeats, v := g.Repeats()
+			if !repeats {
+				v = 2
+			}
+			if v != c.want[i] {
+				t.Errorf("%v after %v: Repeats %v %v, want %v", c.rule, c.moves[:i+1], repeats, v, c.want[i])
+			}
+		}
 	}
 }

@@ -126,12 +126,24 @@ var settings = []Setting{
 			s.Player.Search.Twins, err = mcts.ParseTwins(v)
 			return err
 		}},
-	{Name: "MateDepth", Kind: Choice, Choices: []string{"0", "1", "3"}, Default: "3",
-		Doc: "mate search at every expansion, in moves of the mating side (0: off)",
+	{Name: "MateDepth", Kind: Choice, Choices: []string{"0", "1", "3", "5", "7"}, Default: "5",
+		Doc: "mate search by checks at every expansion, to mate in this many plies (0: off)",
 		setText: func(s *Settings, v string) (err error) {
 			s.Player.Eval.MateDepth, err = strconv.Atoi(v)
 			return err
 		}},
+	{Name: "MateNodes", Kind: Int, Min: 0, Max: 1 << 30, Default: "1000",
+		Doc:    "moves a mate search beyond mate in 1 may make at one expansion before it gives up",
+		setInt: func(s *Settings, n int64) { s.Player.Eval.MateNodes = int(n) }},
+	{Name: "RepetitionLeaves", Kind: Check, Default: "false",
+		Doc: "a position below the root that occurred before is valued by the repetition rule, not by the evaluator",
+		setText: func(s *Settings, v string) error {
+			s.Player.Search.RepetitionLeaves = v == "true"
+			return nil
+		}},
+	{Name: "MinimaxWeight", Kind: Float, Low: 0, High: 1, Default: "0",
+		Doc:      "weight of the implicit minimax value of the evaluations against the mean in selection (0: off)",
+		setFloat: func(s *Settings, x float64) { s.Player.Search.MinimaxWeight = float32(x) }},
 	{Name: "Noise", Kind: Float, Low: 0, High: 1, Default: "0",
 		Doc:      "weight of Dirichlet noise mixed into the root priors, for self-play (0: none)",
 		setFloat: func(s *Settings, x float64) { s.Player.Search.DirichletEpsilon = x }},

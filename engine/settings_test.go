@@ -100,7 +100,7 @@ func TestSettingErrors(t *testing.T) {
 		{"CPuct", "1e39", `engine: option CPuct: "1e39" is not a number above 0`},
 		{"FPUReduction", "-0.1", `engine: option FPUReduction: "-0.1" is not a number of 0 or more`},
 		{"Noise", "1.5", `engine: option Noise: "1.5" is not a number from 0 to 1`},
-		{"MateDepth", "2", `engine: option MateDepth: "2" is not one of 0, 1, 3`},
+		{"MateDepth", "2", `engine: option MateDepth: "2" is not one of 0, 1, 3, 5, 7`},
 		{"Repetition", "sometimes", `engine: option Repetition: "sometimes" is not one of first-mover-loses, gote-wins, draw`},
 		{"USI_Ponder", "yes", `engine: option USI_Ponder: "yes" is not true or false`},
 	} {

@@ -53,6 +53,22 @@ type Config struct {
 	// playouts. TwinsAuto, the zero value and default, turns twins on when
 	// Threads > 1, leaving a one-goroutine search exactly as it was.
 	Twins Twins
+	// RepetitionLeaves makes a position below the root that occurred before in the game
+	// (see Repeater; games that do not implement it are unaffected) a leaf valued as the
+	// repetition rule would end the game: whoever the repeated cycle suits can repeat it
+	// until the rule applies, so the position is worth what the rule says, not what an
+	// evaluation of it says (chess engines score a repetition in the tree as a draw for
+	// the same reason). The leaf is not proven, so that no proof rests on it and a
+	// search may still find that the players did better earlier. Default false.
+	RepetitionLeaves bool
+	// MinimaxWeight mixes implicit minimax backups into selection (Lanctot, Winands,
+	// Pepels and Sturtevant 2014, "Monte Carlo Tree Search with Heuristic Evaluations
+	// using Implicit Minimax Backups"): every node keeps, beside its mean, the negamax of
+	// the evaluator's values over the part of the tree below it, and a child is scored by
+	// (1-w)·mean + w·minimax. The mean is slow to notice a refutation that a few leaves
+	// deep in the tree have found; the minimax value sees it at once. 0, the default,
+	// turns it off (and keeps no minimax values); at most 1.
+	MinimaxWeight float32
 }
 
 // Twins is the setting of Config.Twins.
@@ -121,6 +137,8 @@ func (c Config) Validate() error {
 		return bad("TemperaturePlies", c.TemperaturePlies, "need 0 or more")
 	case c.TemperaturePlies > 0 && (!(c.Temperature > 0) || !finite(c.Temperature)):
 		return bad("Temperature", c.Temperature, "need a positive number when TemperaturePlies is set")
+	case !(c.MinimaxWeight >= 0 && c.MinimaxWeight <= 1):
+		return bad("MinimaxWeight", c.MinimaxWeight, "need 0 to 1")
 	case c.Twins > TwinsOff:
 		return bad("Twins", c.Twins, "need TwinsAuto, TwinsOn or TwinsOff")
 	}

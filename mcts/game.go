@@ -18,3 +18,11 @@ type Game interface {
 	Clone() Game                         // independent copy, history included
 	MoveString(m Move) string            // human/USI notation of a move
 }
+
+// Repeater is a Game in which a position can recur, for Config.RepetitionLeaves.
+type Repeater interface {
+	// Repeats reports whether the current position occurred before in the game (the
+	// moves before the search's root included), and if so the value, for the side to
+	// move, of the game ending there by the game's repetition rule.
+	Repeats() (repeats bool, value float32)
+}

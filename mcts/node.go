@@ -129,6 +129,11 @@ func (n *node) q() float32 {
 // reuse compacts the kept subtree to the front (keepSubtree).
 type pool struct {
 	nodes []node
+	// minimax[i], when kept (Config.MinimaxWeight), is node i's implicit minimax value
+	// for the player who moved into it, as float32 bits; unknownMinimax before any
+	// leaf below the node, or the node itself, was evaluated. It lies beside the nodes
+	// rather than in them so that a node stays 32 bytes when it is not kept.
+	minimax []atomic.Uint32
 	// used is written by every expansion; on a line of its own it does not
 	// evict the nodes slice header that every playout reads.
 	_    cacheLinePad
@@ -145,8 +150,15 @@ func (p *pool) allocate(size int) {
 // reset empties the pool, leaving a fresh root.
 func (p *pool) reset() {
 	p.nodes[0].init(0, 1)
+	if p.minimax != nil {
+		p.minimax[0].Store(unknownMinimax)
+	}
 	p.used.Store(1)
 }
+
+// unknownMinimax is the minimax value of a node below which nothing was evaluated: a NaN,
+// which every comparison skips.
+const unknownMinimax = 0x7FC00001
 
 // alloc reserves n consecutive nodes, or reports false when they do not fit.
 func (p *pool) alloc(n int) (first uint32, ok bool) {
@@ -186,16 +198,26 @@ func (p *pool) keepSubtree(r uint32) {
 
 	var root node
 	root.copyFrom(&p.nodes[r])
+	var rootMinimax uint32
+	if p.minimax != nil {
+		rootMinimax = p.minimax[r].Load()
+	}
 	newStart := make(map[uint32]uint32, len(blocks))
 	next := uint32(1)
 	for _, b := range blocks {
 		newStart[b.start] = next
 		for j := range b.count {
 			p.nodes[next+j].copyFrom(&p.nodes[b.start+j])
+			if p.minimax != nil {
+				p.minimax[next+j].Store(p.minimax[b.start+j].Load())
+			}
 		}
 		next += b.count
 	}
 	p.nodes[0].copyFrom(&root)
+	if p.minimax != nil {
+		p.minimax[0].Store(rootMinimax)
+	}
 	p.nodes[0].move, p.nodes[0].prior = 0, 1
 	for i := range next {
 		n := &p.nodes[i]

@@ -122,6 +122,10 @@ func (w *worker) playout(twin bool) int {
 			break
 		}
 		if metaState(meta) == expanded {
+			if metaChildren(meta) == 0 { // a repetition leaf (Config.RepetitionLeaves)
+				_, value = w.game.(Repeater).Repeats()
+				break
+			}
 			c, ok := s.selectChild(n, meta)
 			if !ok { // every move loses: n is a proven loss
 				s.tryProve(idx)
@@ -282,6 +286,9 @@ func (w *worker) backup(value float32, twin uint32, tv float32) {
 			w.flush()
 		}
 	}
+	if s.pool.minimax != nil {
+		s.backupMinimax(w.path)
+	}
 	if s.proven(w.path[last]) || twin != noTwin && s.proven(twin) {
 		i := last - 1
 		for i >= 0 && s.tryProve(w.path[i]) {
@@ -301,6 +308,32 @@ func (w *worker) backup(value float32, twin uint32, tv float32) {
 		w.stats.selDepth.Store(depth)
 	}
 	w.unwind()
+}
+
+// backupMinimax updates the implicit minimax values (Config.MinimaxWeight) of path, whose
+// leaf (and its twin, a child of the node before the leaf) were evaluated: each node's is
+// the negation of its best child's, over the children that have one. It stops where a
+// value does not change, as nothing above can change then.
+func (s *Searcher) backupMinimax(path []uint32) {
+	nodes, mm := s.pool.nodes, s.pool.minimax
+	for i := len(path) - 2; i >= 0; i-- {
+		idx := path[i]
+		n := &nodes[idx]
+		best := float32(math.Inf(-1))
+		for c := n.children; c < n.children+metaChildren(n.meta.Load()); c++ {
+			if v := math.Float32frombits(mm[c].Load()); v > best { // false for unknown (NaN)
+				best = v
+			}
+		}
+		if math.IsInf(float64(best), -1) {
+			return
+		}
+		v := math.Float32bits(-best)
+		if mm[idx].Load() == v {
+			return
+		}
+		mm[idx].Store(v)
+	}
 }
 
 // selectChild picks the child of n with the highest PUCT score,
@@ -347,6 +380,11 @@ func (s *Searcher) selectChild(n *node, meta uint32) (uint32, bool) {
 		if visits+virtual == 0 {
 			q = 0
 		}
+		if mm := s.pool.minimax; mm != nil && status == Unproven {
+			if v := math.Float32frombits(mm[c].Load()); v == v {
+				q += cfg.MinimaxWeight * (v - q)
+			}
+		}
 		score := q + cfg.CPuct*child.prior*sqrtN/(1+visits+flying)
 		if score > bestScore {
 			best, bestScore = c, score
@@ -367,11 +405,28 @@ func (s *Searcher) selectChild(n *node, meta uint32) (uint32, bool) {
 // it its children and publishes them. It returns the leaf's value for its
 // side to move, or false if the pool is full (the leaf is left unexpanded).
 func (w *worker) expand(idx uint32) (float32, bool) {
+	v, ok := w.evaluateLeaf(idx)
+	if mm := w.s.pool.minimax; ok && mm != nil {
+		mm[idx].Store(math.Float32bits(-v))
+	}
+	return v, ok
+}
+
+// evaluateLeaf is expand without the minimax value.
+func (w *worker) evaluateLeaf(idx uint32) (float32, bool) {
 	s := w.s
 	n := &s.pool.nodes[idx]
 	if over, v := w.game.Outcome(); over {
 		n.meta.Store(packMeta(expanded, outcomeProof(v), 0))
 		return v, true
+	}
+	if s.cfg.RepetitionLeaves && idx != 0 {
+		if r, ok := w.game.(Repeater); ok {
+			if repeats, v := r.Repeats(); repeats {
+				n.meta.Store(packMeta(expanded, Proof{}, 0))
+				return v, true
+			}
+		}
 	}
 	w.moves = w.game.LegalMoves(w.moves[:0])
 	count := len(w.moves)
@@ -395,6 +450,11 @@ func (w *worker) expand(idx uint32) (float32, bool) {
 	normalize(w.priors)
 	for i, m := range w.moves {
 		s.pool.nodes[first+uint32(i)].init(m, w.priors[i])
+	}
+	if mm := s.pool.minimax; mm != nil {
+		for i := range w.moves {
+			mm[first+uint32(i)].Store(unknownMinimax)
+		}
 	}
 	n.children = first
 	n.meta.Store(packMeta(expanded, ev.Proof, count))

@@ -168,6 +168,9 @@ func NewSearcher(cfg Config, newEvaluator func() Evaluator) (*Searcher, error) {
 	}
 	s := &Searcher{cfg: cfg, rootSrc: rand.NewPCG(cfg.Seed, 0)}
 	s.rng = rand.New(s.rootSrc)
+	if cfg.MinimaxWeight > 0 {
+		s.pool.minimax = make([]atomic.Uint32, cfg.MaxNodes)
+	}
 	s.pool.allocate(cfg.MaxNodes)
 	if cfg.Threads > 1 {
 		s.deferFrom = heavyVisits
@@ -367,6 +370,12 @@ func (s *Searcher) Search(ctx context.Context, g Game, lim Limits) (Result, erro
 // proves it from its children if they allow, and mixes in root noise.
 func (s *Searcher) prepareRoot() error {
 	root := &s.pool.nodes[0]
+	if m := root.meta.Load(); metaState(m) == expanded && metaChildren(m) == 0 && metaStatus(m) == Unproven {
+		// A repetition leaf of the last search, now the root: it is searched afresh.
+		root.counts.Store(0)
+		root.valueSum.Store(0)
+		root.meta.Store(unexpanded)
+	}
 	if metaState(root.meta.Load()) != expanded {
 		w := s.workers[0]
 		w.game = s.root.Clone()

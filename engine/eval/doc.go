@@ -15,7 +15,8 @@
 // a field of Weights, in one place, so that a later issue can fit them to self-play data.
 //
 // The mate search runs at every expansion: mate in one by trying each checking move, and,
-// where the side to move has a check, mate in three by checks only, within a node budget.
+// where the side to move has a check, mate in three and then five by checks only, within a
+// node budget.
 // A mate is returned as mcts.Evaluation.Proof, which the search's MCTS-solver propagates;
 // so the engine never misses a mate in one, and never plays a move whose reply mates once
 // that move's node has been expanded (its mate in one is then a proven loss for the mover).

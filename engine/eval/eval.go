@@ -28,9 +28,10 @@ type Game interface {
 type Evaluator struct {
 	cfg Config
 	w   *Weights
-	// lists[i] holds the moves at ply i of the mate search (0: the attacker's checks,
-	// 1: the defender's replies, 2: the attacker's second moves, 3: the defender after it).
-	lists  [4]ms.MoveList
+	// lists[i] holds the moves at ply i of the mate search (even: the attacker's checks,
+	// odd: the defender's replies); cands[i] the checks at ply 2i in the order tried.
+	lists  [MaxMateDepth + 1]ms.MoveList
+	cands  [(MaxMateDepth + 1) / 2][ms.MaxMoves]mateCandidate
 	checks [ms.MaxMoves]ms.Move // the checking moves at the evaluated position
 	nodes  int                  // moves the running mate search has made
 
@@ -55,7 +56,8 @@ func (e *Evaluator) Config() Config { return e.cfg }
 
 // Evaluate implements mcts.Evaluator. g must implement Game. It writes a prior for each
 // move from its features, returns the value of the static evaluation, and returns a proof
-// when the mate search finds a mate in one or (where the side to move has checks) in three.
+// when the mate search finds a mate in one or (where the side to move has checks) within
+// Config.MateDepth plies.
 func (e *Evaluator) Evaluate(g mcts.Game, moves []mcts.Move, priors []float32, _ *rand.Rand) mcts.Evaluation {
 	game, ok := g.(Game)
 	if !ok {
@@ -67,18 +69,14 @@ func (e *Evaluator) Evaluate(g mcts.Game, moves []mcts.Move, priors []float32, _
 	nChecks := e.priors(pos, &maps, moves, priors)
 
 	checks := e.checks[:nChecks]
-	if e.cfg.MateDepth >= 1 {
-		for _, m := range checks {
-			if e.matesAtOnce(pos, m) {
-				e.markMate(moves, priors, m)
-				return mcts.Evaluation{Value: 1, Proof: mcts.Proof{Status: mcts.Win, Plies: 1}}
-			}
-		}
+	depth := e.cfg.MateDepth
+	for depth > game.PliesLeft() {
+		depth -= 2 // a mate after the play limit would come too late
 	}
-	if e.cfg.MateDepth >= 3 && nChecks > 0 && game.PliesLeft() >= 3 {
-		if m, ok := e.mateIn3(pos, game, checks); ok {
+	if depth >= 1 && nChecks > 0 {
+		if m, plies, ok := e.findMate(pos, game, checks, depth); ok {
 			e.markMate(moves, priors, m)
-			return mcts.Evaluation{Value: 1, Proof: mcts.Proof{Status: mcts.Win, Plies: 3}}
+			return mcts.Evaluation{Value: 1, Proof: mcts.Proof{Status: mcts.Win, Plies: plies}}
 		}
 	}
 	return mcts.Evaluation{Value: e.w.Value(e.score(pos, &maps))}

@@ -1,0 +1,220 @@
+// Command tactics builds the tactical test suite of datasets/tactics from game records:
+// the positions where the side to move has a forced mate by checks (a tsume) of exactly 3,
+// 5 or 7 plies and none shorter, found by retro's df-pn search (the solver's method), and
+// kept only where fairy-stockfish's full-width search scores the same mate (no quiet move
+// mates sooner). It writes DIR/mate3.sfen, mate5.sfen and mate7.sfen, one SFEN a line.
+//
+//	tactics --out datasets/tactics datasets/selfplay/mcts400/games-0-of-1.jsonl.gz ...
+//
+// engine's TestTacticsSuite measures the engine's solve rate on the suite.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/retro"
+	ms "github.com/shogilab/shogilab/rules/minishogi"
+)
+
+func main() {
+	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return
+		}
+		fmt.Fprintln(os.Stderr, "tactics:", err)
+		os.Exit(1)
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("tactics", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "directory for mate3.sfen, mate5.sfen and mate7.sfen (required)")
+	most := fs.Int("max", 50, "positions kept of each length, the first found")
+	fsfPath := fs.String("fsf", "/usr/games/fairy-stockfish", "fairy-stockfish, which confirms each mate's length")
+	asJSON := fs.Bool("json", false, "print the counts as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: tactics --out DIR RECORDS...\n\nFinds the tactical suite's mates in the positions of game records (jsonl, jsonl.gz).")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *out == "" || fs.NArg() == 0 {
+		return errors.New("need --out DIR and at least one records file (tactics -h)")
+	}
+	if *most < 1 {
+		return fmt.Errorf("--max %d: need 1 or more", *most)
+	}
+	fsf, err := startFSF(*fsfPath)
+	if err != nil {
+		return err
+	}
+	defer fsf.quit()
+
+	var bar *progressbar.ProgressBar
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+	}
+	found := map[int][]string{}
+	seen := map[string]bool{}
+	rejected := 0
+	r := record.NewReader(fs.Args(), record.WithFields(record.FieldStart|record.FieldMoves))
+	defer r.Close()
+	var checks ms.MoveList
+	for {
+		g, err := r.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		pos, err := ms.ParseSFEN(g.Start)
+		if err != nil {
+			return fmt.Errorf("%s: start: %w", fileLine(r), err)
+		}
+		for i, mv := range g.Moves {
+			pos.GenerateChecks(&checks)
+			// The suite's positions start games of their own: the move number is 1.
+			sfen := strings.Join(strings.Fields(pos.SFEN())[:3], " ") + " 1"
+			if checks.N > 0 && !seen[sfen] {
+				seen[sfen] = true
+				ds := retro.NewMateSearch[ms.Position, ms.Move, ms.Code](tsume{pos.SideToMove()}, 1<<20)
+				plies, ok, err := ds.MinimalMate(pos, true, 7)
+				if err != nil {
+					return fmt.Errorf("%s: df-pn: %w", sfen, err)
+				}
+				if ok && plies >= 3 && len(found[plies]) < *most {
+					score, err := fsf.score(sfen, plies+12)
+					if err != nil {
+						return err
+					}
+					if score == fmt.Sprintf("mate %d", plies) {
+						found[plies] = append(found[plies], sfen)
+					} else {
+						rejected++
+					}
+				}
+			}
+			m, err := pos.ParseMove(mv)
+			if err != nil {
+				return fmt.Errorf("%s: move %d %q: %w", fileLine(r), i+1, mv, err)
+			}
+			pos.MakeMove(m)
+		}
+		if bar != nil {
+			bar.Add(1)
+		}
+	}
+	if err := os.MkdirAll(*out, 0o755); err != nil {
+		return err
+	}
+	counts := map[string]int{"rejected_by_fsf": rejected}
+	for _, n := range []int{3, 5, 7} {
+		text := strings.Join(found[n], "\n") + "\n"
+		if err := os.WriteFile(filepath.Join(*out, fmt.Sprintf("mate%d.sfen", n)), []byte(text), 0o644); err != nil {
+			return err
+		}
+		counts[fmt.Sprintf("mate%d", n)] = len(found[n])
+	}
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(counts)
+	}
+	fmt.Fprintf(stdout, "mate in 3: %d, in 5: %d, in 7: %d; %d found by df-pn that fairy-stockfish scores otherwise\n",
+		counts["mate3"], counts["mate5"], counts["mate7"], rejected)
+	return nil
+}
+
+func fileLine(r *record.Reader) string {
+	f, l := r.Position()
+	return fmt.Sprintf("%s:%d", f, l)
+}
+
+// tsume is Minishogi for df-pn (retro.MoveGame): the attacker plays only checks.
+type tsume struct{ attacker ms.Color }
+
+func (tsume) Code(p ms.Position) ms.Code { return p.Code() }
+
+func (g tsume) Moves(p ms.Position, dst []ms.Move) []ms.Move {
+	if p.SideToMove() != g.attacker {
+		return p.LegalMoves(dst)
+	}
+	var checks ms.MoveList
+	p.GenerateChecks(&checks)
+	return append(dst, checks.Slice()...)
+}
+
+func (tsume) Play(p ms.Position, m ms.Move) ms.Position {
+	p.MakeMove(m)
+	return p
+}
+
+// fsf is fairy-stockfish over USI.
+type fsf struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
+}
+
+func startFSF(path string) (*fsf, error) {
+	cmd := exec.Command(path)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("--fsf %s: %w", path, err)
+	}
+	f := &fsf{cmd, in, bufio.NewScanner(out)}
+	fmt.Fprint(in, "usi\nsetoption name UCI_Variant value minishogi\nisready\n")
+	for f.out.Scan() {
+		if f.out.Text() == "readyok" {
+			return f, nil
+		}
+	}
+	return nil, fmt.Errorf("--fsf %s: no readyok", path)
+}
+
+// score is fairy-stockfish's score of sfen searched to depth from a fresh hash: "mate N"
+// (USI counts plies) or "cp N".
+func (f *fsf) score(sfen string, depth int) (string, error) {
+	fmt.Fprintf(f.in, "usinewgame\nposition sfen %s\ngo depth %d\n", sfen, depth)
+	score := ""
+	for f.out.Scan() {
+		line := f.out.Text()
+		if strings.HasPrefix(line, "bestmove") {
+			return score, nil
+		}
+		if _, rest, ok := strings.Cut(line, " score "); ok && !strings.Contains(rest, "bound") {
+			if w := strings.Fields(rest); len(w) >= 2 {
+				score = w[0] + " " + w[1]
+			}
+		}
+	}
+	return "", fmt.Errorf("fairy-stockfish stopped answering at %s", sfen)
+}
+
+func (f *fsf) quit() {
+	fmt.Fprintln(f.in, "quit")
+	f.in.Close()
+	f.cmd.Wait()
+}

@@ -1,0 +1,179 @@
+package minishogi
+
+// This file holds a hot path of mate searches: generating only the checking moves.
+
+// GenerateChecks fills ml with the legal moves of the side to move that give check: the
+// moves of GenerateLegal for which GivesCheck holds. A mate search by checks (tsume) asks
+// for nothing else at the attacker's turn, and generating every legal move to keep the
+// checks made its attacker nodes cost a full generation and a make/unmake per drop.
+//
+// A move checks directly when the piece, as it stands after the move (promoted or not),
+// attacks the enemy king from its destination: the destination is then among the squares
+// a piece of that kind and the other colour on the king's square would attack. It checks
+// by discovery when it takes the only piece between the enemy king and one of the mover's
+// sliders off their line. A drop checks only directly.
+func (p *Position) GenerateChecks(ml *MoveList) {
+	ml.N = 0
+	us, them := p.stm, p.stm.Opponent()
+	k := p.king[us]
+	ek := p.king[them]
+	occ := p.Occupied()
+	own := p.byColor[us]
+	checkers := p.Attackers(k, them, occ)
+	disc := p.blockers(ek, us)
+
+	// The king never checks directly; it may uncover a check.
+	if disc.Has(k) {
+		occWithoutKing := occ &^ squareBB(k)
+		for t := kingAttacks[k] &^ own &^ line[ek][k]; t != 0; t &= t - 1 {
+			to := t.First()
+			if p.Attackers(to, them, occWithoutKing) == 0 {
+				ml.add(NewMove(k, to, false))
+			}
+		}
+	}
+	if checkers&(checkers-1) != 0 {
+		return // double check: only the king can move
+	}
+
+	target := fullBoard &^ own
+	dropTarget := fullBoard &^ occ
+	if checkers != 0 {
+		c := checkers.First()
+		target &= checkers | between[k][c]
+		dropTarget &= between[k][c]
+	}
+	pinned := p.pinned(us)
+	zone := promotionZone[us]
+
+	// checkFrom[pt]: the squares from which a piece of ours of kind pt attacks the enemy king.
+	var checkFrom [numPieceTypes]Bitboard
+	checkFrom[Pawn] = pawnAttacks[them][ek]
+	checkFrom[Silver] = silverAttacks[them][ek]
+	checkFrom[Gold] = goldAttacks[them][ek]
+	checkFrom[Tokin], checkFrom[ProSilver] = checkFrom[Gold], checkFrom[Gold]
+	checkFrom[Bishop] = bishopAttacks(ek, occ)
+	checkFrom[Rook] = rookAttacks(ek, occ)
+	checkFrom[Horse] = checkFrom[Bishop] | kingAttacks[ek]
+	checkFrom[Dragon] = checkFrom[Rook] | kingAttacks[ek]
+
+	// legalTargets are the destinations GenerateLegal allows the piece on from.
+	legalTargets := func(from Square, attacks Bitboard) Bitboard {
+		t := attacks & target
+		if pinned.Has(from) {
+			t &= line[k][from]
+		}
+		return t
+	}
+	// Pieces that cannot promote (or whose promotion is forced, the pawn's) have one move
+	// per destination: a check if it uncovers one or attacks the king from there.
+	plain := func(from Square, pt PieceType, t Bitboard) {
+		if disc.Has(from) {
+			t &= checkFrom[pt] | ^line[ek][from]
+		} else {
+			t &= checkFrom[pt]
+		}
+		ml.addPlain(from, t)
+	}
+	// A piece that may promote: the move and the promoting move are checks apart.
+	optional := func(from Square, pt PieceType, t Bitboard) {
+		fromZone := zone.Has(from)
+		uncovers := Bitboard(0)
+		if disc.Has(from) {
+			uncovers = ^line[ek][from]
+		}
+		promoted := pt.Promoted()
+		for ; t != 0; t &= t - 1 {
+			to := t.First()
+			bb := squareBB(to)
+			m := NewMove(from, to, false)
+			if (uncovers|checkFrom[pt])&bb != 0 {
+				ml.add(m)
+			}
+			if (fromZone || zone&bb != 0) && (uncovers|checkFrom[promoted])&bb != 0 {
+				ml.add(m.withPromotion())
+			}
+		}
+	}
+
+	for b := p.Pieces(us, Pawn); b != 0; b &= b - 1 {
+		from := b.First()
+		t := legalTargets(from, pawnAttacks[us][from])
+		if t == 0 {
+			continue
+		}
+		// A pawn has one step; reaching the last rank it must promote.
+		promote := zone&t != 0
+		after := Pawn
+		if promote {
+			after = Tokin
+		}
+		if disc.Has(from) && !line[ek][from].Has(t.First()) || checkFrom[after]&t != 0 {
+			ml.add(NewMove(from, t.First(), promote))
+		}
+	}
+	for b := p.Pieces(us, Silver); b != 0; b &= b - 1 {
+		from := b.First()
+		optional(from, Silver, legalTargets(from, silverAttacks[us][from]))
+	}
+	for b := p.goldMovers() & own; b != 0; b &= b - 1 {
+		from := b.First()
+		plain(from, Gold, legalTargets(from, goldAttacks[us][from]))
+	}
+	for b := p.Pieces(us, Bishop); b != 0; b &= b - 1 {
+		from := b.First()
+		optional(from, Bishop, legalTargets(from, bishopAttacks(from, occ)))
+	}
+	for b := p.Pieces(us, Rook); b != 0; b &= b - 1 {
+		from := b.First()
+		optional(from, Rook, legalTargets(from, rookAttacks(from, occ)))
+	}
+	for b := p.Pieces(us, Horse); b != 0; b &= b - 1 {
+		from := b.First()
+		plain(from, Horse, legalTargets(from, bishopAttacks(from, occ)|kingAttacks[from]))
+	}
+	for b := p.Pieces(us, Dragon); b != 0; b &= b - 1 {
+		from := b.First()
+		plain(from, Dragon, legalTargets(from, rookAttacks(from, occ)|kingAttacks[from]))
+	}
+
+	if dropTarget == 0 {
+		return
+	}
+	hand := &p.hand[us]
+	if hand[Pawn] != 0 {
+		// Only the square in front of the king; never on the last rank (it is not: the king
+		// stands beyond it), not beside another pawn of ours (nifu), and not a mate
+		// (uchifuzume).
+		t := dropTarget & checkFrom[Pawn]
+		for b := p.Pieces(us, Pawn); b != 0; b &= b - 1 {
+			t &^= fileMask[b.First()]
+		}
+		if t != 0 && !p.pawnDropMates(t.First()) {
+			ml.add(NewDrop(Pawn, t.First()))
+		}
+	}
+	for _, pt := range [...]PieceType{Silver, Gold, Bishop, Rook} {
+		if hand[pt] != 0 {
+			for t := dropTarget & checkFrom[pt]; t != 0; t &= t - 1 {
+				ml.add(NewDrop(pt, t.First()))
+			}
+		}
+	}
+}
+
+// blockers returns c's pieces that stand alone between the king on ek and one of c's
+// sliders: moving one of them off that line gives check by discovery.
+func (p *Position) blockers(ek Square, c Color) Bitboard {
+	snipers := (rookPseudo[ek]&(p.byType[Rook]|p.byType[Dragon]) |
+		bishopPseudo[ek]&(p.byType[Bishop]|p.byType[Horse])) & p.byColor[c]
+	occ := p.Occupied()
+	var found Bitboard
+	for ; snipers != 0; snipers &= snipers - 1 {
+		b := between[ek][snipers.First()] & occ
+		if b != 0 && b&(b-1) == 0 {
+			found |= b & p.byColor[c]
+		}
+	}
+	return found
+}
