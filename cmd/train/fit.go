@@ -47,6 +47,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	batch := fs.Int("batch", d.Batch, "positions per minibatch")
 	lr := fs.Float64("lr", d.LearningRate, "Adam's learning rate")
 	threads := fs.Int("threads", d.Threads, "goroutines per minibatch (the file depends on it, with the seed)")
+	decay := fs.Float64("decay", d.Decay, "weight decay of the first layer's king-square rows (AdamW)")
 	seed := fs.Uint64("seed", d.Seed, "seed of the initial weights and the order of positions")
 	generation := fs.Int("generation", 0, "generation number written into the file")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object")
@@ -84,7 +85,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	load := time.Since(start).Seconds()
 	fmt.Fprintf(stderr, "train: %s\n", set.Describe())
 	o := netfit.Options{Hidden1: *h1, Hidden2: *h2, Epochs: *epochs, Patience: *patience, Batch: *batch,
-		LearningRate: *lr, Threads: *threads, Seed: *seed}
+		LearningRate: *lr, Threads: *threads, Seed: *seed, Decay: *decay}
 	total := *epochs * ((len(set.Train) + *batch - 1) / max(*batch, 1))
 	update, finish := newProgress(stderr, total, "training")
 	o.OnBatch = func(done, _ int) { update(done) }

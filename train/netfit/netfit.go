@@ -63,6 +63,11 @@ type Options struct {
 	LearningRate     float64 // Adam's step size
 	Threads          int     // shards of a minibatch, computed at once
 	Seed             uint64  // the initial weights and the order of examples
+	// Decay is the decoupled weight decay (AdamW: Loshchilov and Hutter, "Decoupled
+	// Weight Decay Regularization", 2019) of the first layer's king-square rows: each
+	// step shrinks them by LearningRate·Decay, so that what does not depend on the
+	// king is left to the virtual rows, which see every example.
+	Decay float64
 	// OnBatch, if set, is called after every minibatch with the batches done and the
 	// batches the fit has at most (Epochs of them).
 	OnBatch func(done, total int)
@@ -73,7 +78,7 @@ type Options struct {
 // DefaultOptions are the sizes and settings chosen for Minishogi by measurement (see
 // datasets/README.md).
 func DefaultOptions() Options {
-	return Options{Hidden1: 64, Hidden2: 16, Epochs: 20, Patience: 3, Batch: 256, LearningRate: 1e-3, Threads: 2, Seed: 1}
+	return Options{Hidden1: 64, Hidden2: 16, Epochs: 20, Patience: 3, Batch: 256, LearningRate: 1e-3, Threads: 2, Seed: 1, Decay: 100}
 }
 
 // Epoch is the losses after one pass over the training samples.
@@ -229,17 +234,20 @@ func (w *worker) loss(p *params, s *Sample, grad bool) float64 {
 	da := w.da
 	for i, x := range acc {
 		da[i] = 0
-		if x <= 0 || x >= 1 {
-			continue // the clamp passes no gradient
+		if x <= 0 {
+			continue // no input: no gradient to its weights, none through the clamp
 		}
 		r := p.w2[i*h2 : (i+1)*h2]
 		gr := g.w2[i*h2 : (i+1)*h2]
+		a := min(x, 1)
 		var sum float64
 		for j, d := range hid {
-			gr[j] += d * x
+			gr[j] += d * a
 			sum += d * r[j]
 		}
-		da[i] = sum
+		if x < 1 {
+			da[i] = sum // the clamp passes a gradient inside (0, 1) only
+		}
 	}
 	for half, feats := range [2][]int32{s.Us, s.Them} {
 		d := da[half*h1 : (half+1)*h1]
@@ -265,13 +273,14 @@ func clamp01(x float64) float64 { return min(max(x, 0), 1) }
 // its usual constants.
 type adam struct {
 	lr     float64
+	decay  float64 // on the first layer's king rows
 	m, v   [][]float64
 	t      int
 	b1, b2 float64
 }
 
-func newAdam(p *params, lr float64) *adam {
-	a := &adam{lr: lr, b1: 0.9, b2: 0.999}
+func newAdam(p *params, lr, decay float64) *adam {
+	a := &adam{lr: lr, decay: decay, b1: 0.9, b2: 0.999}
 	for _, x := range p.all {
 		a.m = append(a.m, make([]float64, len(x)))
 		a.v = append(a.v, make([]float64, len(x)))
@@ -286,6 +295,8 @@ func (a *adam) step(p, g *params) {
 	a.t++
 	c1 := 1 - math.Pow(a.b1, float64(a.t))
 	c2 := 1 - math.Pow(a.b2, float64(a.t))
+	shrink := 1 - a.lr*a.decay
+	kingRows := virtualBase * p.h1
 	for k, x := range p.all {
 		gk, m, v := g.all[k], a.m[k], a.v[k]
 		limit := float64(nnue.MaxWeight2)
@@ -296,6 +307,9 @@ func (a *adam) step(p, g *params) {
 			gi := gk[i]
 			if gi == 0 && m[i] == 0 {
 				continue // a row never reached: Adam would not move it
+			}
+			if k == 0 && i < kingRows {
+				x[i] *= shrink
 			}
 			m[i] = a.b1*m[i] + (1-a.b1)*gi
 			v[i] = a.b2*v[i] + (1-a.b2)*gi*gi
@@ -314,13 +328,13 @@ func Fit(train, held []Sample, o Options) (*nnue.Model, []Epoch, error) {
 	if _, err := nnue.NewModel(o.Hidden1, o.Hidden2); err != nil {
 		return nil, nil, fmt.Errorf("netfit: %w", err)
 	}
-	if o.Epochs < 1 || o.Batch < 1 || o.Threads < 1 || !(o.LearningRate > 0) || o.Patience < 1 {
-		return nil, nil, fmt.Errorf("netfit: options %+v: epochs, batch, threads and patience need 1 or more, the learning rate a positive number", o)
+	if o.Epochs < 1 || o.Batch < 1 || o.Threads < 1 || !(o.LearningRate > 0) || o.Patience < 1 || !(o.Decay >= 0) || o.LearningRate*o.Decay >= 1 {
+		return nil, nil, fmt.Errorf("netfit: options %+v: epochs, batch, threads and patience need 1 or more, the learning rate a positive number, the decay 0 or more (below 1/learning rate)", o)
 	}
 	r := rand.New(rand.NewPCG(o.Seed, 0x6e6e7565))
 	p := newParams(o.Hidden1, o.Hidden2)
 	p.init(r)
-	opt := newAdam(p, o.LearningRate)
+	opt := newAdam(p, o.LearningRate, o.Decay)
 	workers := make([]*worker, o.Threads)
 	for i := range workers {
 		workers[i] = newWorker(o.Hidden1, o.Hidden2)
