@@ -40,6 +40,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "", "output evaluation file (required)")
 	lambda := fs.Float64("lambda", 0.5, "weight of the game's result in the target; the rest is the search's root value")
 	heldOut := fs.Float64("held-out", 0.1, "fraction of games held out, chosen by a hash of the game id")
+	mirror := fs.Bool("mirror", false, "add the mirror image (files reversed) of every training position")
 	h1 := fs.Int("hidden1", d.Hidden1, "accumulator size per side")
 	h2 := fs.Int("hidden2", d.Hidden2, "hidden layer size")
 	epochs := fs.Int("epochs", d.Epochs, "the most passes over the training positions")
@@ -78,7 +79,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	}
 	start := time.Now()
 	fmt.Fprintf(stderr, "train: reading %d files\n", fs.NArg())
-	set, err := data.Load(fs.Args(), data.Options{HeldOut: *heldOut})
+	set, err := data.Load(fs.Args(), data.Options{HeldOut: *heldOut, Mirror: *mirror})
 	if err != nil {
 		return err
 	}

@@ -52,6 +52,9 @@ type Options struct {
 	HeldOut float64
 	// MaxPly, if positive, drops positions at or beyond that ply (0: keep all).
 	MaxPly int
+	// Mirror adds to the training set the mirror image (Mirror) of each of its
+	// positions that is not there already, with the same targets.
+	Mirror bool
 }
 
 // Set is the examples of some record files.
@@ -61,13 +64,18 @@ type Set struct {
 	Positions   int // positions read, duplicates included
 	HeldGames   int
 	Dropped     int    // held-out positions left out because a training game has them
+	Mirrored    int    // training examples added as mirror images
 	Digest      string // SHA-256 of the files' bytes, in order
 }
 
 // Describe is a one-line account of the set, for an evaluation file's header.
 func (s *Set) Describe() string {
-	return fmt.Sprintf("%d games (%d held out), %d positions, %d distinct for training, %d held out; sha256 %s",
-		s.Games, s.HeldGames, s.Positions, len(s.Train), len(s.Held), s.Digest)
+	mirrored := ""
+	if s.Mirrored > 0 {
+		mirrored = fmt.Sprintf(" (%d of them mirror images)", s.Mirrored)
+	}
+	return fmt.Sprintf("%d games (%d held out), %d positions, %d distinct for training%s, %d held out; sha256 %s",
+		s.Games, s.HeldGames, s.Positions, len(s.Train), mirrored, len(s.Held), s.Digest)
 }
 
 // heldOut reports whether game id is held out: SplitMix64 of the id (Steele, Lea and
@@ -159,6 +167,11 @@ func Load(paths []string, o Options) (*Set, error) {
 				s.Held = append(s.Held, ex)
 			}
 		}
+	}
+	if o.Mirror {
+		n := len(s.Train)
+		s.Train = addMirrors(s.Train)
+		s.Mirrored = len(s.Train) - n
 	}
 	return s, nil
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	ms "github.com/shogilab/shogilab/rules/minishogi"
 )
 
 // Two hand-made games from the start position. Game 0 moves the golds out and back and
@@ -102,5 +104,28 @@ func TestHeldOutFraction(t *testing.T) {
 	sd := math.Sqrt(n * f * (1 - f))
 	if math.Abs(float64(held)-n*f) > 4*sd {
 		t.Errorf("%d of %d ids held out at fraction %v; want %v ± %.0f", held, n, f, n*f, 4*sd)
+	}
+}
+
+func TestMirror(t *testing.T) {
+	// Worked by hand: each rank read backwards, hands and side kept.
+	for _, c := range [][2]string{
+		{"rbsgk/4p/5/P4/KGSBR b - 1", "kgsbr/p4/5/4P/RBSGK b - 1"},
+		{"2k1+r/5/1P3/5/K3G w Sp 12", "+r1k2/5/3P1/5/G3K w Sp 12"},
+	} {
+		pos, err := ms.ParseSFEN(c[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Mirror(&pos); got.SFEN() != c[1] {
+			t.Errorf("Mirror(%s) = %s, want %s", c[0], got.SFEN(), c[1])
+		}
+	}
+	s, err := Load([]string{write(t, "a.jsonl", game0)}, Options{Mirror: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Mirrored != 4 || len(s.Train) != 8 { // no position of game 0 is its own mirror image
+		t.Errorf("%s: %d mirrored; want 4 of 8", s.Describe(), s.Mirrored)
 	}
 }
