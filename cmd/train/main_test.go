@@ -67,3 +67,18 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLinear fits the hand-set weights to the sample: the fit lowers the training loss.
+func TestLinear(t *testing.T) {
+	code, out, stderr := run("linear", sample)
+	if code != 0 {
+		t.Fatalf("train linear: exit %d: %s", code, stderr)
+	}
+	var s linearSummary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("%q: %v", out, err)
+	}
+	if !(s.Result.TrainAfter < s.Result.TrainBefore) || s.Weights.ValueScale != 700 {
+		t.Errorf("summary %+v", s)
+	}
+}
