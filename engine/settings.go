@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/shogilab/shogilab/engine/nnue"
 	"github.com/shogilab/shogilab/internal/sysmem"
 	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/rules/minishogi"
@@ -144,6 +145,20 @@ var settings = []Setting{
 	{Name: "MinimaxWeight", Kind: Float, Low: 0, High: 1, Default: "0",
 		Doc:      "weight of the implicit minimax value of the evaluations against the mean in selection (0: off)",
 		setFloat: func(s *Settings, x float64) { s.Player.Search.MinimaxWeight = float32(x) }},
+	{Name: "EvalFile", Kind: Text, Default: "",
+		Doc: "evaluation file (engine/nnue, written by train fit) whose network gives the static value instead of the hand-set one; empty: hand-set",
+		setText: func(s *Settings, v string) error {
+			if v == "" || v == "<empty>" { // USI's spelling of an empty string
+				s.Player.Eval.Net = nil
+				return nil
+			}
+			net, err := nnue.ReadFile(v)
+			if err != nil {
+				return err
+			}
+			s.Player.Eval.Net = net
+			return nil
+		}},
 	{Name: "Noise", Kind: Float, Low: 0, High: 1, Default: "0",
 		Doc:      "weight of Dirichlet noise mixed into the root priors, for self-play (0: none)",
 		setFloat: func(s *Settings, x float64) { s.Player.Search.DirichletEpsilon = x }},

@@ -2,12 +2,15 @@ package engine
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/engine/nnue"
 	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -57,6 +60,8 @@ func TestSettingsApply(t *testing.T) {
 			if s.IsDefault(other) {
 				other = s.Choices[1]
 			}
+		case Text:
+			other = testEvalFile(t)
 		}
 		got := DefaultSettings()
 		if err := s.Set(&got, other); err != nil {
@@ -114,6 +119,25 @@ func TestSettingErrors(t *testing.T) {
 			t.Errorf("%s=%s: a refused value changed the settings", c.name, c.value)
 		}
 	}
+	// A file that is not an evaluation file is refused, naming the file, and the engine
+	// keeps the evaluator it had.
+	bad := filepath.Join(t.TempDir(), "bad.nnue")
+	if err := os.WriteFile(bad, []byte("not a network"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := FindSetting("EvalFile")
+	st := DefaultSettings()
+	if err := s.Set(&st, testEvalFile(t)); err != nil {
+		t.Fatal(err)
+	}
+	net := st.Player.Eval.Net
+	err := s.Set(&st, bad)
+	if want := "engine: option EvalFile: nnue: " + bad + ": not an evaluation file"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("EvalFile=%s: error %v; want %s...", bad, err, want)
+	}
+	if st.Player.Eval.Net != net {
+		t.Error("a refused EvalFile changed the network")
+	}
 	if _, ok := FindSetting("Ponder"); ok {
 		t.Error("found a setting Ponder")
 	}
@@ -169,4 +193,27 @@ func TestPlayoutNodes(t *testing.T) {
 			t.Errorf("PlayoutNodes(%d) = %d, want %d", c.playouts, got, c.want)
 		}
 	}
+}
+
+// testEvalFile writes a small network (every weight zero but a few, which make the value
+// differ from the hand-set one) and returns its path.
+func testEvalFile(t *testing.T) string {
+	t.Helper()
+	m, err := nnue.NewModel(4, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range m.B1 {
+		m.B1[i] = 0.5
+	}
+	m.W2[0], m.B2[1], m.W3[0], m.W3[1] = 1, 0.25, 0.5, -0.5
+	net, err := nnue.Quantise(m, nnue.Header{Data: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "test.nnue")
+	if err := net.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/shogilab/shogilab/engine/nnue"
 	"github.com/shogilab/shogilab/mcts"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -28,6 +29,7 @@ type Game interface {
 type Evaluator struct {
 	cfg Config
 	w   *Weights
+	acc *nnue.Accumulator // the network's, when cfg.Net is set
 	// lists[i] holds the moves at ply i of the mate search (even: the attacker's checks,
 	// odd: the defender's replies); cands[i] the checks at ply 2i in the order tried.
 	lists  [MaxMateDepth + 1]ms.MoveList
@@ -48,6 +50,9 @@ func New(cfg Config) *Evaluator {
 	}
 	e := &Evaluator{cfg: cfg}
 	e.w = &e.cfg.Weights
+	if cfg.Net != nil {
+		e.acc = cfg.Net.NewAccumulator()
+	}
 	return e
 }
 
@@ -79,11 +84,24 @@ func (e *Evaluator) Evaluate(g mcts.Game, moves []mcts.Move, priors []float32, _
 			return mcts.Evaluation{Value: 1, Proof: mcts.Proof{Status: mcts.Win, Plies: plies}}
 		}
 	}
-	return mcts.Evaluation{Value: e.w.Value(e.score(pos, &maps))}
+	return mcts.Evaluation{Value: e.value(pos, &maps)}
 }
 
-// Centipawns returns the static evaluation of pos for its side to move.
+// value is the static value of pos for its side to move: the network's when there is
+// one, else the hand-set score through Weights.Value.
+func (e *Evaluator) value(pos *ms.Position, maps *attackMaps) float32 {
+	if e.acc != nil {
+		return e.acc.Evaluate(pos)
+	}
+	return e.w.Value(e.score(pos, maps))
+}
+
+// Centipawns returns the static evaluation of pos for its side to move (the network's
+// value turned into centipawns by Weights.Centipawns, when there is a network).
 func (e *Evaluator) Centipawns(pos *ms.Position) int {
+	if e.acc != nil {
+		return e.w.Centipawns(e.acc.Evaluate(pos))
+	}
 	var maps attackMaps
 	maps.compute(pos)
 	return int(math.Round(float64(e.score(pos, &maps))))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/shogilab/shogilab/engine/nnue"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -90,9 +91,13 @@ func DefaultWeights() Weights {
 	return w
 }
 
-// Config is the evaluator's weights and the effort of its mate search.
+// Config is the evaluator's weights, its network if any, and the effort of its mate search.
 type Config struct {
 	Weights Weights
+	// Net, if set, gives the static value instead of the hand-set score (the priors and
+	// the mate search stay as they are). It is shared, read only, by every evaluator made
+	// from the config; each keeps an accumulator of its own.
+	Net *nnue.Net
 	// MateDepth is how deep the mate search looks at every expansion, in plies of the
 	// winning side's moves counted as in "mate in N": 0 (off), 1, 3, 5 or 7. Mates longer
 	// than one are tried only in positions where the side to move has a check.

@@ -1,0 +1,26 @@
+// Command train fits evaluators to game records and inspects evaluation files:
+//
+//	train fit -o net.nnue [flags] FILES   fit a network to records (JSON Lines or Parquet)
+//	train linear [flags] FILES            fit the hand-set value weights to records (JSON out)
+//	train info FILE                       print an evaluation file's header
+//
+// Run train SUBCOMMAND -h for a subcommand's flags.
+package main
+
+import (
+	"os"
+
+	"github.com/shogilab/shogilab/internal/cli"
+)
+
+var program = cli.Program{
+	Name:  "train",
+	Intro: "train fits the engine's evaluators to game records and writes evaluation files (docs/architecture.md).",
+	Commands: []cli.Command{
+		{Name: "fit", Summary: "fit an NNUE network to the positions of game records; write an evaluation file", Run: runFit},
+		{Name: "linear", Summary: "fit the hand-set evaluation's value weights to game records (Texel-style, L-BFGS); print them as JSON", Run: runLinear},
+		{Name: "info", Summary: "print the header of an evaluation file", Run: runInfo},
+	},
+}
+
+func main() { os.Exit(program.Run(os.Args[1:], os.Stdout, os.Stderr)) }

@@ -1,0 +1,248 @@
+package nnue
+
+import (
+	"fmt"
+	"math"
+
+	ms "github.com/shogilab/shogilab/rules/minishogi"
+)
+
+// Quantisation scales, as in Stockfish's NNUE: an activation in [0, 1] is an integer
+// 0..QA; the feature transformer's weights and biases are multiplied by QA (so the
+// accumulator is the activation's scale), the later layers' weights by QB, their biases by
+// QA·QB (the scale of a weighted sum of activations).
+const (
+	QA = 127
+	QB = 64
+)
+
+// MaxWeight1 bounds the feature transformer's weights and biases (in float) so that an
+// accumulator of the bias and MaxActive features, QA·(MaxActive+1)·MaxWeight1 = 30480,
+// cannot overflow an int16. MaxWeight2 bounds the later layers' weights (QB·MaxWeight2
+// fits an int16 with room to spare). A trainer keeps its weights within them.
+const (
+	MaxWeight1 = 20
+	MaxWeight2 = 127
+)
+
+// Net is a quantised network: the form the search evaluates and evaluation files hold.
+// It is read-only once made, so one Net serves every search goroutine; each goroutine
+// evaluates through an Accumulator of its own.
+type Net struct {
+	Header Header
+	h1, h2 int
+	w1     []int16 // NumFeatures rows of h1
+	b1     []int16
+	w2     []int16 // 2·h1 rows of h2
+	b2     []int32
+	w3     []int16
+	b3     int32
+}
+
+// Sizes returns the accumulator size (per perspective) and the hidden layer's.
+func (n *Net) Sizes() (hidden1, hidden2 int) { return n.h1, n.h2 }
+
+// Quantise rounds m to a Net with header h (whose sizes and feature set it fills in). It
+// fails if a weight lies outside MaxWeight1 or MaxWeight2.
+func Quantise(m *Model, h Header) (*Net, error) {
+	if err := checkSizes(m.Hidden1, m.Hidden2); err != nil {
+		return nil, err
+	}
+	n := &Net{h1: m.Hidden1, h2: m.Hidden2}
+	h.Version, h.Family, h.FeatureSet, h.Hidden1, h.Hidden2 = Version, Family, FeatureSet, m.Hidden1, m.Hidden2
+	n.Header = h
+	var err error
+	q16 := func(name string, xs []float32, scale, limit float64) []int16 {
+		out := make([]int16, len(xs))
+		for i, x := range xs {
+			if !(math.Abs(float64(x)) <= limit) && err == nil {
+				err = fmt.Errorf("nnue: quantise: %s[%d] is %v, beyond ±%v", name, i, x, limit)
+			}
+			out[i] = int16(math.Round(float64(x) * scale))
+		}
+		return out
+	}
+	n.w1 = q16("W1", m.W1, QA, MaxWeight1)
+	n.b1 = q16("B1", m.B1, QA, MaxWeight1)
+	n.w2 = q16("W2", m.W2, QB, MaxWeight2)
+	n.w3 = q16("W3", m.W3, QB, MaxWeight2)
+	n.b2 = make([]int32, len(m.B2))
+	for i, x := range m.B2 {
+		n.b2[i] = int32(math.Round(float64(x) * QA * QB))
+	}
+	n.b3 = int32(math.Round(float64(m.B3) * QA * QB))
+	if err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// Accumulator evaluates positions with a Net, keeping the feature transformer's output
+// (one int16 vector per perspective) for the last position it saw. Evaluating another
+// position updates it by the difference: the pieces that left or reached a square and the
+// hand counts that changed, so that making or unmaking a few moves costs a few rows of
+// additions; a perspective whose king moved is recomputed (every one of its features
+// depends on the king's square). The search descends from the root on every playout, so
+// consecutive leaves differ by a few pieces. Not safe for concurrent use.
+type Accumulator struct {
+	net   *Net
+	acc   [2][]int16
+	board [ms.NumSquares]ms.Piece
+	hand  [2][ms.Rook + 1]uint8
+	king  [2]ms.Square
+	valid bool
+	in    []int32 // scratch: the clamped activations, side to move first
+	hid   []int32 // scratch: the hidden layer's sums
+}
+
+// NewAccumulator returns an accumulator for n, holding no position yet.
+func (n *Net) NewAccumulator() *Accumulator {
+	return &Accumulator{
+		net: n,
+		acc: [2][]int16{make([]int16, n.h1), make([]int16, n.h1)},
+		in:  make([]int32, 2*n.h1),
+		hid: make([]int32, n.h2),
+	}
+}
+
+// Refresh recomputes the accumulator for pos from nothing.
+func (a *Accumulator) Refresh(pos *ms.Position) {
+	for c := ms.Sente; c <= ms.Gote; c++ {
+		a.refresh(pos, c)
+	}
+	a.snapshot(pos)
+	a.valid = true
+}
+
+func (a *Accumulator) refresh(pos *ms.Position, c ms.Color) {
+	acc := a.acc[c]
+	copy(acc, a.net.b1)
+	var buf [MaxActive]int32
+	for _, f := range Features(pos, c, buf[:0]) {
+		a.add(c, f)
+	}
+}
+
+func (a *Accumulator) snapshot(pos *ms.Position) {
+	for s := range ms.Square(ms.NumSquares) {
+		a.board[s] = pos.PieceAt(s)
+	}
+	for c := ms.Sente; c <= ms.Gote; c++ {
+		for pt := ms.Pawn; pt <= ms.Rook; pt++ {
+			a.hand[c][pt] = uint8(pos.Hand(c, pt))
+		}
+		a.king[c] = pos.KingSquare(c)
+	}
+}
+
+func (a *Accumulator) add(c ms.Color, f int32) {
+	acc := a.acc[c]
+	h1 := len(acc)
+	row := a.net.w1[int(f)*h1 : int(f)*h1+h1]
+	for i := range acc {
+		acc[i] += row[i]
+	}
+}
+
+func (a *Accumulator) sub(c ms.Color, f int32) {
+	acc := a.acc[c]
+	h1 := len(acc)
+	row := a.net.w1[int(f)*h1 : int(f)*h1+h1]
+	for i := range acc {
+		acc[i] -= row[i]
+	}
+}
+
+// Update brings the accumulator from the last position it saw to pos by their difference
+// (a Refresh when it has seen none).
+func (a *Accumulator) Update(pos *ms.Position) {
+	if !a.valid {
+		a.Refresh(pos)
+		return
+	}
+	var keep [2]bool // the perspectives updated by difference
+	var base [2]int32
+	for c := ms.Sente; c <= ms.Gote; c++ {
+		keep[c] = pos.KingSquare(c) == a.king[c]
+		base[c] = kingBase(a.king[c], c)
+	}
+	if keep[0] || keep[1] {
+		for s := range ms.Square(ms.NumSquares) {
+			old, now := a.board[s], pos.PieceAt(s)
+			if old == now {
+				continue
+			}
+			// A kept perspective's king stands on the same square in both
+			// positions, so old and now are never that king.
+			for c := ms.Sente; c <= ms.Gote; c++ {
+				if !keep[c] {
+					continue
+				}
+				if old != ms.NoPiece {
+					a.sub(c, base[c]+boardFeature(old, s, c))
+				}
+				if now != ms.NoPiece {
+					a.add(c, base[c]+boardFeature(now, s, c))
+				}
+			}
+		}
+		for owner := ms.Sente; owner <= ms.Gote; owner++ {
+			for pt := ms.Pawn; pt <= ms.Rook; pt++ {
+				old, now := int(a.hand[owner][pt]), pos.Hand(owner, pt)
+				for c := ms.Sente; c <= ms.Gote; c++ {
+					if !keep[c] {
+						continue
+					}
+					for i := now; i < old; i++ {
+						a.sub(c, base[c]+handFeature(owner, pt, i, c))
+					}
+					for i := old; i < now; i++ {
+						a.add(c, base[c]+handFeature(owner, pt, i, c))
+					}
+				}
+			}
+		}
+	}
+	for c := ms.Sente; c <= ms.Gote; c++ {
+		if !keep[c] {
+			a.refresh(pos, c)
+		}
+	}
+	a.snapshot(pos)
+}
+
+// Sums returns the accumulator of perspective c (read only), for tests and tools.
+func (a *Accumulator) Sums(c ms.Color) []int16 { return a.acc[c] }
+
+// Evaluate updates the accumulator to pos and returns the network's value of pos for its
+// side to move, in (-1, 1).
+func (a *Accumulator) Evaluate(pos *ms.Position) float32 {
+	a.Update(pos)
+	n := a.net
+	stm := pos.SideToMove()
+	in := a.in
+	h1 := n.h1
+	for i, x := range a.acc[stm] {
+		in[i] = int32(min(max(x, 0), QA))
+	}
+	for i, x := range a.acc[stm.Opponent()] {
+		in[h1+i] = int32(min(max(x, 0), QA))
+	}
+	hid := a.hid
+	copy(hid, n.b2)
+	h2 := n.h2
+	for i, x := range in {
+		if x == 0 {
+			continue
+		}
+		row := n.w2[i*h2 : i*h2+h2]
+		for j := range hid {
+			hid[j] += x * int32(row[j])
+		}
+	}
+	z := n.b3
+	for j, s := range hid {
+		z += min(max(s/QB, 0), QA) * int32(n.w3[j])
+	}
+	return float32(math.Tanh(float64(z) / (QA * QB)))
+}

@@ -1,0 +1,447 @@
+// Package netfit trains an nnue.Model on examples by minibatch gradient descent with
+// Adam, on every core, stopping early when the held-out loss stops falling.
+//
+// A tour:
+//
+//	samples := netfit.Samples(set.Train, 0.5)          // features and targets (λ = 0.5)
+//	held := netfit.Samples(set.Held, 0.5)
+//	model, epochs, err := netfit.Fit(samples, held, netfit.DefaultOptions())
+//	net, err := nnue.Quantise(model, nnue.Header{...})  // for the search and the file
+//
+// The loss is the squared error of the model's value, tanh of its output, against the
+// target. Besides the features of halfkp-5x5, training sees for every feature a "virtual"
+// one that ignores the king's square (the piece, owner and square alone); its weights are
+// added into every king block at the end. It is the factorisation Stockfish's trainer uses
+// (nnue-pytorch, "HalfKP^"): a piece's worth is learnt from every king position at once,
+// which matters with few examples per king square.
+//
+// Each minibatch is cut into one shard per thread; the shards' gradients are summed in
+// shard order, so a fit depends on the examples, the options and the thread count only.
+package netfit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sync"
+	"time"
+
+	"github.com/shogilab/shogilab/engine/nnue"
+	"github.com/shogilab/shogilab/train/data"
+)
+
+// Sample is one training example as the network sees it.
+type Sample struct {
+	Us, Them []int32 // active features of the side to move and of the other side
+	Target   float32 // in [-1, 1], for the side to move
+	Weight   float32 // the example's weight in the loss (1 for each distinct position)
+}
+
+// Samples turns examples into samples with target λ·result + (1-λ)·root value.
+func Samples(exs []data.Example, lambda float32) []Sample {
+	out := make([]Sample, len(exs))
+	for i := range exs {
+		pos := &exs[i].Pos
+		stm := pos.SideToMove()
+		out[i] = Sample{
+			Us:     nnue.Features(pos, stm, nil),
+			Them:   nnue.Features(pos, stm.Opponent(), nil),
+			Target: exs[i].Target(lambda),
+			Weight: 1,
+		}
+	}
+	return out
+}
+
+// Options of a fit.
+type Options struct {
+	Hidden1, Hidden2 int
+	Epochs           int     // the most epochs
+	Patience         int     // epochs without a better held-out loss before stopping
+	Batch            int     // examples per minibatch
+	LearningRate     float64 // Adam's step size
+	Threads          int     // shards of a minibatch, computed at once
+	Seed             uint64  // the initial weights and the order of examples
+	// Decay is the decoupled weight decay (AdamW: Loshchilov and Hutter, "Decoupled
+	// Weight Decay Regularization", 2019) of the first layer's king-square rows: each
+	// step shrinks them by LearningRate·Decay, so that what does not depend on the
+	// king is left to the virtual rows, which see every example.
+	Decay float64
+	// OnBatch, if set, is called after every minibatch with the batches done and the
+	// batches the fit has at most (Epochs of them).
+	OnBatch func(done, total int)
+	// OnEpoch, if set, is called after every epoch.
+	OnEpoch func(Epoch)
+}
+
+// DefaultOptions are the sizes and settings chosen for Minishogi by measurement (see
+// datasets/README.md).
+func DefaultOptions() Options {
+	return Options{Hidden1: 64, Hidden2: 16, Epochs: 20, Patience: 3, Batch: 256, LearningRate: 1e-3, Threads: 2, Seed: 1, Decay: 100}
+}
+
+// Epoch is the losses after one pass over the training samples.
+type Epoch struct {
+	N         int     `json:"epoch"`
+	TrainLoss float64 `json:"train_loss"` // mean over the epoch's minibatches, before each step
+	HeldLoss  float64 `json:"held_loss"`  // NaN without held-out samples
+	Seconds   float64 `json:"seconds"`
+}
+
+// params are the trainable numbers in float64: the model's, with the virtual features'
+// rows after the NumFeatures rows of W1.
+type params struct {
+	h1, h2 int
+	w1     []float64 // (NumFeatures + PieceFeatures) × h1
+	b1     []float64
+	w2     []float64 // 2·h1 × h2, input-major
+	b2     []float64
+	w3     []float64
+	b3     []float64 // one
+	all    [][]float64
+}
+
+const virtualBase = nnue.NumFeatures
+
+func newParams(h1, h2 int) *params {
+	p := &params{h1: h1, h2: h2,
+		w1: make([]float64, (nnue.NumFeatures+nnue.PieceFeatures)*h1), b1: make([]float64, h1),
+		w2: make([]float64, 2*h1*h2), b2: make([]float64, h2), w3: make([]float64, h2), b3: make([]float64, 1)}
+	p.all = [][]float64{p.w1, p.b1, p.w2, p.b2, p.w3, p.b3}
+	return p
+}
+
+func (p *params) clone() *params {
+	q := newParams(p.h1, p.h2)
+	for i := range p.all {
+		copy(q.all[i], p.all[i])
+	}
+	return q
+}
+
+// init draws the starting weights: the accumulator starts mid-range (biases 0.5, small
+// feature weights), the later layers at the scale that keeps their outputs' variance.
+func (p *params) init(r *rand.Rand) {
+	for i := range p.w1[:virtualBase*p.h1] {
+		p.w1[i] = r.NormFloat64() * 0.01
+	}
+	for i := range p.b1 {
+		p.b1[i] = 0.5
+	}
+	s2 := 1 / math.Sqrt(float64(2*p.h1))
+	for i := range p.w2 {
+		p.w2[i] = r.NormFloat64() * s2
+	}
+	for i := range p.b2 {
+		p.b2[i] = 0.5
+	}
+	s3 := 1 / math.Sqrt(float64(p.h2))
+	for i := range p.w3 {
+		p.w3[i] = r.NormFloat64() * s3
+	}
+}
+
+// model folds the virtual features into the king blocks and returns the float model.
+func (p *params) model() *nnue.Model {
+	m, _ := nnue.NewModel(p.h1, p.h2) // sizes were checked by Fit
+	for f := range nnue.NumFeatures {
+		v := virtualBase + f%nnue.PieceFeatures
+		for i := range p.h1 {
+			m.W1[f*p.h1+i] = float32(p.w1[f*p.h1+i] + p.w1[v*p.h1+i])
+		}
+	}
+	conv := func(dst []float32, src []float64) {
+		for i, x := range src {
+			dst[i] = float32(x)
+		}
+	}
+	conv(m.B1, p.b1)
+	conv(m.W2, p.w2)
+	conv(m.B2, p.b2)
+	conv(m.W3, p.w3)
+	m.B3 = float32(p.b3[0])
+	return m
+}
+
+// worker holds one shard's scratch and gradient.
+type worker struct {
+	grad    *params
+	touched []int32 // W1 rows with a gradient, to clear
+	acc     []float64
+	hid     []float64
+	da      []float64
+	feats   []int32
+}
+
+func newWorker(h1, h2 int) *worker {
+	return &worker{grad: newParams(h1, h2), acc: make([]float64, 2*h1), hid: make([]float64, h2), da: make([]float64, 2*h1)}
+}
+
+// loss returns the weighted squared error of one sample and, when grad is set, adds its
+// gradient to w.grad.
+func (w *worker) loss(p *params, s *Sample, grad bool) float64 {
+	h1, h2 := p.h1, p.h2
+	acc := w.acc
+	for half, feats := range [2][]int32{s.Us, s.Them} {
+		a := acc[half*h1 : (half+1)*h1]
+		copy(a, p.b1)
+		for _, f := range feats {
+			for _, row := range [2]int32{f, virtualBase + f%nnue.PieceFeatures} {
+				r := p.w1[int(row)*h1 : int(row+1)*h1]
+				for i := range a {
+					a[i] += r[i]
+				}
+			}
+		}
+	}
+	hid := w.hid
+	copy(hid, p.b2)
+	for i, x := range acc {
+		x = clamp01(x)
+		if x == 0 {
+			continue
+		}
+		r := p.w2[i*h2 : (i+1)*h2]
+		for j := range hid {
+			hid[j] += x * r[j]
+		}
+	}
+	z := p.b3[0]
+	for j, h := range hid {
+		z += clamp01(h) * p.w3[j]
+	}
+	v := math.Tanh(z)
+	diff := v - float64(s.Target)
+	wt := float64(s.Weight)
+	if !grad {
+		return wt * diff * diff
+	}
+	g := w.grad
+	dz := wt * 2 * diff * (1 - v*v)
+	g.b3[0] += dz
+	for j, h := range hid {
+		g.w3[j] += dz * clamp01(h)
+		if h > 0 && h < 1 {
+			hid[j] = dz * p.w3[j] // now dL/dh
+		} else {
+			hid[j] = 0
+		}
+	}
+	for j, d := range hid {
+		g.b2[j] += d
+	}
+	da := w.da
+	for i, x := range acc {
+		da[i] = 0
+		if x <= 0 {
+			continue // no input: no gradient to its weights, none through the clamp
+		}
+		r := p.w2[i*h2 : (i+1)*h2]
+		gr := g.w2[i*h2 : (i+1)*h2]
+		a := min(x, 1)
+		var sum float64
+		for j, d := range hid {
+			gr[j] += d * a
+			sum += d * r[j]
+		}
+		if x < 1 {
+			da[i] = sum // the clamp passes a gradient inside (0, 1) only
+		}
+	}
+	for half, feats := range [2][]int32{s.Us, s.Them} {
+		d := da[half*h1 : (half+1)*h1]
+		for i, x := range d {
+			g.b1[i] += x
+		}
+		for _, f := range feats {
+			for _, row := range [2]int32{f, virtualBase + f%nnue.PieceFeatures} {
+				gr := g.w1[int(row)*h1 : int(row+1)*h1]
+				for i, x := range d {
+					gr[i] += x
+				}
+				w.touched = append(w.touched, row)
+			}
+		}
+	}
+	return wt * diff * diff
+}
+
+func clamp01(x float64) float64 { return min(max(x, 0), 1) }
+
+// adam is Adam (Kingma and Ba, "Adam: A Method for Stochastic Optimization", 2015) with
+// its usual constants.
+type adam struct {
+	lr     float64
+	decay  float64 // on the first layer's king rows
+	m, v   [][]float64
+	t      int
+	b1, b2 float64
+}
+
+func newAdam(p *params, lr, decay float64) *adam {
+	a := &adam{lr: lr, decay: decay, b1: 0.9, b2: 0.999}
+	for _, x := range p.all {
+		a.m = append(a.m, make([]float64, len(x)))
+		a.v = append(a.v, make([]float64, len(x)))
+	}
+	return a
+}
+
+// step moves p against the gradient g; the weights are kept within what the search's
+// quantisation holds (nnue.MaxWeight1 for the first layer, a fourth of it with the
+// virtual rows added in twice, nnue.MaxWeight2 after).
+func (a *adam) step(p, g *params) {
+	a.t++
+	c1 := 1 - math.Pow(a.b1, float64(a.t))
+	c2 := 1 - math.Pow(a.b2, float64(a.t))
+	shrink := 1 - a.lr*a.decay
+	kingRows := virtualBase * p.h1
+	for k, x := range p.all {
+		gk, m, v := g.all[k], a.m[k], a.v[k]
+		limit := float64(nnue.MaxWeight2)
+		if k < 2 {
+			limit = nnue.MaxWeight1 / 4
+		}
+		for i := range x {
+			gi := gk[i]
+			if gi == 0 && m[i] == 0 {
+				continue // a row never reached: Adam would not move it
+			}
+			if k == 0 && i < kingRows {
+				x[i] *= shrink
+			}
+			m[i] = a.b1*m[i] + (1-a.b1)*gi
+			v[i] = a.b2*v[i] + (1-a.b2)*gi*gi
+			x[i] -= a.lr * (m[i] / c1) / (math.Sqrt(v[i]/c2) + 1e-8)
+			x[i] = min(max(x[i], -limit), limit)
+		}
+	}
+}
+
+// Fit trains a model on train, measuring held after every epoch and returning the model
+// of the epoch with the least held-out loss (the last epoch's without held-out samples).
+func Fit(train, held []Sample, o Options) (*nnue.Model, []Epoch, error) {
+	if len(train) == 0 {
+		return nil, nil, errors.New("netfit: no training samples")
+	}
+	if _, err := nnue.NewModel(o.Hidden1, o.Hidden2); err != nil {
+		return nil, nil, fmt.Errorf("netfit: %w", err)
+	}
+	if o.Epochs < 1 || o.Batch < 1 || o.Threads < 1 || !(o.LearningRate > 0) || o.Patience < 1 || !(o.Decay >= 0) || o.LearningRate*o.Decay >= 1 {
+		return nil, nil, fmt.Errorf("netfit: options %+v: epochs, batch, threads and patience need 1 or more, the learning rate a positive number, the decay 0 or more (below 1/learning rate)", o)
+	}
+	r := rand.New(rand.NewPCG(o.Seed, 0x6e6e7565))
+	p := newParams(o.Hidden1, o.Hidden2)
+	p.init(r)
+	opt := newAdam(p, o.LearningRate, o.Decay)
+	workers := make([]*worker, o.Threads)
+	for i := range workers {
+		workers[i] = newWorker(o.Hidden1, o.Hidden2)
+	}
+	total := newParams(o.Hidden1, o.Hidden2)
+	var touched []int32 // the rows of total.w1 with a gradient
+	order := make([]int, len(train))
+	for i := range order {
+		order[i] = i
+	}
+	batches := (len(train) + o.Batch - 1) / o.Batch
+	var epochs []Epoch
+	best, bestLoss, since := p.clone(), math.Inf(1), 0
+	for e := 1; e <= o.Epochs; e++ {
+		start := time.Now()
+		r.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		var sum float64
+		for b := range batches {
+			idx := order[b*o.Batch : min((b+1)*o.Batch, len(order))]
+			sum += batchStep(p, total, &touched, workers, train, idx)
+			opt.step(p, total)
+			if o.OnBatch != nil {
+				o.OnBatch((e-1)*batches+b+1, o.Epochs*batches)
+			}
+		}
+		ep := Epoch{N: e, TrainLoss: sum / float64(batches), HeldLoss: meanLoss(p, held, workers[0])}
+		ep.Seconds = time.Since(start).Seconds()
+		epochs = append(epochs, ep)
+		if o.OnEpoch != nil {
+			o.OnEpoch(ep)
+		}
+		if len(held) == 0 {
+			best = p
+			continue
+		}
+		if ep.HeldLoss < bestLoss {
+			best, bestLoss, since = p.clone(), ep.HeldLoss, 0
+		} else if since++; since >= o.Patience {
+			break
+		}
+	}
+	return best.model(), epochs, nil
+}
+
+// batchStep computes the mean gradient of the samples idx into total, the shards on
+// their own goroutines, and returns their mean loss.
+func batchStep(p, total *params, touched *[]int32, workers []*worker, samples []Sample, idx []int) float64 {
+	n := len(workers)
+	losses := make([]float64, n)
+	var wg sync.WaitGroup
+	for k, w := range workers {
+		lo, hi := k*len(idx)/n, (k+1)*len(idx)/n
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, i := range idx[lo:hi] {
+				losses[k] += w.loss(p, &samples[i], true)
+			}
+		}()
+	}
+	wg.Wait()
+	scale := 1 / float64(len(idx))
+	h1 := p.h1
+	for _, t := range total.all[1:] {
+		clear(t)
+	}
+	// The first layer's gradient lives only on the rows a batch touched: clear the last
+	// batch's rows, then fill this batch's.
+	for _, row := range *touched {
+		clear(total.w1[int(row)*h1 : int(row+1)*h1])
+	}
+	*touched = (*touched)[:0]
+	var loss float64
+	for k, w := range workers {
+		for j := 1; j < len(total.all); j++ {
+			dst, src := total.all[j], w.grad.all[j]
+			for i, x := range src {
+				dst[i] += x * scale
+			}
+			clear(src)
+		}
+		loss += losses[k]
+	}
+	for _, w := range workers {
+		for _, row := range w.touched {
+			src := w.grad.w1[int(row)*h1 : int(row+1)*h1]
+			dst := total.w1[int(row)*h1 : int(row+1)*h1]
+			for i, x := range src {
+				dst[i] += x * scale
+			}
+			clear(src)
+		}
+		*touched = append(*touched, w.touched...)
+		w.touched = w.touched[:0]
+	}
+	return loss * scale
+}
+
+// meanLoss is the mean loss of p on samples (NaN for none).
+func meanLoss(p *params, samples []Sample, w *worker) float64 {
+	if len(samples) == 0 {
+		return math.NaN()
+	}
+	var sum, wt float64
+	for i := range samples {
+		sum += w.loss(p, &samples[i], false)
+		wt += float64(samples[i].Weight)
+	}
+	return sum / wt
+}

@@ -1,0 +1,187 @@
+package netfit
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/shogilab/shogilab/engine/nnue"
+	ms "github.com/shogilab/shogilab/rules/minishogi"
+)
+
+// randomSamples returns samples of positions from random games, each with the target
+// target(pos).
+func randomSamples(n int, seed uint64, target func(*ms.Position) float32) []Sample {
+	r := rand.New(rand.NewPCG(seed, 3))
+	var out []Sample
+	var ml ms.MoveList
+	for len(out) < n {
+		pos := ms.StartPosition()
+		for ply := 0; ply < 60 && len(out) < n; ply++ {
+			pos.GenerateLegal(&ml)
+			if ml.N == 0 {
+				break
+			}
+			pos.MakeMove(ml.Moves[r.IntN(ml.N)])
+			stm := pos.SideToMove()
+			out = append(out, Sample{Us: nnue.Features(&pos, stm, nil), Them: nnue.Features(&pos, stm.Opponent(), nil),
+				Target: target(&pos), Weight: 1})
+		}
+	}
+	return out
+}
+
+// TestGradientMatchesFiniteDifferences checks the backward pass against central
+// differences of the loss, parameter by parameter, on a small network.
+func TestGradientMatchesFiniteDifferences(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 1))
+	samples := randomSamples(6, 2, func(*ms.Position) float32 { return float32(r.Float64()*2 - 1) })
+	p := newParams(3, 2)
+	p.init(r)
+	for i := range p.w1 { // larger first-layer weights, virtual rows too, so that they matter
+		p.w1[i] = r.NormFloat64() * 0.05
+	}
+	w := newWorker(3, 2)
+	for i := range samples {
+		w.loss(p, &samples[i], true)
+	}
+	rows := map[int32]bool{}
+	for _, row := range w.touched {
+		rows[row] = true
+	}
+	total := func() float64 {
+		var s float64
+		for i := range samples {
+			s += w.loss(p, &samples[i], false)
+		}
+		return s
+	}
+	const eps = 1e-6
+	checked, bad := 0, 0
+	for k, xs := range p.all {
+		for i := range xs {
+			if k == 0 && !rows[int32(i/p.h1)] {
+				if w.grad.all[k][i] != 0 {
+					t.Fatalf("W1[%d]: gradient %v on a row no sample has", i, w.grad.all[k][i])
+				}
+				continue
+			}
+			old := xs[i]
+			xs[i] = old + eps
+			up := total()
+			xs[i] = old - eps
+			down := total()
+			xs[i] = old
+			num := (up - down) / (2 * eps)
+			got := w.grad.all[k][i]
+			checked++
+			if math.Abs(num-got) > 1e-6+1e-4*math.Abs(num) {
+				bad++
+				t.Errorf("parameter %d[%d]: gradient %.8f, finite differences %.8f", k, i, got, num)
+			}
+		}
+	}
+	if checked < 100 || bad > 0 {
+		t.Errorf("%d parameters checked, %d wrong", checked, bad)
+	}
+}
+
+// material is a planted target: tanh of the material balance for the side to move, in
+// tenths of the usual shogi values (pawn 1, silver 5, gold 6, bishop 8, rook 10, a
+// promoted piece 2 more than its base, a piece in hand as on the board). It is a sum over
+// pieces, which the network's virtual features represent exactly.
+func material(pos *ms.Position) float32 {
+	val := [...]float64{ms.Pawn: 1, ms.Silver: 5, ms.Gold: 6, ms.Bishop: 8, ms.Rook: 10,
+		ms.Tokin: 3, ms.ProSilver: 7, ms.Horse: 10, ms.Dragon: 12, ms.King: 0}
+	us := pos.SideToMove()
+	var s float64
+	for b := pos.Occupied(); b != 0; b &= b - 1 {
+		pc := pos.PieceAt(b.First())
+		if pc.Color() == us {
+			s += val[pc.Type()]
+		} else {
+			s -= val[pc.Type()]
+		}
+	}
+	for pt := ms.Pawn; pt <= ms.Rook; pt++ {
+		s += val[pt] * float64(pos.Hand(us, pt)-pos.Hand(us.Opponent(), pt))
+	}
+	return float32(math.Tanh(s / 10))
+}
+
+// TestFitRecoversPlantedTarget: on positions of random games valued by the material
+// target, the fit brings the held-out loss to a small part of the targets' variance (the
+// loss of the best constant).
+func TestFitRecoversPlantedTarget(t *testing.T) {
+	n := 40000
+	if testing.Short() {
+		n = 20000
+	}
+	train := randomSamples(n, 4, material)
+	held := randomSamples(2000, 5, material)
+	var mean, variance float64
+	for _, s := range held {
+		mean += float64(s.Target)
+	}
+	mean /= float64(len(held))
+	for _, s := range held {
+		d := float64(s.Target) - mean
+		variance += d * d
+	}
+	variance /= float64(len(held))
+	o := DefaultOptions()
+	o.Hidden1, o.Hidden2, o.Epochs, o.LearningRate = 16, 8, 8, 3e-3
+	model, epochs, err := Fit(train, held, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := math.Inf(1)
+	for _, e := range epochs {
+		best = min(best, e.HeldLoss)
+	}
+	t.Logf("targets' variance %.4f; held-out loss by epoch %v", variance, epochs)
+	if best > variance/20 {
+		t.Errorf("held-out loss %.4f; want under a twentieth of the variance %.4f", best, variance)
+	}
+	if epochs[len(epochs)-1].TrainLoss >= epochs[0].TrainLoss {
+		t.Errorf("training loss did not fall: %v", epochs)
+	}
+	// The model returned is the best epoch's, and the quantised network agrees with it.
+	net, err := nnue.Quantise(model, nnue.Header{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	acc := net.NewAccumulator()
+	pos := ms.StartPosition()
+	if q, f := acc.Evaluate(&pos), model.Value(&pos); math.Abs(float64(q-f)) > 0.05 {
+		t.Errorf("start: quantised %v, float %v", q, f)
+	}
+}
+
+// TestFitReproducible: the same samples and options give the same model.
+func TestFitReproducible(t *testing.T) {
+	train := randomSamples(1500, 6, material)
+	held := randomSamples(300, 7, material)
+	o := DefaultOptions()
+	o.Hidden1, o.Hidden2, o.Epochs = 8, 4, 2
+	a, _, err := Fit(train, held, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, _ := Fit(train, held, o)
+	if !slices.Equal(a.W1, b.W1) || !slices.Equal(a.W2, b.W2) || a.B3 != b.B3 {
+		t.Error("two fits with the same seed differ")
+	}
+}
+
+func TestFitErrors(t *testing.T) {
+	if _, _, err := Fit(nil, nil, DefaultOptions()); err == nil {
+		t.Error("no samples: no error")
+	}
+	o := DefaultOptions()
+	o.Batch = 0
+	if _, _, err := Fit(randomSamples(10, 1, material), nil, o); err == nil {
+		t.Error("batch 0: no error")
+	}
+}
