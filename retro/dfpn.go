@@ -18,6 +18,16 @@ type MoveGame[S any, M comparable, K comparable] interface {
 	Play(s S, m M) S
 }
 
+// Knowledge is an optional extension of MoveGame: cheap knowledge of a position that df-pn+
+// turns into initial proof and disproof numbers for a node not yet searched (Nagai and
+// Kishimoto's df-pn+, as used by Kaneko et al. for shogi mating problems). The numbers are
+// from the mover's view, as the search stores them: phi is how hard it is for the mover to
+// reach its goal, delta how hard for the opponent. Both must be at least 1. Without it a
+// node starts with phi 1 and delta its number of moves.
+type Knowledge[S any, M comparable] interface {
+	Initial(s S, moves []M, attackerToMove bool) (phi, delta uint32)
+}
+
 // ErrMemoryBudget is returned when the proofs a search must keep outgrow its table.
 var ErrMemoryBudget = errors.New("retro: df-pn: the proofs alone outgrow the transposition table's budget")
 
@@ -279,6 +289,10 @@ func (ms *MateSearch[S, M, K]) evaluate(c S, ck ttKey[K], ply int) ttEntry {
 	ms.nodes++
 	if e, decided := leaf(len(f.childMoves), ck); decided {
 		return e
+	}
+	if kn, ok := ms.game.(Knowledge[S, M]); ok {
+		phi, delta := kn.Initial(c, f.childMoves, ck.attacker)
+		return ttEntry{max(phi, 1), max(delta, 1)}
 	}
 	return ttEntry{1, uint32(len(f.childMoves))}
 }

@@ -68,3 +68,30 @@ type Proof = retro.Proof[minishogi.Code, minishogi.Move]
 func CheckProof(root minishogi.Position, proof *Proof) error {
 	return retro.CheckProof[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, root, proof)
 }
+
+// Initial gives df-pn+ its initial numbers (retro.Knowledge) from what the move list shows.
+// At a defender node the attacker's work is the defender's moves, king moves counted twice
+// (a king that can step away is the hard case) and quiet positions (no check) made dearer,
+// since the attacker must then also find the mating net; the defender needs one escape. At
+// an attacker node the attacker's work is one move, two when it must answer a check; the
+// defender must refute all its moves.
+func (moveGame) Initial(p minishogi.Position, moves []minishogi.Move, attackerToMove bool) (phi, delta uint32) {
+	if attackerToMove {
+		phi = 1
+		if p.InCheck() {
+			phi = 2
+		}
+		return phi, uint32(len(moves))
+	}
+	k := p.KingSquare(p.SideToMove())
+	work := len(moves)
+	for _, m := range moves {
+		if !m.IsDrop() && m.From() == k {
+			work++
+		}
+	}
+	if !p.InCheck() {
+		work += 2
+	}
+	return 1, uint32(work)
+}
