@@ -1,7 +1,6 @@
 package retro_test
 
 import (
-	"errors"
 	"math/rand/v2"
 	"testing"
 
@@ -99,9 +98,6 @@ func TestMateMethodsAgree(t *testing.T) {
 		for _, budget := range []int{0, 6} {
 			ms := retro.NewMateSearch[int, int, int](a, budget)
 			got, found, err := ms.MinimalMate(root, attacker, maxPlies)
-			if errors.Is(err, retro.ErrMemoryBudget) {
-				continue
-			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,9 +112,6 @@ func TestMateMethodsAgree(t *testing.T) {
 			}
 			mates++
 			proof, err := ms.Proof(root, attacker, got)
-			if errors.Is(err, retro.ErrMemoryBudget) {
-				continue
-			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,9 +119,6 @@ func TestMateMethodsAgree(t *testing.T) {
 				t.Fatalf("trial %d: proof rejected: %v", trial, err)
 			}
 			line, err := ms.MateLine(root, attacker, got)
-			if errors.Is(err, retro.ErrMemoryBudget) {
-				continue
-			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -172,6 +162,45 @@ func TestCheckProofRejects(t *testing.T) {
 			t.Errorf("%s: a corrupted proof was accepted", name)
 		} else {
 			t.Logf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestParallelAgrees runs df-pn with four workers on the random arenas (roomy and tiny
+// tables) and compares it with the brute-force definition; run it with -race.
+func TestParallelAgrees(t *testing.T) {
+	const maxPlies = 9
+	rng := rand.New(rand.NewPCG(5, 6))
+	trials := 100
+	if testing.Short() {
+		trials = 20
+	}
+	for trial := range trials {
+		a := randomArena(rng, 10)
+		root := 2 * rng.IntN(10)
+		want := plainMinimalMate(a, root, maxPlies)
+		for _, budget := range []int{0, 8} {
+			ms := retro.NewMateSearch[int, int, int](a, budget)
+			ms.SetWorkers(4)
+			got, found, err := ms.MinimalMate(root, true, maxPlies)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !found {
+				got = -1
+			}
+			if got != want {
+				t.Fatalf("trial %d, budget %d: parallel df-pn says %d, brute force %d", trial, budget, got, want)
+			}
+			if found {
+				proof, err := ms.Proof(root, true, got)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := retro.CheckProof[int, int, int](a, root, proof); err != nil {
+					t.Fatalf("trial %d: proof rejected: %v", trial, err)
+				}
+			}
 		}
 	}
 }

@@ -59,7 +59,7 @@ func benchThreePiece(b *testing.B, plies int) {
 	var r *DFPN
 	for b.Loop() {
 		var err error
-		if r, err = SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: plies, NoProof: true, MemoryBudget: 1 << 30}); err != nil {
+		if r, err = SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: plies, NoProof: true, MemoryBudget: 256 << 20}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -179,15 +179,16 @@ type DFPNOptions struct {
 	Progress func(plies int, mate bool, nodes int64)
 	// NoProof skips reading the proof and the principal variation off the table.
 	NoProof bool
+	// Workers is the number of goroutines df-pn runs on its shared table (0 or 1: one).
+	Workers int
 	// TimeLimit, if positive, stops the search after about that long; the result then
 	// reports the longest length disproved so far (Stopped is set).
 	TimeLimit time.Duration
 }
 
-// BytesPerTableEntry is the memory one df-pn table entry takes in a Go map (a 24-byte key, an
-// 8-byte value, control bytes and the spare room of a map that grows by doubling), measured
-// by BenchmarkTableEntry; the memory budget is divided by it.
-const BytesPerTableEntry = 80
+// BytesPerTableEntry is the memory one df-pn table entry takes (retro.MateSearch.EntryBytes
+// for Minishogi's code; the table is one flat array); the memory budget is divided by it.
+const BytesPerTableEntry = 56
 
 // SolveDFPN finds the minimal forced mate with df-pn and iterative deepening on the mate
 // length (retro.MateSearch), then reads a proof and a principal variation off the table.
@@ -195,6 +196,7 @@ func SolveDFPN(root minishogi.Position, attacker minishogi.Color, opt DFPNOption
 	start := time.Now()
 	att := attackerToMove(&root, attacker)
 	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, int(opt.MemoryBudget/BytesPerTableEntry))
+	ms.SetWorkers(max(opt.Workers, 1))
 	if opt.TimeLimit > 0 {
 		ms.SetDeadline(start.Add(opt.TimeLimit))
 	}

@@ -56,6 +56,7 @@ type mateFlags struct {
 	retroPlies int
 	memory     string
 	threads    int
+	workers    int
 	proofFile  string
 	json       bool
 	plotDir    string
@@ -69,6 +70,7 @@ func (f *mateFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.retroPlies, "retro-plies", 10, "bound the retrograde cross-check to `N` plies (0: skip it); it also stops when its next ply would not fit in half the memory budget")
 	fs.StringVar(&f.memory, "memory", "4GiB", "memory `budget` (such as 512MiB, 6GiB): half for the retrograde graph, half for the df-pn table when both run")
 	fs.IntVar(&f.threads, "threads", 2, "with 2 or more, run the retrograde method and df-pn side by side; with 1, one after the other")
+	fs.IntVar(&f.workers, "workers", 1, "run df-pn on `N` goroutines sharing one table (parallel df-pn with virtual proof numbers)")
 	fs.StringVar(&f.proofFile, "proof", "", "write the proof of the mate to `FILE` (text; see solver.WriteProof)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of the table")
 	fs.StringVar(&f.plotDir, "plot", "", "also study the reachable graph and save its plots in `DIR`, in the formats of --format")
@@ -84,6 +86,8 @@ func (f *mateFlags) check() (budget uint64, err error) {
 		return 0, cli.Usagef("--max-plies is %d, want 0..200", f.maxPlies)
 	case f.retroPlies < 0:
 		return 0, cli.Usagef("--retro-plies is %d, want 0 or more", f.retroPlies)
+	case f.workers < 1 || f.workers > 256:
+		return 0, cli.Usagef("--workers is %d, want 1..256", f.workers)
 	case f.threads < 1:
 		return 0, cli.Usagef("--threads is %d, want 1 or more", f.threads)
 	case f.timeLimit < 0:
@@ -276,7 +280,7 @@ func solveMate(f mateFlags, handicap string, root minishogi.Position, attacker m
 		r     *solver.Retro
 		wg    sync.WaitGroup
 		runDF = func() {
-			d, dErr = solver.SolveDFPN(root, attacker, solver.DFPNOptions{MaxPlies: f.maxPlies, MemoryBudget: dfpnBudget, TimeLimit: f.timeLimit,
+			d, dErr = solver.SolveDFPN(root, attacker, solver.DFPNOptions{MaxPlies: f.maxPlies, MemoryBudget: dfpnBudget, TimeLimit: f.timeLimit, Workers: f.workers,
 				Progress: func(n int, mate bool, nodes int64) { progress("df-pn", n, mate, nodes) }})
 		}
 		runRetro = func() {
