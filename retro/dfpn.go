@@ -1,9 +1,11 @@
 package retro
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"hash/maphash"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -114,13 +116,14 @@ func NewMateSearch[S any, M comparable, K comparable](g MoveGame[S, M, K], maxEn
 }
 
 // SetWorkers sets the number of goroutines each search runs (at least 1). With more than
-// one, a growing table stops growing at its present size (at least a million entries).
+// one, the table takes its full size at once (a million entries when it has no limit) and
+// stops growing.
 func (ms *MateSearch[S, M, K]) SetWorkers(n int) {
 	if n < 1 {
 		panic(fmt.Sprintf("retro: SetWorkers: %d workers, want 1 or more", n))
 	}
-	if n > 1 && ms.tt.grow {
-		for len(ms.tt.entries) < 1<<20 {
+	if n > 1 {
+		for ms.tt.canGrow() && (ms.tt.limit > 0 || len(ms.tt.entries) < 1<<20) {
 			ms.tt.resize()
 		}
 	}
@@ -257,15 +260,42 @@ func (ms *MateSearch[S, M, K]) known(s S, plies int, attacker bool) (mates_, dec
 // so that the proof and line walks do not search moves the table knows.
 func (ms *MateSearch[S, M, K]) firstMove(s S, attacker bool, plies int, want bool) (m M, found bool, err error) {
 	moves := ms.game.Moves(s, nil)
-	for _, m := range moves {
-		if mates, decided := ms.known(ms.game.Play(s, m), plies, !attacker); decided && mates == want {
-			return m, true, nil
-		}
+	// The undecided children are tried in the order of the table's numbers for the wanted
+	// outcome (the least work first), so that a walk seldom disproves a child in vain.
+	type candidate struct {
+		m    M
+		cost uint32
 	}
+	var rest []candidate
 	for _, m := range moves {
-		mates, err := ms.Prove(ms.game.Play(s, m), !attacker, plies)
+		c := ms.game.Play(s, m)
+		k := ms.key(c, plies, !attacker)
+		phi, delta, _, ok := ms.tt.lookup(&k)
+		if ok {
+			if mates, decided := mates(!attacker, phi, delta); decided {
+				if mates == want {
+					return m, true, nil
+				}
+				continue
+			}
+		}
+		cost := uint32(infinity)
+		if ok {
+			// The child's mover is the defender when the attacker moves here: the attacker's
+			// work is its delta; and the mirror.
+			if (!attacker) == want {
+				cost = phi
+			} else {
+				cost = delta
+			}
+		}
+		rest = append(rest, candidate{m, cost})
+	}
+	slices.SortStableFunc(rest, func(a, b candidate) int { return cmp.Compare(a.cost, b.cost) })
+	for _, c := range rest {
+		mates, err := ms.Prove(ms.game.Play(s, c.m), !attacker, plies)
 		if err != nil || mates == want {
-			return m, err == nil, err
+			return c.m, err == nil, err
 		}
 	}
 	return m, false, nil

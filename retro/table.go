@@ -64,8 +64,8 @@ type entry[K comparable] struct {
 // table is the transposition table: a fixed array of buckets of ways entries, a node's
 // bucket chosen by its board's hash so that every hand and depth of one board meets in one
 // bucket, where the superiority rules look. A full bucket gives up its smallest subtree.
-// With maxEntries 0 the table starts small and doubles when three quarters full (in a
-// single-worker search only; see MateSearch.SetWorkers).
+// The table starts small and doubles when three quarters full, up to its limit (in a
+// single-worker search; see MateSearch.SetWorkers), so a small search takes little memory.
 type table[K comparable] struct {
 	entries []entry[K]
 	// tags[i] is entry i's board hash's high half with the low bit set, 0 for a free entry: a
@@ -74,24 +74,25 @@ type table[K comparable] struct {
 	ways  int
 	mask  uint64 // buckets - 1
 	grow  bool
+	limit int // the most entries (0: no limit)
 	used  atomic.Int64
 	locks []sync.Mutex // nil in a single-worker search
 	seed  maphash.Seed
 }
 
-const bucketWays = 8
+// bucketWays is 16: every hand, depth and role of a board shares its bucket, and the tags of
+// 16 entries fill one cache line.
+const bucketWays = 16
 
 func newTable[K comparable](maxEntries int) *table[K] {
-	t := &table[K]{ways: bucketWays, seed: maphash.MakeSeed()}
+	t := &table[K]{ways: bucketWays, seed: maphash.MakeSeed(), grow: true, limit: maxEntries}
 	buckets := 1 << 7
-	if maxEntries == 0 {
-		t.grow = true
-	} else {
+	if maxEntries > 0 {
 		if maxEntries < bucketWays {
 			t.ways = maxEntries
 		}
 		buckets = 1
-		for buckets*2*t.ways <= maxEntries {
+		for buckets*2*t.ways <= min(maxEntries, 1<<7*bucketWays) {
 			buckets *= 2
 		}
 	}
@@ -99,6 +100,11 @@ func newTable[K comparable](maxEntries int) *table[K] {
 	t.tags = make([]uint32, buckets*t.ways)
 	t.mask = uint64(buckets - 1)
 	return t
+}
+
+// canGrow reports whether doubling keeps the table within its limit.
+func (t *table[K]) canGrow() bool {
+	return t.grow && (t.limit == 0 || 2*len(t.entries) <= t.limit)
 }
 
 // parallel makes the table safe for concurrent workers: it stops growing and locks buckets.
@@ -183,7 +189,7 @@ func (t *table[K]) lookup(k *nodeKey[K]) (phi, delta uint32, inflight uint8, fou
 // entries of the bucket it implies (by the same superiority rules as lookup).
 func (t *table[K]) store(k *nodeKey[K], phi, delta, work uint32) {
 	t.update(k, func(e *entry[K], _ bool) { e.phi, e.delta, e.work = phi, delta, work }, phi, delta)
-	if t.grow && int(t.used.Load()) > len(t.entries)*3/4 {
+	if int(t.used.Load()) > len(t.entries)*3/4 && t.canGrow() {
 		t.resize()
 	}
 }
@@ -248,7 +254,7 @@ func (t *table[K]) update(k *nodeKey[K], set func(e *entry[K], fresh bool), phi,
 				}
 			}
 		}
-		if e.inflight == 0 && (victim < 0 || e.work < t.entries[victim].work) {
+		if e.inflight == 0 && (victim < 0 || keep(e) < keep(&t.entries[victim])) {
 			victim = i
 		}
 	}
@@ -269,6 +275,15 @@ func (t *table[K]) update(k *nodeKey[K], set func(e *entry[K], fresh bool), phi,
 		t.tags[slot] = tag
 	}
 	set(e, fresh)
+}
+
+// keep is the worth of keeping an entry: its subtree's size, four times for a decision
+// (proof walks read decisions back).
+func keep[K comparable](e *entry[K]) uint64 {
+	if e.phi == 0 || e.delta == 0 {
+		return uint64(e.work) << 2
+	}
+	return uint64(e.work)
 }
 
 // resize doubles a growing table, rehashing its entries by the hash their board gives.

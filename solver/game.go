@@ -146,3 +146,14 @@ func mix(x uint64) uint64 {
 	x *= 0x94d049bb133111eb
 	return x ^ x>>31
 }
+
+// Certificate is a disproof certificate for Minishogi: the defender's escaping reply in each
+// position of it where the defender is to move, keyed by the position's code.
+type Certificate = retro.Disproof[minishogi.Code, minishogi.Move]
+
+// CheckCertificate replays d from root with the rules engine's move generator (see
+// retro.CheckDisproof) and returns nil only if it shows there is no forced mate within
+// d.Plies plies.
+func CheckCertificate(root minishogi.Position, d *Certificate) error {
+	return retro.CheckDisproof[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, root, d)
+}
