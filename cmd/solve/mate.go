@@ -210,23 +210,23 @@ type mateReport struct {
 	MatePlies *int   `json:"mate_plies"`
 	// NoMateWithin is the longest length proved to have no mate: max_plies, or less when the
 	// time limit stopped the search.
-	NoMateWithin *int       `json:"no_mate_within,omitempty"`
-	Stopped      bool       `json:"stopped_by_time_limit,omitempty"`
-	PV           []string   `json:"pv"`
-	Positions    int        `json:"positions"`
-	Nodes        int64      `json:"nodes"`
-	Seconds      float64    `json:"seconds"`
-	ProofChecked bool       `json:"proof_checked"`
-	ProofEntries int        `json:"proof_entries"`
-	ProofFile    string     `json:"proof_file,omitempty"`
-	ProofBytes   int64      `json:"proof_bytes,omitempty"`
-	PeakRSSBytes uint64     `json:"peak_rss_bytes"`
+	NoMateWithin *int     `json:"no_mate_within,omitempty"`
+	Stopped      bool     `json:"stopped_by_time_limit,omitempty"`
+	PV           []string `json:"pv"`
+	Positions    int      `json:"positions"`
+	Nodes        int64    `json:"nodes"`
+	Seconds      float64  `json:"seconds"`
+	ProofChecked bool     `json:"proof_checked"`
+	ProofEntries int      `json:"proof_entries"`
+	ProofFile    string   `json:"proof_file,omitempty"`
+	ProofBytes   int64    `json:"proof_bytes,omitempty"`
+	PeakRSSBytes uint64   `json:"peak_rss_bytes"`
 	// Bounds are the two sides of the result, each saying whether it is certified.
-	Bounds       boundsJSON `json:"bounds"`
-	DFPN         methodJSON `json:"dfpn"`
-	Retro        *retroJSON `json:"retro,omitempty"`
-	Study        *studyJSON `json:"study,omitempty"`
-	Plots        []string   `json:"plots,omitempty"`
+	Bounds boundsJSON `json:"bounds"`
+	DFPN   methodJSON `json:"dfpn"`
+	Retro  *retroJSON `json:"retro,omitempty"`
+	Study  *studyJSON `json:"study,omitempty"`
+	Plots  []string   `json:"plots,omitempty"`
 }
 
 // boundsJSON is the result as two separate bounds: a mate within at most Upper plies (a
