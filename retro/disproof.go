@@ -39,8 +39,8 @@ func (ms *MateSearch[S, M, K]) Disproof(s S, attacker bool, plies, maxEntries in
 	visited := map[ttKey[K]]bool{}
 	var walk func(s S, plies int, attacker bool) error
 	walk = func(s S, plies int, attacker bool) error {
-		if plies <= 0 {
-			return nil // no plies left: the defender has escaped
+		if plies <= 0 || !attacker && plies == 1 {
+			return nil // the attacker has no ply left to mate on: the defender has escaped
 		}
 		code := ms.game.Code(s)
 		k := ttKey[K]{code, int16(plies), attacker}
@@ -81,7 +81,7 @@ func (ms *MateSearch[S, M, K]) Disproof(s S, attacker bool, plies, maxEntries in
 	seen := map[ttKey[K]]bool{}
 	var keep func(s S, plies int, attacker bool)
 	keep = func(s S, plies int, attacker bool) {
-		if plies <= 0 {
+		if plies <= 0 || !attacker && plies == 1 {
 			return
 		}
 		code := ms.game.Code(s)
@@ -107,7 +107,8 @@ func (ms *MateSearch[S, M, K]) Disproof(s S, attacker bool, plies, maxEntries in
 // returns nil only if it shows that the attacker has no forced mate within d.Plies plies: at
 // each attacker node every legal move leads to a defender node of the certificate (or the
 // attacker has no move at all), at each defender node the recorded reply exists and is legal,
-// and no line reaches a defender without moves within the bound. The error names the first
+// and no line reaches a defender without moves within the bound. A defender with a move and
+// one ply left has escaped (the attacker has no ply left to mate on), so it needs no entry. The error names the first
 // hole and the line of moves that reaches it.
 //
 // The checker is as plain as CheckProof: a depth-first walk with the plies left, remembering
@@ -126,8 +127,8 @@ func CheckDisproof[S any, M comparable, K comparable](g MoveGame[S, M, K], root 
 		switch {
 		case len(moves) == 0 && !attacker:
 			return fmt.Errorf("retro: disproof: after %s the defender is mated", formatLine(line))
-		case len(moves) == 0, plies <= 0:
-			return nil // the attacker has no move, or no plies are left: no mate
+		case len(moves) == 0, plies <= 0, !attacker && plies == 1:
+			return nil // the attacker has no move, or no ply left to mate on: no mate
 		}
 		n := node{g.Code(s), attacker}
 		if done, ok := verified[n]; ok && done >= plies {

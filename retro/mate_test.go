@@ -1,6 +1,7 @@
 package retro_test
 
 import (
+	"maps"
 	"math/rand/v2"
 	"testing"
 
@@ -202,5 +203,62 @@ func TestParallelAgrees(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestDisproofAgrees reads disproof certificates off df-pn on random arenas for lengths the
+// brute-force definition disproves, checks them, and checks that the checker rejects each
+// with one reply removed or replaced by a reply the brute force says is mated.
+func TestDisproofAgrees(t *testing.T) {
+	const maxPlies = 7
+	rng := rand.New(rand.NewPCG(7, 8))
+	certs, corrupted := 0, 0
+	for trial := range 200 {
+		a := randomArena(rng, 8)
+		root := 2*rng.IntN(8) + rng.IntN(2)
+		attacker := root%2 == 0
+		want := plainMinimalMate(a, root, maxPlies)
+		lower := maxPlies
+		if want >= 0 {
+			lower = want - 1
+		}
+		if lower < 1 {
+			continue
+		}
+		ms := retro.NewMateSearch[int, int, int](a, 0)
+		if want >= 0 {
+			if _, err := ms.Disproof(root, attacker, want, 0); err == nil {
+				t.Fatalf("trial %d: a certificate of no mate within %d, but the brute force mates in %d", trial, want, want)
+			}
+		}
+		d, err := ms.Disproof(root, attacker, lower, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := retro.CheckDisproof[int, int, int](a, root, d); err != nil {
+			t.Fatalf("trial %d: certificate of no mate within %d rejected: %v", trial, lower, err)
+		}
+		certs++
+		for s, w := range d.Replies {
+			bad := *d
+			bad.Replies = maps.Clone(d.Replies)
+			delete(bad.Replies, s)
+			if retro.CheckDisproof[int, int, int](a, root, &bad) == nil {
+				continue // the position is not reached with plies left (a spare entry)
+			}
+			corrupted++
+			// A reply to a vertex from which the attacker mates at once (brute force).
+			for _, v := range a.edges[s/2] {
+				if v != w && plainMates(a, a.Play(s, v), 1) {
+					bad.Replies[s] = v
+					if retro.CheckDisproof[int, int, int](a, root, &bad) == nil {
+						t.Fatalf("trial %d: the reply %d at state %d is mated in 1, the checker accepts it", trial, v, s)
+					}
+				}
+			}
+		}
+	}
+	if certs < 50 || corrupted < 20 {
+		t.Fatalf("only %d certificates and %d corruptions; the test needs more", certs, corrupted)
 	}
 }
