@@ -436,6 +436,11 @@ func (w *worker[S, M, K]) evaluate(c S, ck *nodeKey[K], ply int) (phi, delta uin
 	f.childMoves = ms.game.Moves(c, f.childMoves[:0])
 	w.nodes++
 	if p, d, ok := leaf(len(f.childMoves), ck); ok {
+		if len(f.childMoves) == 0 {
+			// A mover without moves (a mate) is stored: proof walks look for it. The far
+			// more numerous nodes without plies left are not.
+			ms.tt.store(ck, p, d, 1)
+		}
 		return p, d
 	}
 	if ms.know != nil {

@@ -64,7 +64,7 @@ type entry[K comparable] struct {
 // table is the transposition table: a fixed array of buckets of ways entries, a node's
 // bucket chosen by its board's hash so that every hand and depth of one board meets in one
 // bucket, where the superiority rules look. A full bucket gives up its smallest subtree.
-// The table starts small and doubles when three quarters full, up to its limit (in a
+// The table starts small and doubles when half full (a fuller table overflows many buckets), up to its limit (in a
 // single-worker search; see MateSearch.SetWorkers), so a small search takes little memory.
 type table[K comparable] struct {
 	entries []entry[K]
@@ -189,7 +189,7 @@ func (t *table[K]) lookup(k *nodeKey[K]) (phi, delta uint32, inflight uint8, fou
 // entries of the bucket it implies (by the same superiority rules as lookup).
 func (t *table[K]) store(k *nodeKey[K], phi, delta, work uint32) {
 	t.update(k, func(e *entry[K], _ bool) { e.phi, e.delta, e.work = phi, delta, work }, phi, delta)
-	if int(t.used.Load()) > len(t.entries)*3/4 && t.canGrow() {
+	if int(t.used.Load()) > len(t.entries)/2 && t.canGrow() {
 		t.resize()
 	}
 }
@@ -277,11 +277,12 @@ func (t *table[K]) update(k *nodeKey[K], set func(e *entry[K], fresh bool), phi,
 	set(e, fresh)
 }
 
-// keep is the worth of keeping an entry: its subtree's size, four times for a decision
-// (proof walks read decisions back).
+// keep is the worth of keeping an entry: its subtree's size, and for a decision 256 times
+// that plus 256, so that the small decisions that proof walks read back (mates at the
+// leaves) outlive undecided nodes of a moderate subtree.
 func keep[K comparable](e *entry[K]) uint64 {
 	if e.phi == 0 || e.delta == 0 {
-		return uint64(e.work) << 2
+		return (uint64(e.work) + 1) << 8
 	}
 	return uint64(e.work)
 }
