@@ -117,3 +117,58 @@ func TestSuperiorityAgreesWithPlainSearch(t *testing.T) {
 		t.Fatalf("only %d mates among %d trials; the test needs more", mates, trials)
 	}
 }
+
+// TestParallelFourPiece solves the four-piece handicap (mate in 10: the shipped proof's
+// length, and the bounded retrograde method's, see datasets/README.md) with two workers; run
+// it with -race. The proof must check and the shorter length must be disproved.
+func TestParallelFourPiece(t *testing.T) {
+	root, _ := minishogi.Handicap("four-piece")
+	d, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 10, Workers: 2, MemoryBudget: 64 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Found || d.Plies != 10 || !d.Minimal || d.Lower != 8 {
+		t.Fatalf("mate %v in %d (minimal %v), no mate within %d", d.Found, d.Plies, d.Minimal, d.Lower)
+	}
+	if err := CheckProof(root, d.Proof); err != nil {
+		t.Fatal(err)
+	}
+	if testing.Short() {
+		return
+	}
+	r := SolveRetro(root, minishogi.Sente, RetroOptions{MaxPlies: 9})
+	if r.Found {
+		t.Fatalf("the retrograde method finds a mate in %d within 9 plies", r.Plies)
+	}
+}
+
+// TestUpperOnly proves one length without deepening: the four-piece mates within 10 plies
+// and not within 8 (the retrograde method above); a proved mate claims no minimality, and a
+// disproved length is a lower bound.
+func TestUpperOnly(t *testing.T) {
+	root, _ := minishogi.Handicap("four-piece")
+	for _, c := range []struct {
+		plies int
+		found bool
+	}{{10, true}, {12, true}, {8, false}} {
+		d, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: c.plies, Upper: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lower := -1
+		if !c.found {
+			lower = c.plies
+		}
+		if d.Found != c.found || d.Minimal || d.Lower != lower {
+			t.Fatalf("within %d: found %v, minimal %v, lower %d", c.plies, d.Found, d.Minimal, d.Lower)
+		}
+		if d.Found {
+			if d.Proof.Plies != c.plies {
+				t.Fatalf("the proof is for %d plies", d.Proof.Plies)
+			}
+			if err := CheckProof(root, d.Proof); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
