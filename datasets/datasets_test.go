@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -361,15 +362,30 @@ func TestHandicapProofs(t *testing.T) {
 			args, _ := command(t, "solve", "handicap "+name+" ")
 			file := flagValue(t, args, "--proof")
 			shipped := readFile(t, file)
+			certFile := ""
+			if slices.Contains(args, "--certificate") {
+				certFile = flagValue(t, args, "--certificate")
+				checkCertificate(t, certFile, name)
+			}
 			if !tc.slow || os.Getenv("SHOGILAB_FULL_DATASETS") == "1" {
-				fresh := filepath.Join(t.TempDir(), name+".proof")
-				run(t, "solve", withFlag(t, args, "--proof", fresh)...)
+				dir := t.TempDir()
+				fresh, freshCert := filepath.Join(dir, name+".proof"), filepath.Join(dir, name+".cert")
+				fargs := withFlag(t, args, "--proof", fresh)
+				if certFile != "" {
+					fargs = withFlag(t, fargs, "--certificate", freshCert)
+				}
+				run(t, "solve", fargs...)
 				got, err := os.ReadFile(fresh)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !bytes.Equal(got, shipped) {
 					t.Errorf("the regenerated proof differs from %s", file)
+				}
+				if certFile != "" {
+					if got, err := os.ReadFile(freshCert); err != nil || !bytes.Equal(got, readFile(t, certFile)) {
+						t.Errorf("the regenerated certificate differs from %s (%v)", certFile, err)
+					}
 				}
 			} else {
 				t.Logf("%s not regenerated (it takes minutes; SHOGILAB_FULL_DATASETS=1 does it)", file)
@@ -403,6 +419,26 @@ func TestHandicapProofs(t *testing.T) {
 				t.Errorf("%s proves a mate in %d plies, but df-pn finds one in %d", file, proof.Plies, d.Plies)
 			}
 		})
+	}
+}
+
+// checkCertificate checks a shipped disproof certificate of a handicap with the solver's
+// certificate checker, which replays every attacker move with the rules engine's generator.
+func checkCertificate(t *testing.T, file, name string) {
+	t.Helper()
+	root, attacker, cert, err := solver.ReadCertificate(bytes.NewReader(readFile(t, file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := minishogi.Handicap(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if root.SFEN() != want.SFEN() || attacker != minishogi.Sente {
+		t.Fatalf("%s is about %s for %v; want %s for Sente", file, root.SFEN(), attacker, want.SFEN())
+	}
+	if err := solver.CheckCertificate(root, cert); err != nil {
+		t.Errorf("%s does not hold: %v", file, err)
 	}
 }
 

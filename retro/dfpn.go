@@ -1,9 +1,15 @@
 package retro
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"hash/maphash"
+	"slices"
+	"sync"
+	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // MoveGame is a game seen move by move, as a mate search and a proof checker need it. A
@@ -18,8 +24,15 @@ type MoveGame[S any, M comparable, K comparable] interface {
 	Play(s S, m M) S
 }
 
-// ErrMemoryBudget is returned when the proofs a search must keep outgrow its table.
-var ErrMemoryBudget = errors.New("retro: df-pn: the proofs alone outgrow the transposition table's budget")
+// Knowledge is an optional extension of MoveGame: cheap knowledge of a position that df-pn+
+// turns into initial proof and disproof numbers for a node not yet searched (Nagai and
+// Kishimoto's df-pn+, as used by Kaneko et al. for shogi mating problems). The numbers are
+// from the mover's view, as the search stores them: phi is how hard it is for the mover to
+// reach its goal, delta how hard for the opponent. Both must be at least 1. Without it a
+// node starts with phi 1 and delta its number of moves.
+type Knowledge[S any, M comparable] interface {
+	Initial(s S, moves []M, attackerToMove bool) (phi, delta uint32)
+}
 
 // ErrDeadline is returned when a search passes the deadline set with SetDeadline.
 var ErrDeadline = errors.New("retro: df-pn: the deadline passed")
@@ -28,28 +41,29 @@ var ErrDeadline = errors.New("retro: df-pn: the deadline passed")
 // below it, so that only a decided node ever reaches it.
 const infinity = 1<<31 - 1
 
-// ttKey is a node of the bounded search: a position, its role, and the plies left for the
-// attacker to mate in. Keying by the plies left makes the searched graph acyclic (they fall by
-// one per move), so df-pn's graph-history interaction cannot arise.
+// ttKey names a node of a proof walk by its exact code.
 type ttKey[K comparable] struct {
 	code     K
 	plies    int16
 	attacker bool
 }
 
-// ttEntry holds a node's numbers from the side to move's view (phi: how hard it is for the
-// mover to reach its goal, delta: how hard for the opponent). phi = 0 means the mover
-// succeeds (the attacker mates, or the defender escapes); delta = 0 means it fails.
-type ttEntry struct{ phi, delta uint32 }
-
 // frame is the scratch of one ply of the depth-first search.
 type frame[S any, M comparable, K comparable] struct {
-	moves       []M
-	children    []S
-	keys        []ttKey[K]
-	phi, delta  []uint32
-	childMoves  []M
-	childStates []S
+	moves      []M
+	children   []S
+	keys       []nodeKey[K]
+	phi, delta []uint32
+	childMoves []M
+}
+
+// worker is one goroutine of a search: its own frames, node count and error; the table is
+// shared.
+type worker[S any, M comparable, K comparable] struct {
+	ms     *MateSearch[S, M, K]
+	frames []*frame[S, M, K]
+	nodes  int64
+	err    error
 }
 
 // MateSearch proves or disproves bounded forced mates with depth-first proof-number search
@@ -58,19 +72,24 @@ type frame[S any, M comparable, K comparable] struct {
 // "Game-tree search using proof numbers: the first twenty years", ICGA Journal 35(3), 2012).
 //
 // The search works on nodes (position, role, plies left) and stores their proof and disproof
-// numbers in a transposition table that is kept between calls, so iterative deepening on the
-// mate length (MinimalMate) and the principal-variation and proof walks reuse earlier work.
-// Children are initialised by mobility (df-pn+ style): a child whose mover has n moves starts
-// with phi 1 and delta n, which orders the attacker towards replies that leave the defender
-// few moves. A MateSearch is not safe for concurrent use.
+// numbers in a transposition table of fixed size that is kept between calls, so iterative
+// deepening on the mate length (MinimalMate) and the principal-variation and proof walks
+// reuse earlier work. The table applies depth superiority (a mate within p plies is one
+// within more, an escape over p plies one over fewer) and, for a HandGame, hand superiority.
+// Children start from the game's Knowledge (df-pn+) or by mobility: a child whose mover has n
+// moves starts with phi 1 and delta n. With SetWorkers(n > 1) the search runs n goroutines on
+// the shared table, each steered away from the nodes the others are in by virtual proof
+// numbers (Kaneko, "Parallel depth first proof number search", AAAI 2010). A MateSearch is
+// not itself safe for concurrent calls.
 type MateSearch[S any, M comparable, K comparable] struct {
-	game       MoveGame[S, M, K]
-	tt         map[ttKey[K]]ttEntry
-	maxEntries int
-	nodes      int64
-	frames     []*frame[S, M, K]
-	err        error
-	deadline   time.Time
+	game     MoveGame[S, M, K]
+	hands    HandGame[S, M, K] // game, when it is one
+	know     Knowledge[S, M]   // game, when it has it
+	tt       *table[K]
+	workers  []*worker[S, M, K]
+	deadline time.Time
+	stop     atomic.Bool
+	nodes    int64
 }
 
 // SetDeadline makes searches stop with ErrDeadline once t has passed (the zero time: never).
@@ -81,30 +100,64 @@ func (ms *MateSearch[S, M, K]) SetDeadline(t time.Time) { ms.deadline = t }
 // millisecond of search, so a deadline is met closely and the clock costs nothing.
 const checkDeadlineEvery = 1 << 12
 
-// NewMateSearch returns a search over g whose table holds at most maxEntries nodes (0: no
-// limit). When the table is full, undecided nodes are forgotten first, then failed ones; the
-// proofs are kept, since a proof is read back from them.
+// NewMateSearch returns a search over g whose table holds at most maxEntries nodes (0: a
+// table that grows as needed). A full table gives up the nodes of the smallest subtrees, so a
+// search within a budget runs as long as it must: a proof walk searches again what the table
+// forgot.
 func NewMateSearch[S any, M comparable, K comparable](g MoveGame[S, M, K], maxEntries int) *MateSearch[S, M, K] {
 	if maxEntries < 0 {
 		panic(fmt.Sprintf("retro: NewMateSearch: maxEntries is %d, want 0 (no limit) or more", maxEntries))
 	}
-	return &MateSearch[S, M, K]{game: g, tt: make(map[ttKey[K]]ttEntry), maxEntries: maxEntries}
+	ms := &MateSearch[S, M, K]{game: g, tt: newTable[K](maxEntries)}
+	ms.hands, _ = g.(HandGame[S, M, K])
+	ms.know, _ = g.(Knowledge[S, M])
+	ms.SetWorkers(1)
+	return ms
+}
+
+// SetWorkers sets the number of goroutines each search runs (at least 1). With more than
+// one, the table takes its full size at once (a million entries when it has no limit) and
+// stops growing.
+func (ms *MateSearch[S, M, K]) SetWorkers(n int) {
+	if n < 1 {
+		panic(fmt.Sprintf("retro: SetWorkers: %d workers, want 1 or more", n))
+	}
+	if n > 1 {
+		for ms.tt.canGrow() && (ms.tt.limit > 0 || len(ms.tt.entries) < 1<<20) {
+			ms.tt.resize()
+		}
+	}
+	ms.tt.parallel(n > 1)
+	ms.workers = ms.workers[:0]
+	for range n {
+		ms.workers = append(ms.workers, &worker[S, M, K]{ms: ms})
+	}
 }
 
 // Nodes returns the number of positions whose moves the search has generated so far.
 func (ms *MateSearch[S, M, K]) Nodes() int64 { return ms.nodes }
 
 // TableSize returns the number of nodes in the transposition table.
-func (ms *MateSearch[S, M, K]) TableSize() int { return len(ms.tt) }
+func (ms *MateSearch[S, M, K]) TableSize() int { return ms.tt.size() }
 
-// key normalises the plies left by their parity: the attacker mates on its own move, so from
-// an attacker node only an odd number of plies can end in mate, from a defender node an even
-// one.
-func (ms *MateSearch[S, M, K]) key(s S, plies int, attacker bool) ttKey[K] {
+// TableCapacity returns the number of nodes the table holds at most at its present size.
+func (ms *MateSearch[S, M, K]) TableCapacity() int { return len(ms.tt.entries) }
+
+// key returns node s's key. It normalises the plies left by their parity: the attacker
+// mates on its own move, so from an attacker node only an odd number of plies can end in
+// mate, from a defender node an even one.
+func (ms *MateSearch[S, M, K]) key(s S, plies int, attacker bool) nodeKey[K] {
 	if attacker == (plies%2 == 0) && plies > 0 {
 		plies--
 	}
-	return ttKey[K]{ms.game.Code(s), int16(plies), attacker}
+	k := nodeKey[K]{plies: int16(plies), attacker: attacker}
+	if ms.hands != nil {
+		k.board, k.hash, k.hand = ms.hands.Split(s, attacker)
+	} else {
+		k.board = ms.game.Code(s)
+		k.hash = maphash.Comparable(ms.tt.seed, k.board)
+	}
+	return k
 }
 
 // Prove reports whether the attacker forces mate within plies plies from s; attacker tells
@@ -115,12 +168,48 @@ func (ms *MateSearch[S, M, K]) Prove(s S, attacker bool, plies int) (bool, error
 	if plies < 0 || plies > 1<<15-1 {
 		panic(fmt.Sprintf("retro: Prove: plies is %d, want 0..32767", plies))
 	}
-	ms.err = nil
-	phi, _ := ms.mid(s, ms.key(s, plies, attacker), infinity, infinity, 0)
-	if ms.err != nil {
-		return false, ms.err
+	k := ms.key(s, plies, attacker)
+	ms.stop.Store(false)
+	var phi, delta uint32
+	if len(ms.workers) == 1 {
+		w := ms.workers[0]
+		w.err, w.nodes = nil, 0
+		phi, delta = w.mid(s, k, infinity, infinity, 0)
+		ms.nodes += w.nodes
+		if w.err != nil {
+			return false, w.err
+		}
+	} else {
+		var wg sync.WaitGroup
+		answers := make([][2]uint32, len(ms.workers))
+		for i, w := range ms.workers {
+			w.err, w.nodes = nil, 0
+			wg.Go(func() {
+				p, d := w.mid(s, k, infinity, infinity, 0)
+				answers[i] = [2]uint32{p, d}
+				if p == 0 || d == 0 {
+					ms.stop.Store(true) // the others unwind
+				}
+			})
+		}
+		wg.Wait()
+		var err error
+		phi, delta = 1, 1
+		for i, w := range ms.workers {
+			ms.nodes += w.nodes
+			if a := answers[i]; a[0] == 0 || a[1] == 0 {
+				phi, delta = a[0], a[1]
+			}
+			if w.err != nil {
+				err = w.err
+			}
+		}
+		if phi != 0 && delta != 0 {
+			return false, err
+		}
 	}
-	return (phi == 0) == attacker, nil
+	m, _ := mates(attacker, phi, delta)
+	return m, nil
 }
 
 // MinimalMate returns the length in plies of the shortest forced mate from s, trying the
@@ -156,13 +245,13 @@ func (ms *MateSearch[S, M, K]) MinimalMateFrom(s S, attacker bool, minPlies, max
 
 // known returns what the table already says about a node: whether the attacker mates, and
 // whether that is decided there at all.
-func (ms *MateSearch[S, M, K]) known(s S, plies int, attacker bool) (mates, decided bool) {
+func (ms *MateSearch[S, M, K]) known(s S, plies int, attacker bool) (mates_, decided bool) {
 	k := ms.key(s, plies, attacker)
-	e, ok := ms.tt[k]
-	if !ok || e.phi != 0 && e.delta != 0 {
+	phi, delta, _, ok := ms.tt.lookup(&k)
+	if !ok {
 		return false, false
 	}
-	return isProof(k, e), true
+	return mates(attacker, phi, delta)
 }
 
 // firstMove returns the first move of s, in the game's order, after which the attacker's
@@ -171,75 +260,135 @@ func (ms *MateSearch[S, M, K]) known(s S, plies int, attacker bool) (mates, deci
 // so that the proof and line walks do not search moves the table knows.
 func (ms *MateSearch[S, M, K]) firstMove(s S, attacker bool, plies int, want bool) (m M, found bool, err error) {
 	moves := ms.game.Moves(s, nil)
-	for _, m := range moves {
-		if mates, decided := ms.known(ms.game.Play(s, m), plies, !attacker); decided && mates == want {
-			return m, true, nil
-		}
+	// The undecided children are tried in the order of the table's numbers for the wanted
+	// outcome (the least work first), so that a walk seldom disproves a child in vain.
+	type candidate struct {
+		m    M
+		cost uint32
 	}
+	var rest []candidate
 	for _, m := range moves {
-		mates, err := ms.Prove(ms.game.Play(s, m), !attacker, plies)
+		c := ms.game.Play(s, m)
+		k := ms.key(c, plies, !attacker)
+		phi, delta, _, ok := ms.tt.lookup(&k)
+		if ok {
+			if mates, decided := mates(!attacker, phi, delta); decided {
+				if mates == want {
+					return m, true, nil
+				}
+				continue
+			}
+		}
+		cost := uint32(infinity)
+		if ok {
+			// The child's mover is the defender when the attacker moves here: the attacker's
+			// work is its delta; and the mirror.
+			if (!attacker) == want {
+				cost = phi
+			} else {
+				cost = delta
+			}
+		}
+		rest = append(rest, candidate{m, cost})
+	}
+	slices.SortStableFunc(rest, func(a, b candidate) int { return cmp.Compare(a.cost, b.cost) })
+	for _, c := range rest {
+		mates, err := ms.Prove(ms.game.Play(s, c.m), !attacker, plies)
 		if err != nil || mates == want {
-			return m, err == nil, err
+			return c.m, err == nil, err
 		}
 	}
 	return m, false, nil
 }
 
-func (ms *MateSearch[S, M, K]) frame(ply int) *frame[S, M, K] {
-	for len(ms.frames) <= ply {
-		ms.frames = append(ms.frames, new(frame[S, M, K]))
+func (w *worker[S, M, K]) frame(ply int) *frame[S, M, K] {
+	for len(w.frames) <= ply {
+		w.frames = append(w.frames, new(frame[S, M, K]))
 	}
-	return ms.frames[ply]
+	return w.frames[ply]
 }
+
+// halt tells whether the worker must unwind: an error, or another worker's answer.
+func (w *worker[S, M, K]) halt() bool { return w.err != nil || w.ms.stop.Load() }
 
 // mid is Nagai's multiple iterative deepening step: it searches node k (position s) until
 // its phi reaches thPhi or its delta reaches thDelta, stores and returns its numbers.
-func (ms *MateSearch[S, M, K]) mid(s S, k ttKey[K], thPhi, thDelta uint32, ply int) (phi, delta uint32) {
-	if e, ok := ms.tt[k]; ok && (e.phi >= thPhi || e.delta >= thDelta) {
-		return e.phi, e.delta
+func (w *worker[S, M, K]) mid(s S, k nodeKey[K], thPhi, thDelta uint32, ply int) (phi, delta uint32) {
+	ms := w.ms
+	tt := ms.tt
+	if p, d, _, ok := tt.lookup(&k); ok && (p >= thPhi || d >= thDelta) {
+		return p, d
 	}
-	f := ms.frame(ply)
+	f := w.frame(ply)
 	f.moves = ms.game.Moves(s, f.moves[:0])
-	ms.nodes++
-	if ms.nodes%checkDeadlineEvery == 0 && !ms.deadline.IsZero() && time.Now().After(ms.deadline) {
-		ms.err = ErrDeadline
+	w.nodes++
+	if w.nodes%checkDeadlineEvery == 0 && !ms.deadline.IsZero() && time.Now().After(ms.deadline) {
+		w.err = ErrDeadline
 	}
-	if e, decided := leaf(len(f.moves), k); decided {
-		ms.store(k, e)
-		return e.phi, e.delta
+	if p, d, ok := leaf(len(f.moves), &k); ok {
+		tt.store(&k, p, d, 1)
+		return p, d
 	}
+	start := w.nodes
 	f.children, f.keys = f.children[:0], f.keys[:0]
 	f.phi, f.delta = f.phi[:0], f.delta[:0]
 	for _, m := range f.moves {
 		c := ms.game.Play(s, m)
 		ck := ms.key(c, int(k.plies)-1, !k.attacker)
-		e := ms.evaluate(c, ck, ply+1)
+		cp, cd := w.evaluate(c, &ck, ply+1)
 		f.children = append(f.children, c)
 		f.keys = append(f.keys, ck)
-		f.phi = append(f.phi, e.phi)
-		f.delta = append(f.delta, e.delta)
+		f.phi = append(f.phi, cp)
+		f.delta = append(f.delta, cd)
+		if cd == 0 {
+			break // a child lost for its mover decides this node: no need to see the others
+		}
 	}
-	for ms.err == nil {
+	parallel := len(ms.workers) > 1
+	if parallel {
+		tt.enter(&k, 1, 1)
+	}
+	done := false
+	for !w.halt() {
 		// The node's phi is the least delta of its children (one child that fails for the
 		// opponent suffices), its delta the sum of their phis (all must succeed for the
-		// opponent).
-		best, delta2 := -1, uint32(infinity)
+		// opponent). In a parallel search each child's numbers are read again (the other
+		// workers may have moved them), and a child that n other workers are in looks n
+		// halves of its delta worse for the choice of the best (virtual numbers), so that
+		// the workers spread over the tree.
+		best, best2 := -1, -1
+		var bestEff, eff2 uint32 = infinity, infinity
 		phi, delta = infinity, 0
 		for i := range f.children {
 			cd := f.delta[i]
-			if best < 0 || cd < f.delta[best] {
-				if best >= 0 {
-					delta2 = min(delta2, f.delta[best])
+			eff := cd
+			if parallel && cd != 0 && f.phi[i] != 0 {
+				p, d, in, ok := tt.lookup(&f.keys[i])
+				if ok {
+					f.phi[i], f.delta[i] = p, d
+					cd = d
 				}
-				best = i
-			} else {
-				delta2 = min(delta2, cd)
+				eff = cd
+				if in > 0 && cd != 0 && cd < infinity {
+					eff = uint32(min(uint64(cd)+uint64(in)*(uint64(cd)/2+1), infinity-1))
+				}
+			}
+			if best < 0 || eff < bestEff {
+				best2, eff2 = best, bestEff
+				best, bestEff = i, eff
+			} else if eff < eff2 {
+				best2, eff2 = i, eff
 			}
 			phi = min(phi, cd)
 			delta = saturatingAdd(delta, f.phi[i])
 		}
 		if phi >= thPhi || delta >= thDelta {
+			done = true
 			break
+		}
+		delta2 := uint32(infinity)
+		if best2 >= 0 {
+			delta2 = eff2
 		}
 		childThPhi := min(uint64(thDelta)+uint64(f.phi[best])-uint64(delta), infinity)
 		// The 1+ε trick (Pawlewicz and Lew, "Improving depth-first PN-search: 1+ε trick",
@@ -247,82 +396,58 @@ func (ms *MateSearch[S, M, K]) mid(s S, k ttKey[K], thPhi, thDelta uint32, ply i
 		// the second best, not just one worse, which cuts the switching between siblings:
 		// 20% fewer nodes on the three-piece handicap to 12 plies.
 		childThDelta := min(thPhi, uint32(min(uint64(delta2)+uint64(delta2)/4+1, infinity)))
-		f.phi[best], f.delta[best] = ms.mid(f.children[best], f.keys[best], uint32(childThPhi), childThDelta, ply+1)
+		if parallel && bestEff != f.delta[best] {
+			// The best child by the virtual numbers is not the least by its own: let it run
+			// until its real delta passes the second best's too.
+			childThDelta = min(thPhi, max(childThDelta, f.delta[best]+1))
+		}
+		f.phi[best], f.delta[best] = w.mid(f.children[best], f.keys[best], uint32(childThPhi), childThDelta, ply+1)
 	}
-	if ms.err != nil {
+	if parallel {
+		tt.leave(&k)
+	}
+	if !done {
 		return 1, 1 // the search is unwinding; store nothing half-done
 	}
-	ms.store(k, ttEntry{phi, delta})
+	tt.store(&k, phi, delta, uint32(min(w.nodes-start, 1<<32-1)))
 	return phi, delta
 }
 
 // leaf decides the nodes that need no search: a mover without moves has lost; with no plies
 // left, the defender has escaped and the attacker has failed.
-func leaf[K comparable](moves int, k ttKey[K]) (ttEntry, bool) {
+func leaf[K comparable](moves int, k *nodeKey[K]) (phi, delta uint32, ok bool) {
 	switch {
 	case moves == 0, k.plies == 0 && k.attacker:
-		return ttEntry{infinity, 0}, true
+		return infinity, 0, true
 	case k.plies == 0:
-		return ttEntry{0, infinity}, true
+		return 0, infinity, true
 	}
-	return ttEntry{}, false
+	return 0, 0, false
 }
 
 // evaluate returns a child's numbers: from the table if it is there, else decided at once if
-// it is a leaf, else its mobility initialisation.
-func (ms *MateSearch[S, M, K]) evaluate(c S, ck ttKey[K], ply int) ttEntry {
-	if e, ok := ms.tt[ck]; ok {
-		return e
+// it is a leaf, else its initial numbers (df-pn+).
+func (w *worker[S, M, K]) evaluate(c S, ck *nodeKey[K], ply int) (phi, delta uint32) {
+	ms := w.ms
+	if p, d, _, ok := ms.tt.lookup(ck); ok {
+		return p, d
 	}
-	f := ms.frame(ply)
+	f := w.frame(ply)
 	f.childMoves = ms.game.Moves(c, f.childMoves[:0])
-	ms.nodes++
-	if e, decided := leaf(len(f.childMoves), ck); decided {
-		return e
-	}
-	return ttEntry{1, uint32(len(f.childMoves))}
-}
-
-// store records a node's numbers. When the table is over budget it first forgets the
-// undecided nodes, then, if that is not enough, the nodes where the attacker failed; proofs
-// stay, and if they alone fill the budget the search stops with ErrMemoryBudget.
-func (ms *MateSearch[S, M, K]) store(k ttKey[K], e ttEntry) {
-	if ms.maxEntries > 0 && len(ms.tt) >= ms.maxEntries {
-		if _, ok := ms.tt[k]; !ok {
-			ms.collect()
+	w.nodes++
+	if p, d, ok := leaf(len(f.childMoves), ck); ok {
+		if len(f.childMoves) == 0 {
+			// A mover without moves (a mate) is stored: proof walks look for it. The far
+			// more numerous nodes without plies left are not.
+			ms.tt.store(ck, p, d, 1)
 		}
-		if len(ms.tt) >= ms.maxEntries {
-			ms.err = ErrMemoryBudget
-			return
-		}
+		return p, d
 	}
-	ms.tt[k] = e
-}
-
-// collect frees at least a quarter of the table if it can.
-func (ms *MateSearch[S, M, K]) collect() {
-	for k, e := range ms.tt {
-		if e.phi != 0 && e.delta != 0 {
-			delete(ms.tt, k)
-		}
+	if ms.know != nil {
+		p, d := ms.know.Initial(c, f.childMoves, ck.attacker)
+		return max(p, 1), max(d, 1)
 	}
-	if len(ms.tt) < ms.maxEntries*3/4 {
-		return
-	}
-	for k, e := range ms.tt {
-		if !isProof(k, e) {
-			delete(ms.tt, k)
-		}
-	}
-}
-
-// isProof reports whether the entry says the attacker mates: phi 0 at an attacker node,
-// delta 0 (the defender fails) at a defender node.
-func isProof[K comparable](k ttKey[K], e ttEntry) bool {
-	if k.attacker {
-		return e.phi == 0
-	}
-	return e.delta == 0
+	return 1, uint32(len(f.childMoves))
 }
 
 // saturatingAdd adds proof numbers: a decided term (infinity) decides the sum, and a sum of
@@ -333,3 +458,7 @@ func saturatingAdd(a, b uint32) uint32 {
 	}
 	return uint32(min(uint64(a)+uint64(b), infinity-1))
 }
+
+// EntryBytes returns the memory of one table entry: a memory budget divided by it gives the
+// maxEntries of NewMateSearch.
+func (ms *MateSearch[S, M, K]) EntryBytes() int { return int(unsafe.Sizeof(entry[K]{})) }

@@ -1,7 +1,7 @@
 package retro_test
 
 import (
-	"errors"
+	"maps"
 	"math/rand/v2"
 	"testing"
 
@@ -99,9 +99,6 @@ func TestMateMethodsAgree(t *testing.T) {
 		for _, budget := range []int{0, 6} {
 			ms := retro.NewMateSearch[int, int, int](a, budget)
 			got, found, err := ms.MinimalMate(root, attacker, maxPlies)
-			if errors.Is(err, retro.ErrMemoryBudget) {
-				continue
-			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,9 +113,6 @@ func TestMateMethodsAgree(t *testing.T) {
 			}
 			mates++
 			proof, err := ms.Proof(root, attacker, got)
-			if errors.Is(err, retro.ErrMemoryBudget) {
-				continue
-			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,9 +120,6 @@ func TestMateMethodsAgree(t *testing.T) {
 				t.Fatalf("trial %d: proof rejected: %v", trial, err)
 			}
 			line, err := ms.MateLine(root, attacker, got)
-			if errors.Is(err, retro.ErrMemoryBudget) {
-				continue
-			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -173,5 +164,101 @@ func TestCheckProofRejects(t *testing.T) {
 		} else {
 			t.Logf("%s: %v", name, err)
 		}
+	}
+}
+
+// TestParallelAgrees runs df-pn with four workers on the random arenas (roomy and tiny
+// tables) and compares it with the brute-force definition; run it with -race.
+func TestParallelAgrees(t *testing.T) {
+	const maxPlies = 9
+	rng := rand.New(rand.NewPCG(5, 6))
+	trials := 100
+	if testing.Short() {
+		trials = 20
+	}
+	for trial := range trials {
+		a := randomArena(rng, 10)
+		root := 2 * rng.IntN(10)
+		want := plainMinimalMate(a, root, maxPlies)
+		for _, budget := range []int{0, 8} {
+			ms := retro.NewMateSearch[int, int, int](a, budget)
+			ms.SetWorkers(4)
+			got, found, err := ms.MinimalMate(root, true, maxPlies)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !found {
+				got = -1
+			}
+			if got != want {
+				t.Fatalf("trial %d, budget %d: parallel df-pn says %d, brute force %d", trial, budget, got, want)
+			}
+			if found {
+				proof, err := ms.Proof(root, true, got)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := retro.CheckProof[int, int, int](a, root, proof); err != nil {
+					t.Fatalf("trial %d: proof rejected: %v", trial, err)
+				}
+			}
+		}
+	}
+}
+
+// TestDisproofAgrees reads disproof certificates off df-pn on random arenas for lengths the
+// brute-force definition disproves, checks them, and checks that the checker rejects each
+// with one reply removed or replaced by a reply the brute force says is mated.
+func TestDisproofAgrees(t *testing.T) {
+	const maxPlies = 7
+	rng := rand.New(rand.NewPCG(7, 8))
+	certs, corrupted := 0, 0
+	for trial := range 200 {
+		a := randomArena(rng, 8)
+		root := 2*rng.IntN(8) + rng.IntN(2)
+		attacker := root%2 == 0
+		want := plainMinimalMate(a, root, maxPlies)
+		lower := maxPlies
+		if want >= 0 {
+			lower = want - 1
+		}
+		if lower < 1 {
+			continue
+		}
+		ms := retro.NewMateSearch[int, int, int](a, 0)
+		if want >= 0 {
+			if _, err := ms.Disproof(root, attacker, want, 0); err == nil {
+				t.Fatalf("trial %d: a certificate of no mate within %d, but the brute force mates in %d", trial, want, want)
+			}
+		}
+		d, err := ms.Disproof(root, attacker, lower, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := retro.CheckDisproof[int, int, int](a, root, d); err != nil {
+			t.Fatalf("trial %d: certificate of no mate within %d rejected: %v", trial, lower, err)
+		}
+		certs++
+		for s, w := range d.Replies {
+			bad := *d
+			bad.Replies = maps.Clone(d.Replies)
+			delete(bad.Replies, s)
+			if retro.CheckDisproof[int, int, int](a, root, &bad) == nil {
+				continue // the position is not reached with plies left (a spare entry)
+			}
+			corrupted++
+			// A reply to a vertex from which the attacker mates at once (brute force).
+			for _, v := range a.edges[s/2] {
+				if v != w && plainMates(a, a.Play(s, v), 1) {
+					bad.Replies[s] = v
+					if retro.CheckDisproof[int, int, int](a, root, &bad) == nil {
+						t.Fatalf("trial %d: the reply %d at state %d is mated in 1, the checker accepts it", trial, v, s)
+					}
+				}
+			}
+		}
+	}
+	if certs < 50 || corrupted < 20 {
+		t.Fatalf("only %d certificates and %d corruptions; the test needs more", certs, corrupted)
 	}
 }

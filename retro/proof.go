@@ -35,7 +35,8 @@ func (ms *MateSearch[S, M, K]) Proof(s S, attacker bool, plies int) (*Proof[K, M
 	visited := map[ttKey[K]]bool{}
 	var walk func(s S, plies int, attacker bool) error
 	walk = func(s S, plies int, attacker bool) error {
-		k := ms.key(s, plies, attacker)
+		nk := ms.key(s, plies, attacker)
+		k := ttKey[K]{ms.game.Code(s), nk.plies, attacker}
 		if visited[k] {
 			return nil
 		}

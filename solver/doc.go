@@ -24,8 +24,21 @@
 // a line that wins for the attacker by the repetition rules (the fourth occurrence, at least
 // twelve plies of cycling) is not a mate and is not counted.
 //
+// Bounds. Every result has two sides, kept apart: an upper bound, "mate in at most U plies",
+// shown by a proof that CheckProof replays, and a lower bound, "no mate within L plies",
+// proved by the search and, where its size allows (DFPNOptions.Certificate), shown by a
+// disproof certificate (for each attacker move, one defender reply that escapes, recursively
+// to the bound) that CheckCertificate replays as plainly. DFPNOptions.Upper proves one length
+// directly, without deepening: a cheap upper bound (the three-piece mate within 16 takes 2M
+// nodes that way, the minimal-length search 60M, nearly all to disprove 14).
+//
+// The df-pn table (retro.MateSearch) has a fixed budget, hand and depth superiority through
+// moveGame.Split, df-pn+ initial numbers through moveGame.Initial, and parallel workers
+// (DFPNOptions.Workers) with virtual proof numbers.
+//
 // Proofs are written as text (WriteProof documents the format): one line per attacker node,
-// the position and the attacker's move; the checker generates every defence itself. CheckLine
+// the position and the attacker's move; the checker generates every defence itself.
+// Certificates (WriteCertificate) mirror them: one line per defender node and its reply. CheckLine
 // judges a claimed line move by move and returns refutations: an illegal move, a line that
 // does not end in mate, a defence that escapes or lasts longer, or a shorter mate.
 package solver

@@ -166,6 +166,13 @@ type DFPN struct {
 	// Stopped is set when the time limit ended the search; MaxPlies is then the longest
 	// length proved to have no mate (-1 if none was decided).
 	Stopped bool
+	// Minimal is set when Plies is proved minimal (every shorter length disproved).
+	Minimal bool
+	// Lower is the longest length proved to have no mate (-1: none), and Certificate, when
+	// asked for and small enough, shows it.
+	Lower           int
+	Certificate     *Certificate
+	CertificateNote string
 }
 
 // DFPNOptions bound the df-pn method.
@@ -179,15 +186,23 @@ type DFPNOptions struct {
 	Progress func(plies int, mate bool, nodes int64)
 	// NoProof skips reading the proof and the principal variation off the table.
 	NoProof bool
+	// Upper proves one length only, MaxPlies, with no deepening: a cheap upper bound. A
+	// proved mate then comes with a proof but no claim that it is minimal (Minimal is false),
+	// and the lengths below are not decided.
+	Upper bool
+	// Certificate, if positive, reads a disproof certificate of at most that many entries for
+	// the longest length disproved (Lower); a larger one is left out (CertificateNote says so).
+	Certificate int
+	// Workers is the number of goroutines df-pn runs on its shared table (0 or 1: one).
+	Workers int
 	// TimeLimit, if positive, stops the search after about that long; the result then
 	// reports the longest length disproved so far (Stopped is set).
 	TimeLimit time.Duration
 }
 
-// BytesPerTableEntry is the memory one df-pn table entry takes in a Go map (a 24-byte key, an
-// 8-byte value, control bytes and the spare room of a map that grows by doubling), measured
-// by BenchmarkTableEntry; the memory budget is divided by it.
-const BytesPerTableEntry = 80
+// BytesPerTableEntry is the memory one df-pn table entry takes (retro.MateSearch.EntryBytes
+// for Minishogi's code; the table is one flat array); the memory budget is divided by it.
+const BytesPerTableEntry = 56
 
 // SolveDFPN finds the minimal forced mate with df-pn and iterative deepening on the mate
 // length (retro.MateSearch), then reads a proof and a principal variation off the table.
@@ -195,10 +210,17 @@ func SolveDFPN(root minishogi.Position, attacker minishogi.Color, opt DFPNOption
 	start := time.Now()
 	att := attackerToMove(&root, attacker)
 	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, int(opt.MemoryBudget/BytesPerTableEntry))
+	ms.SetWorkers(max(opt.Workers, 1))
 	if opt.TimeLimit > 0 {
 		ms.SetDeadline(start.Add(opt.TimeLimit))
 	}
-	disproved := opt.MinPlies - 1
+	disproved := -1
+	if opt.MinPlies > 0 && !opt.Upper {
+		disproved = opt.MinPlies - 1 // the caller's claim
+	}
+	if opt.Upper {
+		opt.MinPlies = opt.MaxPlies
+	}
 	progress := func(n int, mate bool) {
 		if !mate {
 			disproved = n
@@ -209,26 +231,54 @@ func SolveDFPN(root minishogi.Position, attacker minishogi.Color, opt DFPNOption
 	}
 	plies, found, err := ms.MinimalMateFrom(root, att, opt.MinPlies, opt.MaxPlies, progress)
 	if errors.Is(err, retro.ErrDeadline) {
-		r := &DFPN{Stopped: true}
+		r := &DFPN{Stopped: true, Lower: disproved}
 		r.MaxPlies, r.Positions, r.Nodes = disproved, ms.TableSize(), ms.Nodes()
+		ms.SetDeadline(time.Time{})
+		r.certify(ms, root, att, opt.Certificate)
 		r.Seconds = time.Since(start).Seconds()
 		return r, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("solver: df-pn: %w", err)
 	}
-	r := &DFPN{}
+	r := &DFPN{Lower: disproved}
 	r.Found, r.Plies, r.MaxPlies = found, plies, opt.MaxPlies
+	r.Minimal = found && !opt.Upper
+	if !found && !opt.Upper {
+		r.Lower = opt.MaxPlies
+	}
 	ms.SetDeadline(time.Time{}) // reading the proof off the table must not be cut short
 	if found && !opt.NoProof {
 		if r.Proof, err = ms.Proof(root, att, plies); err != nil {
 			return nil, fmt.Errorf("solver: df-pn: %w", err)
 		}
+	}
+	if found && !opt.NoProof && r.Minimal {
 		if r.PV, err = ms.MateLine(root, att, plies); err != nil {
 			return nil, fmt.Errorf("solver: df-pn: %w", err)
 		}
 	}
+	if err := r.certify(ms, root, att, opt.Certificate); err != nil {
+		return nil, err
+	}
 	r.Positions, r.Nodes = ms.TableSize(), ms.Nodes()
 	r.Seconds = time.Since(start).Seconds()
 	return r, nil
+}
+
+// certify reads a disproof certificate for r.Lower plies off the table, within maxEntries.
+func (r *DFPN) certify(ms *retro.MateSearch[minishogi.Position, minishogi.Move, minishogi.Code], root minishogi.Position, att bool, maxEntries int) error {
+	if maxEntries <= 0 || r.Lower < 0 {
+		return nil
+	}
+	d, err := ms.Disproof(root, att, r.Lower, maxEntries)
+	switch {
+	case errors.Is(err, retro.ErrTooLarge):
+		r.CertificateNote = fmt.Sprintf("the certificate of no mate within %d plies has over %d entries; not written", r.Lower, maxEntries)
+		return nil
+	case err != nil:
+		return fmt.Errorf("solver: df-pn: %w", err)
+	}
+	r.Certificate = d
+	return nil
 }

@@ -11,8 +11,12 @@ import (
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
-// ProofFormat names the first line of a proof file.
-const ProofFormat = "shogilab-mate-proof 1"
+// ProofFormat names the first line of a proof file, CertificateFormat that of a disproof
+// certificate.
+const (
+	ProofFormat       = "shogilab-mate-proof 1"
+	CertificateFormat = "shogilab-nomate-certificate 1"
+)
 
 // WriteProof writes proof in the documented text format:
 //
@@ -29,8 +33,20 @@ const ProofFormat = "shogilab-mate-proof 1"
 // notation, sorted by position. Defender nodes have no lines: the checker generates every
 // legal defence itself. Lines starting with '#' are comments.
 func WriteProof(w io.Writer, root minishogi.Position, attacker minishogi.Color, proof *Proof) error {
-	lines := make([]string, 0, len(proof.Moves))
-	for code, m := range proof.Moves {
+	return writeMoves(w, ProofFormat, root, attacker, proof.Plies, proof.Moves)
+}
+
+// WriteCertificate writes a disproof certificate in the format of WriteProof, with the first
+// line CertificateFormat: "plies L" says that the attacker has no forced mate within L plies,
+// and each line is a defender position with the defender's escaping reply there. Attacker
+// positions have no lines: the checker generates every attacker move itself.
+func WriteCertificate(w io.Writer, root minishogi.Position, attacker minishogi.Color, d *Certificate) error {
+	return writeMoves(w, CertificateFormat, root, attacker, d.Plies, d.Replies)
+}
+
+func writeMoves(w io.Writer, format string, root minishogi.Position, attacker minishogi.Color, plies int, moves map[minishogi.Code]minishogi.Move) error {
+	lines := make([]string, 0, len(moves))
+	for code, m := range moves {
 		p, err := code.Decode()
 		if err != nil {
 			return fmt.Errorf("solver: proof: %w", err)
@@ -39,7 +55,7 @@ func WriteProof(w io.Writer, root minishogi.Position, attacker minishogi.Color, 
 	}
 	slices.Sort(lines)
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "%s\nroot %s\nattacker %s\nplies %d\nentries %d\n", ProofFormat, root.SFEN(), colorLetter(attacker), proof.Plies, len(lines))
+	fmt.Fprintf(bw, "%s\nroot %s\nattacker %s\nplies %d\nentries %d\n", format, root.SFEN(), colorLetter(attacker), plies, len(lines))
 	for _, l := range lines {
 		bw.WriteString(l)
 		bw.WriteByte('\n')
@@ -74,6 +90,30 @@ func ParseColor(s string) (minishogi.Color, error) {
 // ReadProof reads a proof written by WriteProof. It checks the syntax only (each position is
 // valid SFEN, each move is USI notation); whether the proof holds is for CheckProof.
 func ReadProof(r io.Reader) (root minishogi.Position, attacker minishogi.Color, proof *Proof, err error) {
+	root, attacker, plies, moves, err := readMoves(r, ProofFormat)
+	if err != nil {
+		return root, attacker, nil, err
+	}
+	return root, attacker, &Proof{Plies: plies, AttackerToMove: root.SideToMove() == attacker, Moves: moves}, nil
+}
+
+// ReadCertificate reads a disproof certificate written by WriteCertificate, checking its
+// syntax only; whether it holds is for CheckCertificate.
+func ReadCertificate(r io.Reader) (root minishogi.Position, attacker minishogi.Color, d *Certificate, err error) {
+	root, attacker, plies, moves, err := readMoves(r, CertificateFormat)
+	if err != nil {
+		return root, attacker, nil, err
+	}
+	return root, attacker, &Certificate{Plies: plies, AttackerToMove: root.SideToMove() == attacker, Replies: moves}, nil
+}
+
+// FileFormat returns the first line of a proof or certificate file's contents.
+func FileFormat(b []byte) string {
+	line, _, _ := strings.Cut(string(b), "\n")
+	return strings.TrimSpace(line)
+}
+
+func readMoves(r io.Reader, format string) (root minishogi.Position, attacker minishogi.Color, plies int, moves map[minishogi.Code]minishogi.Move, err error) {
 	sc := bufio.NewScanner(r)
 	lineNo := 0
 	fail := func(format string, args ...any) error {
@@ -81,7 +121,7 @@ func ReadProof(r io.Reader) (root minishogi.Position, attacker minishogi.Color, 
 	}
 	header := map[string]string{}
 	wantHeader := []string{"root", "attacker", "plies", "entries"}
-	proof = &Proof{Moves: map[minishogi.Code]minishogi.Move{}}
+	moves = map[minishogi.Code]minishogi.Move{}
 	entries := 0
 	for sc.Scan() {
 		lineNo++
@@ -90,54 +130,53 @@ func ReadProof(r io.Reader) (root minishogi.Position, attacker minishogi.Color, 
 		case line == "" || strings.HasPrefix(line, "#"):
 			continue
 		case lineNo == 1:
-			if line != ProofFormat {
-				return root, 0, nil, fail("got %q, want %q", line, ProofFormat)
+			if line != format {
+				return root, 0, 0, nil, fail("got %q, want %q", line, format)
 			}
 			continue
 		case len(header) < len(wantHeader):
 			key, value, _ := strings.Cut(line, " ")
 			if want := wantHeader[len(header)]; key != want {
-				return root, 0, nil, fail("got %q, want the %q header", key, want)
+				return root, 0, 0, nil, fail("got %q, want the %q header", key, want)
 			}
 			header[key] = value
 			continue
 		}
 		f := strings.Fields(line)
 		if len(f) != 4 {
-			return root, 0, nil, fail("got %d fields, want 4 (board, side, hands, move)", len(f))
+			return root, 0, 0, nil, fail("got %d fields, want 4 (board, side, hands, move)", len(f))
 		}
 		p, err := minishogi.ParseSFEN(strings.Join(f[:3], " "))
 		if err != nil {
-			return root, 0, nil, fail("%v", err)
+			return root, 0, 0, nil, fail("%v", err)
 		}
 		m, err := minishogi.ParseMoveSyntax(f[3])
 		if err != nil {
-			return root, 0, nil, fail("%v", err)
+			return root, 0, 0, nil, fail("%v", err)
 		}
-		if _, dup := proof.Moves[p.Code()]; dup {
-			return root, 0, nil, fail("position %s appears twice", strings.Join(f[:3], " "))
+		if _, dup := moves[p.Code()]; dup {
+			return root, 0, 0, nil, fail("position %s appears twice", strings.Join(f[:3], " "))
 		}
-		proof.Moves[p.Code()] = m
+		moves[p.Code()] = m
 		entries++
 	}
 	if err := sc.Err(); err != nil {
-		return root, 0, nil, fmt.Errorf("solver: proof: %w", err)
+		return root, 0, 0, nil, fmt.Errorf("solver: proof: %w", err)
 	}
 	if len(header) < len(wantHeader) {
-		return root, 0, nil, fmt.Errorf("solver: proof: the header ends early: no %q line", wantHeader[len(header)])
+		return root, 0, 0, nil, fmt.Errorf("solver: proof: the header ends early: no %q line", wantHeader[len(header)])
 	}
 	if root, err = minishogi.ParseSFEN(header["root"]); err != nil {
-		return root, 0, nil, fmt.Errorf("solver: proof: root: %w", err)
+		return root, 0, 0, nil, fmt.Errorf("solver: proof: root: %w", err)
 	}
 	if attacker, err = ParseColor(header["attacker"]); err != nil {
-		return root, 0, nil, fmt.Errorf("solver: proof: attacker: %w", err)
+		return root, 0, 0, nil, fmt.Errorf("solver: proof: attacker: %w", err)
 	}
-	if proof.Plies, err = strconv.Atoi(header["plies"]); err != nil || proof.Plies < 0 {
-		return root, 0, nil, fmt.Errorf("solver: proof: plies %q is not a count", header["plies"])
+	if plies, err = strconv.Atoi(header["plies"]); err != nil || plies < 0 {
+		return root, 0, 0, nil, fmt.Errorf("solver: proof: plies %q is not a count", header["plies"])
 	}
 	if n, err := strconv.Atoi(header["entries"]); err != nil || n != entries {
-		return root, 0, nil, fmt.Errorf("solver: proof: the header says %q entries, the file has %d", header["entries"], entries)
+		return root, 0, 0, nil, fmt.Errorf("solver: proof: the header says %q entries, the file has %d", header["entries"], entries)
 	}
-	proof.AttackerToMove = root.SideToMove() == attacker
-	return root, attacker, proof, nil
+	return root, attacker, plies, moves, nil
 }

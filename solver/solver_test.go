@@ -300,3 +300,10 @@ func TestLayersByBruteForce(t *testing.T) {
 		t.Errorf("breadth-first layers %v; the retrograde graph's %v", counts, r.Layers)
 	}
 }
+
+func TestBytesPerTableEntry(t *testing.T) {
+	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, 1)
+	if got := ms.EntryBytes(); got != BytesPerTableEntry {
+		t.Fatalf("a table entry takes %d bytes, BytesPerTableEntry says %d", got, BytesPerTableEntry)
+	}
+}

@@ -7,6 +7,7 @@
 //	solve handicap NAME            a Minishogi handicap's shortest forced mate, with proof
 //	solve mate --sfen S --attacker b|w   the same from any position
 //	solve check --sfen S --line L  check a claimed mating line
+//	solve verify FILE              check a proof or a disproof certificate on its own
 //	solve <subcommand> -h          the subcommand's flags
 //
 // Each subcommand lives in its own file and is one line of the subcommands table.
@@ -28,6 +29,7 @@ var program = cli.Program{
 		{Name: "handicap", Summary: "a Minishogi handicap's shortest forced mate, with proof", Run: runHandicap},
 		{Name: "mate", Summary: "the shortest forced mate from a Minishogi position, with proof", Run: runMate},
 		{Name: "check", Summary: "check a claimed Minishogi mating line; print refutations", Run: runCheck},
+		{Name: "verify", Summary: "check a proof file (upper bound) or a disproof certificate (lower bound) on its own", Run: runVerify},
 	},
 }
 

@@ -56,6 +56,10 @@ type mateFlags struct {
 	retroPlies int
 	memory     string
 	threads    int
+	workers    int
+	upper      bool
+	certFile   string
+	certMax    int
 	proofFile  string
 	json       bool
 	plotDir    string
@@ -69,6 +73,10 @@ func (f *mateFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.retroPlies, "retro-plies", 10, "bound the retrograde cross-check to `N` plies (0: skip it); it also stops when its next ply would not fit in half the memory budget")
 	fs.StringVar(&f.memory, "memory", "4GiB", "memory `budget` (such as 512MiB, 6GiB): half for the retrograde graph, half for the df-pn table when both run")
 	fs.IntVar(&f.threads, "threads", 2, "with 2 or more, run the retrograde method and df-pn side by side; with 1, one after the other")
+	fs.IntVar(&f.workers, "workers", 1, "run df-pn on `N` goroutines sharing one table (parallel df-pn with virtual proof numbers)")
+	fs.BoolVar(&f.upper, "upper", false, "prove a mate within --max-plies directly, with no deepening: an upper bound (proof checked) that is not claimed minimal")
+	fs.StringVar(&f.certFile, "certificate", "", "write a disproof certificate of the lower bound (no mate within L plies) to `FILE`, when it has at most --certificate-max entries")
+	fs.IntVar(&f.certMax, "certificate-max", 200000, "the most entries a disproof certificate may have (`N`)")
 	fs.StringVar(&f.proofFile, "proof", "", "write the proof of the mate to `FILE` (text; see solver.WriteProof)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of the table")
 	fs.StringVar(&f.plotDir, "plot", "", "also study the reachable graph and save its plots in `DIR`, in the formats of --format")
@@ -84,6 +92,8 @@ func (f *mateFlags) check() (budget uint64, err error) {
 		return 0, cli.Usagef("--max-plies is %d, want 0..200", f.maxPlies)
 	case f.retroPlies < 0:
 		return 0, cli.Usagef("--retro-plies is %d, want 0 or more", f.retroPlies)
+	case f.workers < 1 || f.workers > 256:
+		return 0, cli.Usagef("--workers is %d, want 1..256", f.workers)
 	case f.threads < 1:
 		return 0, cli.Usagef("--threads is %d, want 1 or more", f.threads)
 	case f.timeLimit < 0:
@@ -99,6 +109,14 @@ func (f *mateFlags) check() (budget uint64, err error) {
 	if f.proofFile != "" {
 		if err := cli.CheckOutputFile(f.proofFile); err != nil {
 			return 0, fmt.Errorf("--proof: %w", err)
+		}
+	}
+	if f.certFile != "" {
+		if err := cli.CheckOutputFile(f.certFile); err != nil {
+			return 0, fmt.Errorf("--certificate: %w", err)
+		}
+		if f.certMax < 1 {
+			return 0, cli.Usagef("--certificate-max is %d, want 1 or more", f.certMax)
 		}
 	}
 	if f.plotDir != "" {
@@ -192,21 +210,38 @@ type mateReport struct {
 	MatePlies *int   `json:"mate_plies"`
 	// NoMateWithin is the longest length proved to have no mate: max_plies, or less when the
 	// time limit stopped the search.
-	NoMateWithin *int       `json:"no_mate_within,omitempty"`
-	Stopped      bool       `json:"stopped_by_time_limit,omitempty"`
-	PV           []string   `json:"pv"`
-	Positions    int        `json:"positions"`
-	Nodes        int64      `json:"nodes"`
-	Seconds      float64    `json:"seconds"`
-	ProofChecked bool       `json:"proof_checked"`
-	ProofEntries int        `json:"proof_entries"`
-	ProofFile    string     `json:"proof_file,omitempty"`
-	ProofBytes   int64      `json:"proof_bytes,omitempty"`
-	PeakRSSBytes uint64     `json:"peak_rss_bytes"`
-	DFPN         methodJSON `json:"dfpn"`
-	Retro        *retroJSON `json:"retro,omitempty"`
-	Study        *studyJSON `json:"study,omitempty"`
-	Plots        []string   `json:"plots,omitempty"`
+	NoMateWithin *int     `json:"no_mate_within,omitempty"`
+	Stopped      bool     `json:"stopped_by_time_limit,omitempty"`
+	PV           []string `json:"pv"`
+	Positions    int      `json:"positions"`
+	Nodes        int64    `json:"nodes"`
+	Seconds      float64  `json:"seconds"`
+	ProofChecked bool     `json:"proof_checked"`
+	ProofEntries int      `json:"proof_entries"`
+	ProofFile    string   `json:"proof_file,omitempty"`
+	ProofBytes   int64    `json:"proof_bytes,omitempty"`
+	PeakRSSBytes uint64   `json:"peak_rss_bytes"`
+	// Bounds are the two sides of the result, each saying whether it is certified.
+	Bounds boundsJSON `json:"bounds"`
+	DFPN   methodJSON `json:"dfpn"`
+	Retro  *retroJSON `json:"retro,omitempty"`
+	Study  *studyJSON `json:"study,omitempty"`
+	Plots  []string   `json:"plots,omitempty"`
+}
+
+// boundsJSON is the result as two separate bounds: a mate within at most Upper plies (a
+// proof, checked) and no mate within Lower plies (proved by the search; certified when a
+// disproof certificate was written and passed its checker).
+type boundsJSON struct {
+	Upper          *int   `json:"mate_within"`
+	UpperCertified bool   `json:"mate_within_certified"`
+	Lower          *int   `json:"no_mate_within"`
+	LowerCertified bool   `json:"no_mate_within_certified"`
+	Exact          bool   `json:"exact"`
+	Certificate    string `json:"certificate_file,omitempty"`
+	CertBytes      int64  `json:"certificate_bytes,omitempty"`
+	CertEntries    int    `json:"certificate_entries,omitempty"`
+	CertNote       string `json:"certificate_note,omitempty"`
 }
 
 type methodJSON struct {
@@ -276,7 +311,7 @@ func solveMate(f mateFlags, handicap string, root minishogi.Position, attacker m
 		r     *solver.Retro
 		wg    sync.WaitGroup
 		runDF = func() {
-			d, dErr = solver.SolveDFPN(root, attacker, solver.DFPNOptions{MaxPlies: f.maxPlies, MemoryBudget: dfpnBudget, TimeLimit: f.timeLimit,
+			d, dErr = solver.SolveDFPN(root, attacker, solver.DFPNOptions{MaxPlies: f.maxPlies, MemoryBudget: dfpnBudget, TimeLimit: f.timeLimit, Workers: f.workers, Upper: f.upper, Certificate: certMax(f),
 				Progress: func(n int, mate bool, nodes int64) { progress("df-pn", n, mate, nodes) }})
 		}
 		runRetro = func() {
@@ -304,6 +339,31 @@ func solveMate(f mateFlags, handicap string, root minishogi.Position, attacker m
 	if !d.Found {
 		bound := d.MaxPlies
 		rep.NoMateWithin = &bound
+	}
+	if f.upper {
+		rep.MatePlies, rep.DFPN.MatePlies, rep.NoMateWithin = nil, nil, nil
+	}
+	if d.Lower >= 0 {
+		lower := d.Lower
+		rep.Bounds.Lower = &lower
+	}
+	rep.Bounds.Exact = d.Minimal
+	rep.Bounds.CertNote = d.CertificateNote
+	if d.Certificate != nil {
+		if err := solver.CheckCertificate(root, d.Certificate); err != nil {
+			return fmt.Errorf("the certificate read off df-pn failed the checker: %v", err)
+		}
+		rep.Bounds.LowerCertified = true
+		rep.Bounds.CertEntries = len(d.Certificate.Replies)
+		if f.certFile != "" {
+			if err := writeFile(f.certFile, func(w io.Writer) error { return solver.WriteCertificate(w, root, attacker, d.Certificate) }); err != nil {
+				return err
+			}
+			rep.Bounds.Certificate = f.certFile
+			if st, err := os.Stat(f.certFile); err == nil {
+				rep.Bounds.CertBytes = st.Size()
+			}
+		}
 	}
 	if r != nil {
 		rj := &retroJSON{methodJSON: methodOf(r.Mate), SearchedPlies: r.MaxPlies, UpperBound: r.UpperBound, Layers: r.Layers, Edges: r.Edges,
@@ -336,6 +396,8 @@ func solveMate(f mateFlags, handicap string, root minishogi.Position, attacker m
 			return fmt.Errorf("the proof read off df-pn failed the checker: %v", err)
 		}
 		rep.ProofChecked = true
+		upper := d.Plies
+		rep.Bounds.Upper, rep.Bounds.UpperCertified = &upper, true
 		if f.proofFile != "" {
 			if err := writeProofFile(f.proofFile, root, attacker, d.Proof); err != nil {
 				return err
@@ -402,15 +464,27 @@ func studyWithin(root minishogi.Position, attacker minishogi.Color, plies int, b
 }
 
 func writeProofFile(path string, root minishogi.Position, attacker minishogi.Color, proof *solver.Proof) error {
+	return writeFile(path, func(w io.Writer) error { return solver.WriteProof(w, root, attacker, proof) })
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
 	file, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := solver.WriteProof(file, root, attacker, proof); err != nil {
+	if err := write(file); err != nil {
 		file.Close()
 		return err
 	}
 	return file.Close()
+}
+
+// certMax is the certificate entry limit to search with: 0 (none) without --certificate.
+func certMax(f mateFlags) int {
+	if f.certFile == "" {
+		return 0
+	}
+	return f.certMax
 }
 
 func colorName(c minishogi.Color) string {
@@ -425,10 +499,35 @@ func printMate(w io.Writer, rep *mateReport) {
 		fmt.Fprintf(w, "handicap      %s\n", rep.Handicap)
 	}
 	fmt.Fprintf(w, "position      %s (attacker %s)\n", rep.SFEN, rep.Attacker)
-	if rep.MatePlies != nil {
+	b := rep.Bounds
+	certified := func(ok bool, how string) string {
+		if ok {
+			return "certified: " + how
+		}
+		return "proved by the search, not certified"
+	}
+	if b.Upper != nil {
+		fmt.Fprintf(w, "upper bound   mate in at most %d plies (%s)\n", *b.Upper, certified(b.UpperCertified, "proof checked"))
+	} else {
+		fmt.Fprintf(w, "upper bound   none proved\n")
+	}
+	if b.Lower != nil {
+		fmt.Fprintf(w, "lower bound   no mate within %d plies (%s)\n", *b.Lower, certified(b.LowerCertified, "disproof certificate checked"))
+	} else {
+		fmt.Fprintf(w, "lower bound   none proved\n")
+	}
+	if b.CertNote != "" {
+		fmt.Fprintf(w, "certificate   %s\n", b.CertNote)
+	} else if b.Certificate != "" {
+		fmt.Fprintf(w, "certificate   %s (%d bytes, %d defender entries)\n", b.Certificate, b.CertBytes, b.CertEntries)
+	}
+	switch {
+	case rep.MatePlies != nil:
 		fmt.Fprintf(w, "result        mate in %d plies (minimal: no shorter mate exists)\n", *rep.MatePlies)
 		fmt.Fprintf(w, "pv            %s\n", strings.Join(rep.PV, " "))
-	} else {
+	case rep.NoMateWithin == nil:
+		fmt.Fprintf(w, "result        the bounds above\n")
+	default:
 		fmt.Fprintf(w, "result        no forced mate within %d plies (proven)", *rep.NoMateWithin)
 		if rep.Stopped {
 			fmt.Fprintf(w, "; the time limit stopped df-pn while deciding %d plies", *rep.NoMateWithin+2)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"image/png"
 	"os"
@@ -159,5 +160,63 @@ func TestStudyRespectsMemory(t *testing.T) {
 	if st.Plies >= 99 || len(st.Layers) != st.Plies+1 || st.AllocatedBytes > budget || !strings.Contains(st.Note, "beyond --memory 256 MiB") ||
 		!strings.Contains(stderr, "the study stops at") {
 		t.Errorf("study %+v, stderr %q", st, stderr)
+	}
+}
+
+// TestVerify writes the bare-king proof and its no-mate-within-6 certificate, verifies both,
+// and checks that a certificate with its root reply changed to a move that walks into the
+// mate of the shipped line fails with status 1.
+func TestVerify(t *testing.T) {
+	dir := t.TempDir()
+	proof, cert := dir+"/bk.proof", dir+"/bk.cert"
+	var out, errOut bytes.Buffer
+	if code := program.Run([]string{"handicap", "bare-king", "--retro-plies", "0", "--proof", proof, "--certificate", cert, "--json"}, &out, &errOut); code != 0 {
+		t.Fatal(code, errOut.String())
+	}
+	var rep struct {
+		Bounds struct {
+			Upper          *int `json:"mate_within"`
+			UpperCertified bool `json:"mate_within_certified"`
+			Lower          *int `json:"no_mate_within"`
+			LowerCertified bool `json:"no_mate_within_certified"`
+			Exact          bool `json:"exact"`
+		} `json:"bounds"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	// Fairy-Stockfish reports mate in 8 for the bare-king handicap (datasets/README.md).
+	if b := rep.Bounds; b.Upper == nil || *b.Upper != 8 || b.Lower == nil || *b.Lower != 6 || !b.UpperCertified || !b.LowerCertified || !b.Exact {
+		t.Fatalf("bounds %+v", rep.Bounds)
+	}
+	for _, f := range []string{proof, cert} {
+		out.Reset()
+		if code := program.Run([]string{"verify", f}, &out, &errOut); code != 0 || !strings.Contains(out.String(), "verdict   holds") {
+			t.Fatalf("verify %s: status %d\n%s", f, code, out.String())
+		}
+	}
+	b, err := os.ReadFile(cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The root is Gote to move with its king on 1a: 1a1c is no king move (two squares), so a
+	// certificate whose root reply is 1a1c must fail as illegal.
+	lines := strings.Split(string(b), "\n")
+	found := false
+	for i, l := range lines {
+		if strings.HasPrefix(l, "4k/5/5/P4/KGSBR w - ") {
+			lines[i] = "4k/5/5/P4/KGSBR w - 1a1c"
+			found = true
+		}
+	}
+	if !found {
+		t.Fatal("the certificate has no line for the root")
+	}
+	if err := os.WriteFile(cert, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if code := program.Run([]string{"verify", cert}, &out, &errOut); code != 1 || !strings.Contains(out.String(), "illegal") {
+		t.Fatalf("a corrupted certificate verified: status %d\n%s", code, out.String())
 	}
 }
