@@ -111,7 +111,7 @@ func TestStrengthTable(t *testing.T) {
 // TestOpenings regenerates the first openings of the shipped balanced suite with its
 // command from the Shipped datasets section, cut to a smaller --count: walk i depends on the
 // seed and i alone, and Fairy-Stockfish judges each at a fixed depth in a new process, so the
-// same flags give a prefix of the same file.
+// same flags give a prefix of the same openings.
 func TestOpenings(t *testing.T) {
 	if _, err := exec.LookPath("fairy-stockfish"); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -127,8 +127,13 @@ func TestOpenings(t *testing.T) {
 	if len(again) != 3 || len(shipped) < 3 {
 		t.Fatalf("%d regenerated openings, %d shipped", len(again), len(shipped))
 	}
+	// The openings, not the scores after '#': Fairy-Stockfish's depth-14 score of one
+	// position has differed by up to 72 centipawns between processes (the hash it fills
+	// while it searches), which may move a position across the margin only at its edge.
 	for i, line := range again {
-		if line != shipped[i] {
+		sfen, _, _ := strings.Cut(line, "#")
+		want, _, _ := strings.Cut(shipped[i], "#")
+		if strings.TrimSpace(sfen) != strings.TrimSpace(want) {
 			t.Errorf("opening %d: regenerated %q, shipped %q", i, line, shipped[i])
 		}
 	}
