@@ -32,7 +32,7 @@ func ExampleConvert() {
 	}
 	fmt.Println(n, "games; the first:", g.Moves[:4], g.Result, g.Players.Sente.Name == "")
 	// Output:
-	// 200 games; the first: [2e4c 2a2b 3e4d 2b3b] sente true
+	// 200 games; the first: [2e3d 1a2b 3e4d 4a5b] sente true
 }
 
 // A trainer's view of a record file: each position with the move played
@@ -49,8 +49,8 @@ func ExamplePositions() {
 	})
 	fmt.Println(err)
 	// Output:
-	// 0 0 rbsgk/4p/5/P4/KGSBR b - 1 sente 2e4c 401 {2e4c 134} sente
-	// 0 1 rbsgk/4p/1B3/P4/KGS1R w - 2 gote 2a2b 401 {2a2b 225} sente
-	// 0 2 rbs1k/3gp/1B3/P4/KGS1R b - 3 sente 3e4d 510 {1e2e 129} sente
+	// 1 0 rbsgk/4p/5/P4/KGSBR b - 1 sente 2e3d 401 {2e3d 153} sente
+	// 1 1 rbsgk/4p/5/P1B2/KGS1R w - 2 gote 1a2b 401 {2a2b 168} sente
+	// 1 2 rbsg1/3kp/5/P1B2/KGS1R b - 3 sente 3e4d 405 {3e4d 174} sente
 	// EOF
 }
