@@ -224,7 +224,7 @@ func buildMawariReport(r mawari.Rules, presetName string, p mawari.Probabilities
 	start := time.Now()
 	simulatedThrows := 0
 	if games > 0 {
-		update, finish := newProgress(stderr, games, "simulating games")
+		update, finish := cli.NewProgress(stderr, games, "simulating games")
 		sim, err := mawaristats.Simulate(r, p, games, seed, update)
 		finish()
 		if err != nil {

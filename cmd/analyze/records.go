@@ -105,7 +105,7 @@ const progressEvery = 100_000
 // rate when stderr is a terminal, else a plain line every progressEvery
 // games. The total is unknown until the files end.
 func newStreamProgress(stderr io.Writer) (update func(read int), finish func()) {
-	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
+	if f, ok := stderr.(*os.File); ok && cli.IsTerminal(f) {
 		bar := progressbar.NewOptions(-1,
 			progressbar.OptionSetWriter(stderr),
 			progressbar.OptionSetDescription("games"),

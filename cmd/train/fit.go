@@ -88,7 +88,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	o := netfit.Options{Hidden1: *h1, Hidden2: *h2, Epochs: *epochs, Patience: *patience, Batch: *batch,
 		LearningRate: *lr, Threads: *threads, Seed: *seed, Decay: *decay}
 	total := *epochs * ((len(set.Train) + *batch - 1) / max(*batch, 1))
-	update, finish := newProgress(stderr, total, "training")
+	update, finish := cli.NewProgress(stderr, total, "training")
 	o.OnBatch = func(done, _ int) { update(done) }
 	o.OnEpoch = func(e netfit.Epoch) {
 		fmt.Fprintf(stderr, "train: epoch %d: train loss %.4f, held-out loss %.4f, %.1f s\n", e.N, e.TrainLoss, e.HeldLoss, e.Seconds)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -13,10 +13,10 @@ import (
 // one per tenth keeps a log readable.
 const progressLines = 10
 
-// newProgress returns a function to call with the count of items done out of total: a
+// NewProgress returns a function to call with the count of items done out of total: a
 // progress bar when stderr is a terminal, else a plain line at every tenth.
-func newProgress(stderr io.Writer, total int, what string) (update func(done int), finish func()) {
-	if f, ok := stderr.(*os.File); ok && isTerminal(f) {
+func NewProgress(stderr io.Writer, total int, what string) (update func(done int), finish func()) {
+	if f, ok := stderr.(*os.File); ok && IsTerminal(f) {
 		bar := progressbar.NewOptions(total,
 			progressbar.OptionSetWriter(stderr),
 			progressbar.OptionSetDescription(what),
@@ -35,7 +35,9 @@ func newProgress(stderr io.Writer, total int, what string) (update func(done int
 	}, func() {}
 }
 
-func isTerminal(f *os.File) bool {
+// IsTerminal reports whether f is a terminal (a character device), where a progress bar
+// belongs; a log file or pipe gets plain lines instead.
+func IsTerminal(f *os.File) bool {
 	info, err := f.Stat()
 	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }
