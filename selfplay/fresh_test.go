@@ -1,31 +1,14 @@
 package selfplay
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/shogilab/shogilab/internal/fsftest"
 	"github.com/shogilab/shogilab/internal/recordtest"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
-
-// fairyStockfish finds Debian's fairy-stockfish: missing, it fails the test under CI=true
-// and skips it otherwise.
-func fairyStockfish(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{"fairy-stockfish", "/usr/games/fairy-stockfish"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("fairy-stockfish is not installed (apt-get install fairy-stockfish)")
-	}
-	t.Skip("fairy-stockfish is not installed")
-	return ""
-}
 
 // TestUSIEngineFreshEachGame: a game between two Fairy-Stockfish processes at a node limit
 // (one thread, so each search is deterministic) is the same whether it is a run's only game
@@ -36,7 +19,7 @@ func TestUSIEngineFreshEachGame(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays 12 games of Fairy-Stockfish")
 	}
-	spec, err := ParsePlayerSpec("usi:"+fairyStockfish(t)+",nodes=4000,option.Threads=1,option.Hash=16", PlayerSpec{})
+	spec, err := ParsePlayerSpec("usi:"+fsftest.Path(t)+",nodes=4000,option.Threads=1,option.Hash=16", PlayerSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,35 +6,20 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"reflect"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-)
 
-// fairyStockfish returns the path of Fairy-Stockfish. Without it the test
-// fails under CI=true and is skipped elsewhere.
-func fairyStockfish(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{"/usr/games/fairy-stockfish", "fairy-stockfish"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("fairy-stockfish not found at /usr/games/fairy-stockfish or on PATH (apt-get install fairy-stockfish)")
-	}
-	t.Skip("fairy-stockfish not installed (apt-get install fairy-stockfish); skipping the real-engine test")
-	return ""
-}
+	"github.com/shogilab/shogilab/internal/fsftest"
+)
 
 // startMinishogi starts Fairy-Stockfish set to minishogi and ready.
 func startMinishogi(t *testing.T) *Client {
 	t.Helper()
-	path := fairyStockfish(t)
+	path := fsftest.Path(t)
 	ctx := context.Background()
 	c, err := Start(ctx, []string{path})
 	if err != nil {
@@ -69,7 +54,7 @@ var startMoves = []string{
 }
 
 func TestFairyStockfishHandshake(t *testing.T) {
-	path := fairyStockfish(t)
+	path := fsftest.Path(t)
 	ctx := context.Background()
 	var transcript strings.Builder
 	var mu sync.Mutex

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/shogilab/shogilab/engine"
+	"github.com/shogilab/shogilab/internal/fsftest"
 	"github.com/shogilab/shogilab/internal/recordtest"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/selfplay"
@@ -323,27 +324,11 @@ func TestRecordsForTheTools(t *testing.T) {
 	}
 }
 
-// fairyStockfish finds Debian's fairy-stockfish: missing, it fails the test under CI=true
-// and skips it otherwise.
-func fairyStockfish(t *testing.T) string {
-	t.Helper()
-	for _, p := range []string{"fairy-stockfish", "/usr/games/fairy-stockfish"} {
-		if path, err := exec.LookPath(p); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("fairy-stockfish is not installed (apt-get install fairy-stockfish)")
-	}
-	t.Skip("fairy-stockfish is not installed")
-	return ""
-}
-
 // TestAgainstFairyStockfish plays a short match against Debian's Fairy-Stockfish, at fixed
 // nodes and on a clock with increment, and also our engine as a USI process: every game
 // ends on the board or by resignation, never by a failure of either engine.
 func TestAgainstFairyStockfish(t *testing.T) {
-	fsf := "usi:" + fairyStockfish(t) + ",option.Threads=1,option.Hash=16"
+	fsf := "usi:" + fsftest.Path(t) + ",option.Threads=1,option.Hash=16"
 	usiBin := filepath.Join(t.TempDir(), "shogilab-usi")
 	if out, err := exec.Command("go", "build", "-o", usiBin, "../usi").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
