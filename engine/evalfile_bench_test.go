@@ -18,7 +18,7 @@ var shippedNet = filepath.Join("..", "datasets", "evaluation", "fsf5000-64x16.nn
 // run so that the machine's load is alike for both: searches of 20,000 playouts from the
 // start position, as in BenchmarkPlayouts.
 func BenchmarkPlayoutsEvalFile(b *testing.B) {
-	for _, c := range []struct{ name, file string }{{"hand-set", ""}, {"network", shippedNet}} {
+	for _, c := range []struct{ name, file string }{{"hand-set", HandSetEval}, {"network", shippedNet}} {
 		b.Run(c.name, func(b *testing.B) {
 			st := DefaultSettings()
 			s, _ := FindSetting("EvalFile")

@@ -32,6 +32,12 @@ func DefaultSettings() Settings {
 	return Settings{Player: cfg, MoveOverhead: defaultOverheadMS * time.Millisecond}
 }
 
+// The EvalFile values that name no file (a file of either name is given as ./NAME).
+const (
+	BuiltinEval = "builtin" // the shipped network, BuiltinNet
+	HandSetEval = "handset" // eval.DefaultWeights, no network
+)
+
 const (
 	defaultHashMB     = 256 // 8M nodes: about 500k playouts from the opening, some seconds of search
 	defaultOverheadMS = 30
@@ -145,10 +151,14 @@ var settings = []Setting{
 	{Name: "MinimaxWeight", Kind: Float, Low: 0, High: 1, Default: "0",
 		Doc:      "weight of the implicit minimax value of the evaluations against the mean in selection (0: off)",
 		setFloat: func(s *Settings, x float64) { s.Player.Search.MinimaxWeight = float32(x) }},
-	{Name: "EvalFile", Kind: Text, Default: "",
-		Doc: "evaluation file (engine/nnue, written by train fit) whose network gives the static value instead of the hand-set one; empty: hand-set",
+	{Name: "EvalFile", Kind: Text, Default: BuiltinEval,
+		Doc: "the static evaluation: " + BuiltinEval + " (the shipped network, datasets/README.md), " + HandSetEval + " (the hand-set terms), or an evaluation file written by train fit (engine/nnue)",
 		setText: func(s *Settings, v string) error {
-			if v == "" || v == "<empty>" { // USI's spelling of an empty string
+			switch v {
+			case BuiltinEval, "", "<empty>": // USI's spelling of an empty string
+				s.Player.Eval.Net = BuiltinNet()
+				return nil
+			case HandSetEval:
 				s.Player.Eval.Net = nil
 				return nil
 			}

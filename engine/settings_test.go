@@ -217,3 +217,26 @@ func testEvalFile(t *testing.T) string {
 	}
 	return path
 }
+
+// TestBuiltinEval: the default evaluation is the shipped network, the same as reading its
+// file (datasets/evaluation); EvalFile=handset turns it off, and builtin back on.
+func TestBuiltinEval(t *testing.T) {
+	want, err := nnue.ReadFile(shippedNet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := DefaultSettings()
+	if !reflect.DeepEqual(st.Player.Eval.Net, want) {
+		t.Fatalf("the default network is not %s", shippedNet)
+	}
+	s, _ := FindSetting("EvalFile")
+	if err := s.Set(&st, HandSetEval); err != nil || st.Player.Eval.Net != nil {
+		t.Fatalf("EvalFile=%s: network %v, error %v; want none", HandSetEval, st.Player.Eval.Net != nil, err)
+	}
+	for _, v := range []string{BuiltinEval, "<empty>"} {
+		st.Player.Eval.Net = nil
+		if err := s.Set(&st, v); err != nil || st.Player.Eval.Net != BuiltinNet() {
+			t.Errorf("EvalFile=%s: error %v, or not the built-in network", v, err)
+		}
+	}
+}
