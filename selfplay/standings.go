@@ -69,3 +69,33 @@ func (s *Standings) Estimate() sprt.Result {
 func (s *Standings) String() string {
 	return fmt.Sprintf("+%d =%d -%d", s.Games.Wins, s.Games.Draws, s.Games.Losses)
 }
+
+// Recount counts the records of a match played in pairs (cmd/match, Match.Pairs) again,
+// as the match counted them: games 2k and 2k+1 are a pair, player A is Sente in the even
+// game and Gote in the odd one. It needs only the records, so that a shipped match can be
+// re-estimated without its players.
+type Recount struct {
+	*Standings
+	A, B string // the players' names, from the first record
+}
+
+// NewRecount returns an empty recount.
+func NewRecount() *Recount {
+	return &Recount{Standings: NewStandings(&Match{Pairs: true})}
+}
+
+// Add counts one record. A record whose players are not the first record's A and B, in
+// the colours its id gives them, is an error naming the game.
+func (r *Recount) Add(g *record.Game) error {
+	a, b := g.Players.Sente.Name, g.Players.Gote.Name
+	if !r.match.AIsSente(g.ID) {
+		a, b = b, a
+	}
+	if r.Played() == 0 {
+		r.A, r.B = a, b
+	} else if a != r.A || b != r.B {
+		return fmt.Errorf("selfplay: game %d: A is %q and B %q; the first game had %q and %q", g.ID, a, b, r.A, r.B)
+	}
+	r.Standings.Add(g)
+	return nil
+}

@@ -154,7 +154,7 @@ func TestRecordBadInput(t *testing.T) {
 }
 
 func TestRecordHelp(t *testing.T) {
-	for _, sub := range []string{"openings", "games", "ratings"} {
+	for _, sub := range []string{"openings", "games", "ratings", "match"} {
 		code, stdout, _ := runArgs(sub, "-h")
 		if code != 0 || !strings.Contains(stdout, "Usage: analyze "+sub) || !strings.Contains(stdout, "-plots") {
 			t.Errorf("%s -h: exit %d\n%s", sub, code, stdout)
@@ -221,5 +221,40 @@ func TestParquetReadsAsJSONL(t *testing.T) {
 	code, _, stderr := runArgs("games", filepath.Join(dir, "positions.parquet"))
 	if code == 0 || !oneLine(stderr) || !strings.Contains(stderr, "positions.parquet: a positions table, not a games table") {
 		t.Errorf("games on a positions table: %d %q", code, stderr)
+	}
+}
+
+// TestMatchJSON: small.jsonl is a match in pairs (alpha Sente in the even games). By hand
+// from its README: pair 0–1 alpha wins both (2 points), pair 2–3 a draw and a loss (1/2),
+// pair 4–5 a loss and a win (1); game 6 has no partner. Games 4–1–2; pairs [0 1 1 0 1];
+// per-game pair scores 1, 1/4, 1/2: mean 7/12, variance (divided by n) 0.097222, standard
+// error sqrt(0.097222/3) = 0.180021, interval 7/12 ± 1.959964·0.180021.
+func TestMatchJSON(t *testing.T) {
+	code, stdout, stderr := runArgs("match", "--json", smallRecords)
+	var m struct {
+		A, B                string
+		Wins, Draws, Losses int
+		Pentanomial         [5]int
+		Estimate            struct {
+			Score     float64
+			ScoreLow  float64 `json:"score_low"`
+			ScoreHigh float64 `json:"score_high"`
+			Elo       float64
+		}
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &m) != nil {
+		t.Fatalf("match: exit %d %s %s", code, stderr, stdout)
+	}
+	if m.A != "alpha" || m.B != "beta" || m.Wins != 4 || m.Draws != 1 || m.Losses != 2 || m.Pentanomial != [5]int{0, 1, 1, 0, 1} {
+		t.Errorf("match %+v", m)
+	}
+	mean, half := 7.0/12, 1.959964*0.180021
+	if e := m.Estimate; math.Abs(e.Score-mean) > 1e-9 || math.Abs(e.ScoreLow-(mean-half)) > 1e-5 || math.Abs(e.ScoreHigh-(mean+half)) > 1e-5 ||
+		math.Abs(e.Elo+400*math.Log10(1/mean-1)) > 1e-6 {
+		t.Errorf("estimate %+v; want score %.4f [%.4f, %.4f]", e, mean, mean-half, mean+half)
+	}
+	// Records of two matches mixed: game 7 has gamma where the first game had alpha or beta.
+	if code, _, stderr := runArgs("match", smallRecords, handicapRecords); code != 1 || !oneLine(stderr) || !strings.Contains(stderr, "game 7") {
+		t.Errorf("two matches: exit %d, stderr %q; want a one-line error naming game 7", code, stderr)
 	}
 }

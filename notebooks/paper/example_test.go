@@ -38,4 +38,5 @@ func ExampleSections() {
 	// handicap handicap.ipynb
 	// bushi bushi.ipynb
 	// games games.ipynb
+	// strength strength.ipynb
 }

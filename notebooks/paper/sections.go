@@ -39,5 +39,12 @@ func Sections() []Section {
 			}
 			return s.Figures(), nil
 		}},
+		{Name: "strength", Notebook: "strength.ipynb", Figures: func(root string) ([]Figure, error) {
+			s, err := NewStrengthStudy(root)
+			if err != nil {
+				return nil, err
+			}
+			return s.Figures(), nil
+		}},
 	}
 }
