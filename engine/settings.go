@@ -2,13 +2,16 @@ package engine
 
 import (
 	"fmt"
+	"io"
 	"math"
+	"os"
 	"reflect"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
+	"github.com/shogilab/shogilab/engine/eval"
 	"github.com/shogilab/shogilab/engine/nnue"
 	"github.com/shogilab/shogilab/internal/sysmem"
 	"github.com/shogilab/shogilab/mcts"
@@ -152,14 +155,22 @@ var settings = []Setting{
 		Doc:      "weight of the implicit minimax value of the evaluations against the mean in selection (0: off)",
 		setFloat: func(s *Settings, x float64) { s.Player.Search.MinimaxWeight = float32(x) }},
 	{Name: "EvalFile", Kind: Text, Default: BuiltinEval,
-		Doc: "the static evaluation: " + BuiltinEval + " (the shipped network, datasets/README.md), " + HandSetEval + " (the hand-set terms), or an evaluation file written by train fit (engine/nnue)",
+		Doc: "the static evaluation: " + BuiltinEval + " (the shipped network, datasets/README.md), " + HandSetEval + " (the hand-set terms), or an evaluation file: a network written by train fit (engine/nnue) or fitted hand-set weights written by train linear (engine/eval)",
 		setText: func(s *Settings, v string) error {
 			switch v {
 			case BuiltinEval, "", "<empty>": // USI's spelling of an empty string
-				s.Player.Eval.Net = BuiltinNet()
+				s.Player.Eval.Net, s.Player.Eval.Weights = BuiltinNet(), eval.DefaultWeights()
 				return nil
 			case HandSetEval:
-				s.Player.Eval.Net = nil
+				s.Player.Eval.Net, s.Player.Eval.Weights = nil, eval.DefaultWeights()
+				return nil
+			}
+			if isWeightsFile(v) { // the linear family: fitted hand-set terms
+				w, _, err := eval.ReadWeightsFile(v)
+				if err != nil {
+					return err
+				}
+				s.Player.Eval.Weights, s.Player.Eval.Net = w, nil
 				return nil
 			}
 			net, err := nnue.ReadFile(v)
@@ -195,6 +206,19 @@ var settings = []Setting{
 			s.Ponder = v == "true"
 			return nil
 		}},
+}
+
+// isWeightsFile reports whether the file at path starts as a linear evaluation file;
+// anything else (a missing file too) is left to the network reader to judge.
+func isWeightsFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(eval.WeightsMagic))
+	n, _ := io.ReadFull(f, head)
+	return eval.IsWeightsFile(head[:n])
 }
 
 // checkHash checks a hash of mb MiB against the memory this machine has available, before

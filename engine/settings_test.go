@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/engine/eval"
 	"github.com/shogilab/shogilab/engine/nnue"
 	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/rules/minishogi"
@@ -237,6 +238,27 @@ func TestBuiltinEval(t *testing.T) {
 		st.Player.Eval.Net = nil
 		if err := s.Set(&st, v); err != nil || st.Player.Eval.Net != BuiltinNet() {
 			t.Errorf("EvalFile=%s: error %v, or not the built-in network", v, err)
+		}
+	}
+}
+
+// TestEvalFileLinear: a linear evaluation file (train linear) replaces the weights and
+// turns the network off; handset and builtin restore the default weights.
+func TestEvalFileLinear(t *testing.T) {
+	w := eval.DefaultWeights()
+	w.Board[minishogi.Pawn], w.PriorCheck = 123, 1.75
+	path := filepath.Join(t.TempDir(), "fit.lin")
+	if err := eval.WriteWeightsFile(path, w, eval.FileHeader{Data: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	s, _ := FindSetting("EvalFile")
+	st := DefaultSettings()
+	if err := s.Set(&st, path); err != nil || st.Player.Eval.Net != nil || st.Player.Eval.Weights != w {
+		t.Fatalf("EvalFile=%s: error %v, network %v, weights %+v", path, err, st.Player.Eval.Net != nil, st.Player.Eval.Weights)
+	}
+	for _, v := range []string{HandSetEval, BuiltinEval} {
+		if err := s.Set(&st, v); err != nil || st.Player.Eval.Weights != eval.DefaultWeights() {
+			t.Errorf("EvalFile=%s after a linear file: error %v, weights not the defaults", v, err)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/shogilab/shogilab/engine/eval"
@@ -15,22 +16,28 @@ import (
 
 // linearSummary is what train linear prints: the fitted weights and the losses.
 type linearSummary struct {
-	Weights eval.Weights  `json:"weights"`
-	Result  linfit.Result `json:"result"`
-	Lambda  float64       `json:"lambda"`
-	Seconds float64       `json:"seconds"`
+	Weights eval.Weights        `json:"weights"`
+	Result  linfit.Result       `json:"result"`
+	Priors  *linfit.PriorResult `json:"priors,omitempty"` // the prior fit, with -priors
+	Lambda  float64             `json:"lambda"`
+	File    string              `json:"file,omitempty"`
+	Seconds float64             `json:"seconds"`
 }
 
 func runLinear(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("train linear", flag.ContinueOnError)
 	lambda := fs.Float64("lambda", 0.5, "weight of the game's result in the target; the rest is the search's root value")
 	heldOut := fs.Float64("held-out", 0.1, "fraction of games held out, chosen by a hash of the game id")
+	priors := fs.Bool("priors", true, "also fit the prior weights to the visit shares of the records' searches (positions without them are left out of that fit)")
+	out := fs.String("o", "", "write the weights to this linear evaluation `file` (engine/eval/file.go), which the engine loads with EvalFile")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "Usage: train linear [flags] RECORDS...\n\n"+
 			"Fits the value weights of the hand-set evaluation (eval.Weights: piece values on the\n"+
 			"board and in hand, king safety, Threat, Tempo) to the positions of game records by\n"+
-			"L-BFGS (train/linfit), starting from the defaults, and prints the fitted weights and\n"+
-			"the losses before and after as JSON. The engine does not load them yet.\n\nFlags:")
+			"L-BFGS (train/linfit), starting from the defaults; with -priors also the prior weights\n"+
+			"(the policy from move features) to the visit shares of the searches, by cross-entropy.\n"+
+			"Prints the fitted weights and the losses before and after as JSON, and with -o writes\n"+
+			"them to a linear evaluation file for the engine's EvalFile.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := cli.ParseFlags(fs, args, stdout); err != nil {
@@ -52,7 +59,35 @@ func runLinear(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	sum := linearSummary{Result: res, Lambda: *lambda, File: *out}
+	describe := set.Describe()
+	if *priors {
+		ps, err := data.LoadPolicy(fs.Args(), data.Options{HeldOut: *heldOut})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "train: priors: %s\n", ps.Describe())
+		if len(ps.Train) == 0 {
+			// Records of external engines carry no visits: the value fit alone is asked for.
+			fmt.Fprintln(stderr, "train: priors: no searched positions with visits; the prior weights stay as they are")
+		} else {
+			var pr linfit.PriorResult
+			if w, pr, err = linfit.FitPriors(ps.Train, ps.Held, w); err != nil {
+				return err
+			}
+			sum.Priors = &pr
+			describe += "; priors: " + ps.Describe()
+		}
+	}
+	sum.Weights = w
+	if *out != "" {
+		h := eval.FileHeader{Data: describe, Command: "train linear " + strings.Join(args, " ")}
+		if err := eval.WriteWeightsFile(*out, w, h); err != nil {
+			return err
+		}
+	}
+	sum.Seconds = time.Since(start).Seconds()
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
-	return enc.Encode(linearSummary{Weights: w, Result: res, Lambda: *lambda, Seconds: time.Since(start).Seconds()})
+	return enc.Encode(sum)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/shogilab/shogilab/engine/eval"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -80,5 +81,31 @@ func TestLinear(t *testing.T) {
 	}
 	if !(s.Result.TrainAfter < s.Result.TrainBefore) || s.Weights.ValueScale != 700 {
 		t.Errorf("summary %+v", s)
+	}
+}
+
+// TestLinearPriorsFile fits the value and the prior weights to the shipped self-play
+// games (their records keep the visits of the most visited moves), writes them to a
+// linear evaluation file, and reads back what the summary printed. The fit starts from
+// the weights that played those games, so it can only lower the training cross-entropy.
+func TestLinearPriorsFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fit.lin")
+	code, out, stderr := run("linear", "-o", path, "../../datasets/selfplay/mcts400/games-0-of-1.jsonl.gz")
+	if code != 0 {
+		t.Fatalf("train linear: exit %d: %s", code, stderr)
+	}
+	var s linearSummary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("%q: %v", out, err)
+	}
+	if s.Priors == nil || !(s.Priors.TrainAfter < s.Priors.TrainBefore) || s.Priors.Train == 0 {
+		t.Fatalf("prior fit %+v", s.Priors)
+	}
+	w, h, err := eval.ReadWeightsFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w != s.Weights || !strings.HasPrefix(h.Command, "train linear -o ") || !strings.Contains(h.Data, "priors:") {
+		t.Errorf("file holds %+v, header %+v; the summary said %+v", w, h, s.Weights)
 	}
 }

@@ -212,6 +212,16 @@ func fastExp(x float32) float32 {
 // priors writes the prior of each move and collects the checking moves in e.checks,
 // returning their number. Mating moves found later overwrite their prior.
 func (e *Evaluator) priors(pos *ms.Position, maps *attackMaps, moves []mcts.Move, priors []float32) int {
+	n := e.logPriors(pos, maps, moves, priors)
+	for i, f := range priors[:len(moves)] {
+		priors[i] = e.prior(f)
+	}
+	return n
+}
+
+// logPriors writes the log-prior of each move, the sum of its features times their
+// weights, and collects the checking moves in e.checks, returning their number.
+func (e *Evaluator) logPriors(pos *ms.Position, maps *attackMaps, moves []mcts.Move, priors []float32) int {
 	w := e.w
 	us := pos.SideToMove()
 	them := us.Opponent()
@@ -274,9 +284,55 @@ func (e *Evaluator) priors(pos *ms.Position, maps *attackMaps, moves []mcts.Move
 			e.checks[nChecks] = m
 			nChecks++
 		}
-		priors[i] = e.prior(f)
+		priors[i] = f
 	}
 	return nChecks
+}
+
+// The terms a move's log-prior is made of, in the order of PriorVector: PriorCapture,
+// PriorPromote, PriorDecline, PriorCheck, PriorDropNearKing, PriorEscape, PriorHang.
+const NumPriorTerms = 7
+
+// PriorTerms are a move's prior terms: its log-prior is the sum of term k times the k-th
+// weight of PriorVector, so that the prior weights can be fitted (train linear).
+type PriorTerms [NumPriorTerms]float32
+
+// PriorVector returns the prior weights in the order of PriorTerms.
+func (w *Weights) PriorVector() [NumPriorTerms]float32 {
+	return [NumPriorTerms]float32{w.PriorCapture, w.PriorPromote, w.PriorDecline, w.PriorCheck,
+		w.PriorDropNearKing, w.PriorEscape, w.PriorHang}
+}
+
+// SetPriorVector sets the prior weights from v, in the order of PriorTerms.
+func (w *Weights) SetPriorVector(v [NumPriorTerms]float32) {
+	w.PriorCapture, w.PriorPromote, w.PriorDecline, w.PriorCheck = v[0], v[1], v[2], v[3]
+	w.PriorDropNearKing, w.PriorEscape, w.PriorHang = v[4], v[5], v[6]
+}
+
+// MovePriorTerms writes the prior terms of each of moves, legal moves of pos, to out (as
+// long as moves), for fitting the prior weights; the terms use the evaluator's Board
+// values. The log-prior is linear in the prior weights, so term k is the log-prior the
+// search computes (logPriors) with weight k at 1 and the others at 0: the terms cannot
+// drift from the priors the search uses.
+func (e *Evaluator) MovePriorTerms(pos *ms.Position, moves []ms.Move, out []PriorTerms) {
+	var maps attackMaps
+	maps.compute(pos)
+	mv := make([]mcts.Move, len(moves))
+	for i, m := range moves {
+		mv[i] = mcts.Move(m)
+	}
+	logits := make([]float32, len(moves))
+	unit := *e
+	unit.w = &unit.cfg.Weights
+	for k := range NumPriorTerms {
+		var v [NumPriorTerms]float32
+		v[k] = 1
+		unit.w.SetPriorVector(v)
+		unit.logPriors(pos, &maps, mv, logits)
+		for i, f := range logits {
+			out[i][k] = f
+		}
+	}
 }
 
 // chebyshev is the king-step distance between two squares.
