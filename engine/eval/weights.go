@@ -109,7 +109,7 @@ type Config struct {
 
 // DefaultConfig returns the default weights with mate searches to mate in 5 of at most
 // 1000 moves (MateDepth 5 against 3: +125 Elo [+88, +164] at 1000 playouts a move, for
-// 22% fewer playouts a second; docs/strength.md).
+// 22% fewer playouts a second; docs/tactics.md).
 func DefaultConfig() Config {
 	return Config{Weights: DefaultWeights(), MateDepth: 5, MateNodes: 1000}
 }

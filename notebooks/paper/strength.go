@@ -27,18 +27,26 @@ type StrengthEngine struct {
 	Label, About string
 }
 
-// StrengthEngines are the versions the paper compares, oldest first.
-var StrengthEngines = []StrengthEngine{
-	{"handset-mate3", "hand-set evaluation, mate search to 3 plies"},
-	{"nnue", "the built-in network, mate search to 5 plies"},
+// StrengthEngines returns the versions the paper compares, oldest first.
+func StrengthEngines() []StrengthEngine {
+	return []StrengthEngine{
+		{"handset-mate3", "hand-set evaluation, mate search to 3 plies"},
+		{"nnue", "the built-in network, mate search to 5 plies"},
+	}
 }
 
-// The ladder's matches: our engine at these playouts a move against Fairy-Stockfish at
-// LadderJudgeNodes nodes.
-var ladderPlayouts = []struct {
+// strengthMatch is one match of each version: its directory, and our playouts a move on
+// the ladder (0 for the timed match).
+type strengthMatch struct {
 	match    string
 	playouts int
-}{{"ladder-1k", 1000}, {"ladder-10k", 10000}, {"ladder-100k", 100000}}
+}
+
+// strengthMatches are the timed match, then the ladder's: our engine at these playouts a
+// move against Fairy-Stockfish at LadderJudgeNodes nodes.
+func strengthMatches() []strengthMatch {
+	return []strengthMatch{{TimedMatch, 0}, {"ladder-1k", 1000}, {"ladder-10k", 10000}, {"ladder-100k", 100000}}
+}
 
 const (
 	// LadderJudgeNodes is Fairy-Stockfish's node limit in the ladder.
@@ -67,14 +75,9 @@ type StrengthStudy struct {
 // match; a version with none is an error.
 func NewStrengthStudy(root string) (*StrengthStudy, error) {
 	s := &StrengthStudy{}
-	for _, e := range StrengthEngines {
-		matches := []struct {
-			match    string
-			playouts int
-		}{{TimedMatch, 0}}
-		matches = append(matches, ladderPlayouts...)
+	for _, e := range StrengthEngines() {
 		found := 0
-		for _, m := range matches {
+		for _, m := range strengthMatches() {
 			path := filepath.Join(root, StrengthMatches, e.Label, m.match, "games-0-of-1.jsonl.gz")
 			if ok, err := exists(path); err != nil {
 				return nil, fmt.Errorf("paper: strength: %w", err)
@@ -140,7 +143,7 @@ func (s *StrengthStudy) LadderChart() figure.Chart {
 		XTicks: figure.Log,
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, e := range StrengthEngines {
+	for _, e := range StrengthEngines() {
 		ser := figure.Series{Label: e.About, Kind: figure.LinePoints}
 		for _, r := range s.Ladder(e.Label) {
 			ser.XYs = append(ser.XYs, plotter.XY{X: float64(r.Playouts), Y: r.Estimate.Elo})
@@ -176,7 +179,7 @@ func (s *StrengthStudy) PlotLadder() (*figure.Plot, error) {
 		return nil, err
 	}
 	i := 0
-	for _, e := range StrengthEngines {
+	for _, e := range StrengthEngines() {
 		rs := s.Ladder(e.Label)
 		if len(rs) == 0 {
 			continue
@@ -251,7 +254,7 @@ func (s *StrengthStudy) PlotTimed() (*figure.Plot, error) {
 // Figures are the section's figures.
 func (s *StrengthStudy) Figures() []Figure {
 	var about []string
-	for _, e := range StrengthEngines {
+	for _, e := range StrengthEngines() {
 		about = append(about, e.Label+": "+e.About)
 	}
 	source := fmt.Sprintf("From the records of %s (made by datasets/strength/make.sh); one thread each, from the 100 balanced openings, each played with both colours; Elo is the logistic Elo of the score, its 95%% interval from the game pairs (pentanomial); `go run ./cmd/analyze match %s/VERSION/MATCH/games-0-of-1.jsonl.gz` prints each. Versions: %s.",

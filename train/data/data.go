@@ -95,12 +95,18 @@ type accum struct {
 	count         int
 }
 
+// checkAndDigest checks o and returns the digest of the files at paths: what Load and
+// LoadPolicy do before reading.
+func checkAndDigest(paths []string, o Options) (string, error) {
+	if !(o.HeldOut >= 0 && o.HeldOut <= 1) {
+		return "", fmt.Errorf("data: held-out fraction %v; need 0 to 1", o.HeldOut)
+	}
+	return digestFiles(paths)
+}
+
 // Load reads the positions of the record files or tables at paths (dataset.Positions).
 func Load(paths []string, o Options) (*Set, error) {
-	if !(o.HeldOut >= 0 && o.HeldOut <= 1) {
-		return nil, fmt.Errorf("data: held-out fraction %v; need 0 to 1", o.HeldOut)
-	}
-	digest, err := digestFiles(paths)
+	digest, err := checkAndDigest(paths, o)
 	if err != nil {
 		return nil, err
 	}

@@ -37,10 +37,7 @@ func (s *PolicySet) Describe() string {
 // an example (the searches of one position differ). Games are held out by their id as in
 // Load; Options.Mirror is ignored.
 func LoadPolicy(paths []string, o Options) (*PolicySet, error) {
-	if !(o.HeldOut >= 0 && o.HeldOut <= 1) {
-		return nil, fmt.Errorf("data: held-out fraction %v; need 0 to 1", o.HeldOut)
-	}
-	digest, err := digestFiles(paths)
+	digest, err := checkAndDigest(paths, o)
 	if err != nil {
 		return nil, err
 	}
