@@ -32,7 +32,7 @@ func ExampleConvert() {
 	}
 	fmt.Println(n, "games; the first:", g.Moves[:4], g.Result, g.Players.Sente.Name == "")
 	// Output:
-	// 200 games; the first: [2e3d 1a2b 3e4d 4a5b] sente true
+	// 200 games; the first: [2e3d 1a2b 3d4c 2a3b] sente true
 }
 
 // A trainer's view of a record file: each position with the move played
@@ -49,8 +49,8 @@ func ExamplePositions() {
 	})
 	fmt.Println(err)
 	// Output:
-	// 1 0 rbsgk/4p/5/P4/KGSBR b - 1 sente 2e3d 401 {2e3d 153} sente
-	// 1 1 rbsgk/4p/5/P1B2/KGS1R w - 2 gote 1a2b 401 {2a2b 168} sente
-	// 1 2 rbsg1/3kp/5/P1B2/KGS1R b - 3 sente 3e4d 405 {3e4d 174} sente
+	// 1 0 rbsgk/4p/5/P4/KGSBR b - 1 sente 2e3d 401 {3e2d 162} sente
+	// 1 1 rbsgk/4p/5/P1B2/KGS1R w - 2 gote 1a2b 401 {3a4b 209} sente
+	// 1 2 rbsg1/3kp/5/P1B2/KGS1R b - 3 sente 3d4c 403 {1e2e 205} sente
 	// EOF
 }
