@@ -59,11 +59,3 @@ func (p *Position) UnmakeMove(m Move, u Undo) {
 	}
 	p.hash = u.hash
 }
-
-// GivesCheck reports whether legal move m checks the opponent.
-func (p *Position) GivesCheck(m Move) bool {
-	u := p.MakeMove(m)
-	check := p.InCheck()
-	p.UnmakeMove(m, u)
-	return check
-}

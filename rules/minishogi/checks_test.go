@@ -109,6 +109,40 @@ func TestGenerateChecksMatchesReference(t *testing.T) {
 }
 
 // TestGenerateChecksHandMade: hand-derived checks in small positions.
+// TestCheckTestMatchesReference checks CheckTest on every legal move of the walk's positions
+// against the reference's checks and against the definition, GivesCheck.
+func TestCheckTestMatchesReference(t *testing.T) {
+	games := 300
+	if testing.Short() {
+		games = 60
+	}
+	var ml MoveList
+	discovered := 0
+	for _, p := range checkWalkPositions(t, games, 80) {
+		want := refChecks(&p)
+		p.GenerateLegal(&ml)
+		ct := p.NewCheckTest()
+		for _, m := range ml.Slice() {
+			got := ct.GivesCheck(m)
+			_, ref := slices.BinarySearch(want, m)
+			if got != ref || got != p.GivesCheck(m) {
+				t.Fatalf("%s: CheckTest says %s checks: %v; the reference: %v", p.SFEN(), m, got, ref)
+			}
+			if got && !m.IsDrop() {
+				// By discovery when the moved piece itself does not attack the king.
+				after := toRef(&p).apply(m)
+				if !slices.Contains(after.destinations(int(m.To())), after.kingSquare(after.stm)) {
+					discovered++
+				}
+			}
+		}
+	}
+	t.Logf("%d discovered checks", discovered)
+	if discovered == 0 {
+		t.Error("no discovered check among the walk's moves: the comparison proves little")
+	}
+}
+
 func TestGenerateChecksHandMade(t *testing.T) {
 	// Explicit cases, each derived by hand from the rules (docs/rules.md).
 	cases := []struct {
