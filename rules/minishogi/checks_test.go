@@ -143,6 +143,22 @@ func TestCheckTestMatchesReference(t *testing.T) {
 	}
 }
 
+// TestTsumeMoves: the attacker's moves of Tsume are the reference's checks, the defender's
+// every legal move.
+func TestTsumeMoves(t *testing.T) {
+	for _, p := range checkWalkPositions(t, 30, 60) {
+		attacker := Tsume{Attacker: p.SideToMove()}
+		if got, want := sortedMoves(attacker.Moves(p, nil)), refChecks(&p); !slices.Equal(got, want) {
+			t.Fatalf("%s: the attacker's moves %v, the reference's checks %v", p.SFEN(), got, want)
+		}
+		defender := Tsume{Attacker: p.SideToMove().Opponent()}
+		r := toRef(&p)
+		if got, want := sortedMoves(defender.Moves(p, nil)), sortedMoves(r.legal()); !slices.Equal(got, want) {
+			t.Fatalf("%s: the defender's moves %v, the reference's legal moves %v", p.SFEN(), got, want)
+		}
+	}
+}
+
 func TestGenerateChecksHandMade(t *testing.T) {
 	// Explicit cases, each derived by hand from the rules (docs/rules.md).
 	cases := []struct {
