@@ -33,7 +33,7 @@ type CheckTest struct {
 func (p *Position) NewCheckTest() CheckTest {
 	us := p.stm
 	ek := p.king[us.Opponent()]
-	return CheckTest{p: p, us: us, ek: ek, occ: p.Occupied(), disc: p.blockers(ek, us)}
+	return CheckTest{p: p, us: us, ek: ek, occ: p.Occupied(), disc: p.discoverers(ek, us)}
 }
 
 // GivesCheck reports whether the legal move m of the test's position checks the opponent,
@@ -74,7 +74,7 @@ func (p *Position) GenerateChecks(ml *MoveList) {
 	occ := p.Occupied()
 	own := p.byColor[us]
 	checkers := p.Attackers(k, them, occ)
-	disc := p.blockers(ek, us)
+	disc := p.discoverers(ek, us)
 
 	// The king never checks directly; it may uncover a check.
 	if disc.Has(k) {
@@ -111,14 +111,6 @@ func (p *Position) GenerateChecks(ml *MoveList) {
 	checkFrom[Horse] = checkFrom[Bishop] | kingAttacks[ek]
 	checkFrom[Dragon] = checkFrom[Rook] | kingAttacks[ek]
 
-	// legalTargets are the destinations GenerateLegal allows the piece on from.
-	legalTargets := func(from Square, attacks Bitboard) Bitboard {
-		t := attacks & target
-		if pinned.Has(from) {
-			t &= line[k][from]
-		}
-		return t
-	}
 	// Pieces that cannot promote (or whose promotion is forced, the pawn's) have one move
 	// per destination: a check if it uncovers one or attacks the king from there.
 	plain := func(from Square, pt PieceType, t Bitboard) {
@@ -152,7 +144,7 @@ func (p *Position) GenerateChecks(ml *MoveList) {
 
 	for b := p.Pieces(us, Pawn); b != 0; b &= b - 1 {
 		from := b.First()
-		t := legalTargets(from, pawnAttacks[us][from])
+		t := pawnAttacks[us][from] & movable(from, target, pinned, k)
 		if t == 0 {
 			continue
 		}
@@ -168,27 +160,27 @@ func (p *Position) GenerateChecks(ml *MoveList) {
 	}
 	for b := p.Pieces(us, Silver); b != 0; b &= b - 1 {
 		from := b.First()
-		optional(from, Silver, legalTargets(from, silverAttacks[us][from]))
+		optional(from, Silver, silverAttacks[us][from]&movable(from, target, pinned, k))
 	}
 	for b := p.goldMovers() & own; b != 0; b &= b - 1 {
 		from := b.First()
-		plain(from, Gold, legalTargets(from, goldAttacks[us][from]))
+		plain(from, Gold, goldAttacks[us][from]&movable(from, target, pinned, k))
 	}
 	for b := p.Pieces(us, Bishop); b != 0; b &= b - 1 {
 		from := b.First()
-		optional(from, Bishop, legalTargets(from, bishopAttacks(from, occ)))
+		optional(from, Bishop, bishopAttacks(from, occ)&movable(from, target, pinned, k))
 	}
 	for b := p.Pieces(us, Rook); b != 0; b &= b - 1 {
 		from := b.First()
-		optional(from, Rook, legalTargets(from, rookAttacks(from, occ)))
+		optional(from, Rook, rookAttacks(from, occ)&movable(from, target, pinned, k))
 	}
 	for b := p.Pieces(us, Horse); b != 0; b &= b - 1 {
 		from := b.First()
-		plain(from, Horse, legalTargets(from, bishopAttacks(from, occ)|kingAttacks[from]))
+		plain(from, Horse, (bishopAttacks(from, occ)|kingAttacks[from])&movable(from, target, pinned, k))
 	}
 	for b := p.Pieces(us, Dragon); b != 0; b &= b - 1 {
 		from := b.First()
-		plain(from, Dragon, legalTargets(from, rookAttacks(from, occ)|kingAttacks[from]))
+		plain(from, Dragon, (rookAttacks(from, occ)|kingAttacks[from])&movable(from, target, pinned, k))
 	}
 
 	if dropTarget == 0 {
@@ -216,18 +208,6 @@ func (p *Position) GenerateChecks(ml *MoveList) {
 	}
 }
 
-// blockers returns c's pieces that stand alone between the king on ek and one of c's
+// discoverers returns c's pieces that stand alone between the king on ek and one of c's
 // sliders: moving one of them off that line gives check by discovery.
-func (p *Position) blockers(ek Square, c Color) Bitboard {
-	snipers := (rookPseudo[ek]&(p.byType[Rook]|p.byType[Dragon]) |
-		bishopPseudo[ek]&(p.byType[Bishop]|p.byType[Horse])) & p.byColor[c]
-	occ := p.Occupied()
-	var found Bitboard
-	for ; snipers != 0; snipers &= snipers - 1 {
-		b := between[ek][snipers.First()] & occ
-		if b != 0 && b&(b-1) == 0 {
-			found |= b & p.byColor[c]
-		}
-	}
-	return found
-}
+func (p *Position) discoverers(ek Square, c Color) Bitboard { return p.loneBlockers(ek, c, c) }
