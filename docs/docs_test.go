@@ -176,7 +176,7 @@ func TestCitedSectionsExist(t *testing.T) {
 // project started from are not in the repository, so a reader could not follow a citation.
 func TestNoOutsideDocuments(t *testing.T) {
 	root, _ := repoRoot(t)
-	outside := regexp.MustCompile(`\b(RULES|DESIGN)` + `\.md\b`)
+	outside := regexp.MustCompile(`\b(RULES|DESIGN)` + `\.md\b|\bseeds` + `/`)
 	err := walkText(root, func(rel string, text []byte) {
 		for i, line := range bytes.Split(text, []byte("\n")) {
 			if m := outside.Find(line); m != nil {
@@ -186,6 +186,37 @@ func TestNoOutsideDocuments(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestCIRunsEveryInstaller holds the split of architecture.md#ci: .ci/run calls every
+// installer in ci/, and every ci/ script it calls exists.
+func TestCIRunsEveryInstaller(t *testing.T) {
+	root, _ := repoRoot(t)
+	run, err := os.ReadFile(filepath.Join(root, ".ci", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	called := map[string]bool{}
+	for _, m := range regexp.MustCompile(`\bci/[A-Za-z0-9_.-]+\.sh\b`).FindAll(run, -1) {
+		called[string(m)] = true
+	}
+	scripts, err := filepath.Glob(filepath.Join(root, "ci", "*.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(scripts) == 0 {
+		t.Fatal("ci/ holds no installer")
+	}
+	for _, path := range scripts {
+		name := "ci/" + filepath.Base(path)
+		if !called[name] {
+			t.Errorf(".ci/run does not call %s", name)
+		}
+		delete(called, name)
+	}
+	for name := range called {
+		t.Errorf(".ci/run calls %s, which does not exist", name)
 	}
 }
 

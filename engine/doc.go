@@ -16,9 +16,10 @@
 // goroutine and playout limits a game is then a function of its seed. Think reuses the tree
 // of the previous call when the new position follows from it.
 //
-// Game adapts a Minishogi game to mcts.Game: Play and Undo keep the hashes and checks that
-// the repetition rules of docs/rules.md#repetition need (fourth occurrence, perpetual check, the
-// first-mover-loses default) and allocate nothing; Outcome counts no legal move as a loss.
+// Game adapts a Minishogi game to mcts.Game: Play and Undo keep the minishogi.History that
+// the repetition rules of docs/rules.md#repetition judge (fourth occurrence, perpetual check,
+// the first-mover-loses default), behind a filter by hash bucket, and allocate nothing;
+// Outcome counts no legal move as a loss.
 //
 // Engine is the USI side: `go` with nodes, movetime, byoyomi, btime/wtime/binc/winc (a
 // twentieth of the remaining time plus increment and byoyomi, less MoveOverhead) or

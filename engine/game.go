@@ -13,18 +13,17 @@ import (
 const seenBuckets = 1024
 
 // Game is a Minishogi game as the search sees it: an mcts.Game over a Position with the
-// history of hashes and checks that the repetition rules (docs/rules.md#repetition) need.
+// minishogi.History that the repetition rules (docs/rules.md#repetition) judge, and a
+// filter over it that spares the search the scan of the history at almost every node.
 // Play and Undo allocate nothing once the history has room (NewGame leaves room for
 // historyRoom plies beyond the moves given). Not safe for concurrent use; Clone it.
 type Game struct {
-	pos        minishogi.Position
-	opts       minishogi.GameOptions
-	firstMover minishogi.Color // side to move at the start: loses a plain repetition by default
-	moves      []minishogi.Move
-	undos      []minishogi.Undo
-	hashes     []uint64 // hashes[i]: the position after i moves
-	checks     []bool   // checks[i]: move i gave check
-	seen       [seenBuckets]uint16
+	pos     minishogi.Position
+	opts    minishogi.GameOptions
+	moves   []minishogi.Move
+	undos   []minishogi.Undo
+	history minishogi.History
+	seen    [seenBuckets]uint16 // positions of the history by hash bucket
 
 	legal      minishogi.MoveList // legal moves of pos, valid while legalValid
 	legalValid bool
@@ -44,15 +43,12 @@ const historyRoom = 512
 func NewGame(start minishogi.Position, moves []minishogi.Move, opts minishogi.GameOptions) *Game {
 	n := len(moves) + historyRoom
 	g := &Game{
-		pos:        start,
-		opts:       opts,
-		firstMover: start.SideToMove(),
-		moves:      make([]minishogi.Move, 0, n),
-		undos:      make([]minishogi.Undo, 0, n),
-		hashes:     make([]uint64, 1, n+1),
-		checks:     make([]bool, 0, n),
+		pos:     start,
+		opts:    opts,
+		moves:   make([]minishogi.Move, 0, n),
+		undos:   make([]minishogi.Undo, 0, n),
+		history: minishogi.NewHistory(&start, n),
 	}
-	g.hashes[0] = start.Hash()
 	g.seen[start.Hash()%seenBuckets]++
 	for _, m := range moves {
 		g.play(m)
@@ -108,8 +104,7 @@ func (g *Game) play(m minishogi.Move) {
 	g.undos = append(g.undos, g.pos.MakeMove(m))
 	g.moves = append(g.moves, m)
 	h := g.pos.Hash()
-	g.hashes = append(g.hashes, h)
-	g.checks = append(g.checks, g.pos.InCheck())
+	g.history.Push(h, g.pos.InCheck())
 	g.seen[h%seenBuckets]++
 	g.legalValid = false
 }
@@ -120,29 +115,25 @@ func (g *Game) Undo() {
 	if n == 0 {
 		panic("engine: Undo with no move played")
 	}
-	g.seen[g.hashes[n]%seenBuckets]--
+	g.seen[g.history.Hash(n)%seenBuckets]--
 	g.pos.UnmakeMove(g.moves[n-1], g.undos[n-1])
 	g.moves, g.undos = g.moves[:n-1], g.undos[:n-1]
-	g.hashes, g.checks = g.hashes[:n], g.checks[:n-1]
+	g.history.Pop()
 	g.legalValid = false
 }
 
 // Outcome implements mcts.Game with the end-of-game rules of docs/rules.md#end-of-game, in the
 // order minishogi.Game applies them: no legal move loses; a fourth occurrence ends the game
-// by the perpetual-check or repetition rule; the play limit draws.
+// by the perpetual-check or repetition rule, judged by the history; the play limit draws.
 func (g *Game) Outcome() (over bool, value float32) {
 	g.generate()
 	if g.legal.N == 0 {
 		return true, -1
 	}
-	if loser, draw, ok := g.repetition(); ok {
-		switch {
-		case draw:
-			return true, 0
-		case loser == g.pos.SideToMove():
-			return true, -1
+	if g.seen[g.pos.Hash()%seenBuckets] >= 4 {
+		if first, ok := g.history.FourthOccurrence(); ok {
+			return true, g.value(g.history.JudgeRepetition(first, g.opts.Repetition))
 		}
-		return true, 1
 	}
 	if g.opts.MaxPlies > 0 && len(g.moves) >= g.opts.MaxPlies {
 		return true, 0
@@ -150,86 +141,30 @@ func (g *Game) Outcome() (over bool, value float32) {
 	return false, 0
 }
 
-// repetition reports, when the current position occurs for the fourth time, who loses
-// (or that it is a draw).
-func (g *Game) repetition() (loser minishogi.Color, draw, ok bool) {
-	n := len(g.moves)
-	now := g.hashes[n]
-	if g.seen[now%seenBuckets] < 4 {
-		return 0, false, false
+// value is a result's value for the side to move.
+func (g *Game) value(r minishogi.Result) float32 {
+	switch {
+	case r.Draw:
+		return 0
+	case r.Winner == g.pos.SideToMove():
+		return 1
 	}
-	first, count := n, 0
-	for i := n; i >= 0 && count < 4; i -= 2 { // equal positions have the same side to move
-		if g.hashes[i] == now {
-			first = i
-			count++
-		}
-	}
-	if count < 4 {
-		return 0, false, false
-	}
-	loser, draw = g.repetitionLoser(first)
-	return loser, draw, true
-}
-
-// repetitionLoser judges a repetition of the current position whose first occurrence was
-// after first moves: who loses, or that it is a draw.
-func (g *Game) repetitionLoser(first int) (loser minishogi.Color, draw bool) {
-	n := len(g.moves)
-	// Perpetual check: a side that checked with every one of its moves since the first of the
-	// four occurrences loses, unless both did. The side to move now made moves first,
-	// first+2, ...; its opponent the others.
-	stm := g.pos.SideToMove()
-	allChecks := [2]bool{true, true}
-	for i := first; i < n; i++ {
-		c := stm
-		if (i-first)%2 == 1 {
-			c = stm.Opponent()
-		}
-		allChecks[c] = allChecks[c] && g.checks[i]
-	}
-	if allChecks[minishogi.Sente] != allChecks[minishogi.Gote] {
-		if allChecks[minishogi.Sente] {
-			return minishogi.Sente, false
-		}
-		return minishogi.Gote, false
-	}
-	switch g.opts.Repetition {
-	case minishogi.GoteWins:
-		return minishogi.Sente, false
-	case minishogi.RepetitionDraws:
-		return 0, true
-	}
-	return g.firstMover, false
+	return -1
 }
 
 // Repeats implements mcts.Repeater: whether the current position occurred before, and if
 // so the value for the side to move of the repetition that the players could make of it,
-// judged as repetition judges a fourth occurrence (docs/rules.md#repetition) with the
-// moves since the last occurrence standing for the cycle repeated.
+// judged as a fourth occurrence is (docs/rules.md#repetition) with the moves since the last
+// occurrence standing for the cycle repeated.
 func (g *Game) Repeats() (bool, float32) {
-	n := len(g.moves)
-	now := g.hashes[n]
-	if g.seen[now%seenBuckets] < 2 {
+	if g.seen[g.pos.Hash()%seenBuckets] < 2 {
 		return false, 0
 	}
-	last := -1
-	for i := n - 2; i >= 0; i -= 2 { // equal positions have the same side to move
-		if g.hashes[i] == now {
-			last = i
-			break
-		}
-	}
-	if last < 0 {
+	last, ok := g.history.PreviousOccurrence()
+	if !ok {
 		return false, 0
 	}
-	switch loser, draw := g.repetitionLoser(last); {
-	case draw:
-		return true, 0
-	case loser == g.pos.SideToMove():
-		return true, -1
-	}
-	return true, 1
+	return true, g.value(g.history.JudgeRepetition(last, g.opts.Repetition))
 }
 
 // Hash implements mcts.Game: the position's hash (board, hands, side to move).
@@ -241,8 +176,7 @@ func (g *Game) Clone() mcts.Game {
 	n := len(g.moves) + historyRoom
 	c.moves = append(make([]minishogi.Move, 0, n), g.moves...)
 	c.undos = append(make([]minishogi.Undo, 0, n), g.undos...)
-	c.hashes = append(make([]uint64, 0, n+1), g.hashes...)
-	c.checks = append(make([]bool, 0, n), g.checks...)
+	c.history = g.history.Clone(historyRoom)
 	return &c
 }
 

@@ -1,7 +1,9 @@
 package engine
 
 import (
+	"encoding/json"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/shogilab/shogilab/mcts"
@@ -10,8 +12,8 @@ import (
 
 // TestOutcomeAgreesWithRules plays random games that often move a piece back where it came
 // from, or gives check, so that repetitions, perpetual checks and mates all occur, and checks at every ply
-// that Game.Outcome agrees with minishogi.Game.Result, the rules package's separate
-// implementation of the same end-of-game rules, under every repetition rule. Undo is
+// that Game.Outcome, behind its filter, agrees with minishogi.Game.Result under every
+// repetition rule. Undo is
 // checked on the way back.
 func TestOutcomeAgreesWithRules(t *testing.T) {
 	seen := map[minishogi.Termination]int{}
@@ -83,6 +85,58 @@ func TestOutcomeAgreesWithRules(t *testing.T) {
 		if seen[term] == 0 {
 			t.Errorf("no game ended by %s: the test does not exercise it (%v)", term, seen)
 		}
+	}
+}
+
+// TestOutcomeEndCases plays the hand-derived cases of rules/minishogi/testdata/endings.json,
+// the file minishogi.Game's tests read, through Game: Outcome says the game goes on after
+// every move but the last, and after the last says what the case says, as a value for the
+// side to move.
+func TestOutcomeEndCases(t *testing.T) {
+	data, err := os.ReadFile("../rules/minishogi/testdata/endings.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Name, SFEN, Rule, Termination, Result string
+		MaxPlies                              int `json:"max_plies"`
+		Moves                                 []string
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatalf("rules/minishogi/testdata/endings.json: %v", err)
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			rule, err := minishogi.ParseRepetitionRule(c.Rule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			start, err := minishogi.ParseSFEN(c.SFEN)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := NewGame(start, nil, minishogi.GameOptions{Repetition: rule, MaxPlies: c.MaxPlies})
+			for i, s := range c.Moves {
+				if over, _ := g.Outcome(); over {
+					t.Fatalf("over after %d moves, want %d", i, len(c.Moves))
+				}
+				m, err := g.Position().ParseMove(s)
+				if err != nil {
+					t.Fatalf("move %d: %v", i+1, err)
+				}
+				g.Play(mcts.Move(m))
+			}
+			want := float32(0)
+			switch stm := g.Position().SideToMove().String(); c.Result {
+			case stm:
+				want = 1
+			case "sente", "gote":
+				want = -1
+			}
+			if over, value := g.Outcome(); over != (c.Termination != "") || value != want {
+				t.Errorf("Outcome %v %v, want %v %v (%s %s)", over, value, c.Termination != "", want, c.Termination, c.Result)
+			}
+		})
 	}
 }
 

@@ -33,7 +33,7 @@ func (e *Engine) Mate(ctx context.Context, info func(string)) (moves []string, n
 		return nil, true, nil
 	}
 	budget := uint64(e.set.Player.Search.MaxNodes) * uint64(mcts.NodeBytes)
-	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](tsumeGame{root.SideToMove()}, int(budget/solver.BytesPerTableEntry))
+	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](minishogi.Tsume{Attacker: root.SideToMove()}, int(budget/solver.BytesPerTableEntry))
 	start := time.Now()
 	for n := 1; n <= MaxTsumePlies; n += 2 {
 		var mates bool
@@ -68,31 +68,4 @@ func (e *Engine) Mate(ctx context.Context, info func(string)) (moves []string, n
 	}
 	info(fmt.Sprintf("string no tsume within %d plies", MaxTsumePlies))
 	return nil, true, nil
-}
-
-// tsumeGame is Minishogi for a tsume search (retro.MoveGame): the attacker may only give
-// check, the defender plays any legal move. An attacker without a check has failed, a
-// defender without a legal move is mated, as retro's searches count a side without moves.
-type tsumeGame struct{ attacker minishogi.Color }
-
-func (tsumeGame) Code(p minishogi.Position) minishogi.Code { return p.Code() }
-
-func (g tsumeGame) Moves(p minishogi.Position, dst []minishogi.Move) []minishogi.Move {
-	n := len(dst)
-	dst = p.LegalMoves(dst)
-	if p.SideToMove() != g.attacker {
-		return dst
-	}
-	checks := dst[:n]
-	for _, m := range dst[n:] {
-		if p.GivesCheck(m) {
-			checks = append(checks, m)
-		}
-	}
-	return checks
-}
-
-func (tsumeGame) Play(p minishogi.Position, m minishogi.Move) minishogi.Position {
-	p.MakeMove(m)
-	return p
 }

@@ -55,7 +55,7 @@ func TestTacticsSuiteIsRight(t *testing.T) {
 	}
 	for n, positions := range tacticsSuite(t) {
 		for _, p := range positions {
-			ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](tsumeGame{p.SideToMove()}, 1<<20)
+			ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](minishogi.Tsume{Attacker: p.SideToMove()}, 1<<20)
 			long, err := ms.Prove(p, true, n)
 			if err != nil {
 				t.Fatal(err)
@@ -179,7 +179,7 @@ func TestTacticsSuite(t *testing.T) {
 				}
 				after := pos
 				after.MakeMove(d.Move)
-				ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](tsumeGame{pos.SideToMove()}, 1<<20)
+				ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](minishogi.Tsume{Attacker: pos.SideToMove()}, 1<<20)
 				mated, err := ms.Prove(after, false, n-1)
 				if err != nil {
 					t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/shogilab/shogilab/internal/retrotest"
 	"github.com/shogilab/shogilab/retro"
 )
 
@@ -148,51 +149,6 @@ func TestPlyBound(t *testing.T) {
 	}
 }
 
-// plainSolve is a second solver, written for the test only: value iteration to a fixed point
-// straight from the definitions, recomputing every node from its children until nothing
-// changes. Undecided nodes at the end are draws.
-func plainSolve(g graphGame) ([]retro.Value, []int32) {
-	n := len(g.moves)
-	val, dist := make([]retro.Value, n), make([]int32, n)
-	for s := range n {
-		dist[s] = -1
-		if g.terminal[s] || len(g.moves[s]) == 0 {
-			val[s], dist[s] = retro.Loss, 0
-		}
-	}
-	for changed := true; changed; {
-		changed = false
-		for s := range n {
-			if g.terminal[s] || len(g.moves[s]) == 0 {
-				continue
-			}
-			v, d := retro.Unknown, int32(-1)
-			allWon, longest := true, int32(0)
-			for _, c := range g.moves[s] {
-				if val[c] == retro.Loss && (v != retro.Win || dist[c]+1 < d) {
-					v, d = retro.Win, dist[c]+1
-				}
-				if val[c] != retro.Win {
-					allWon = false
-				}
-				longest = max(longest, dist[c]+1)
-			}
-			if v == retro.Unknown && allWon {
-				v, d = retro.Loss, longest
-			}
-			if v != val[s] || d != dist[s] {
-				val[s], dist[s], changed = v, d, true
-			}
-		}
-	}
-	for s := range n {
-		if val[s] == retro.Unknown {
-			val[s] = retro.Draw
-		}
-	}
-	return val, dist
-}
-
 func TestAgreesWithValueIteration(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 4))
 	var gr retro.Graph[int, int]
@@ -210,11 +166,11 @@ func TestAgreesWithValueIteration(t *testing.T) {
 		}
 		gr.Build(g, roots, retro.Options{}) // reuse one graph and solution across trials
 		sol = gr.Solve(sol)
-		val, dist := plainSolve(g)
+		val, dist := retrotest.ValueIteration(g.moves, g.terminal)
 		for s := range n {
 			i, _ := gr.Find(s)
 			if sol.Value[i] != val[s] || sol.Dist[i] != dist[s] {
-				t.Fatalf("trial %d, node %d of %v: retro %v in %d, plain %v in %d",
+				t.Fatalf("trial %d, node %d of %v: retro %v in %d, value iteration %v in %d",
 					trial, s, g.moves, sol.Value[i], sol.Dist[i], val[s], dist[s])
 			}
 		}

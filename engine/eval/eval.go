@@ -109,9 +109,8 @@ func (e *Evaluator) Centipawns(pos *ms.Position) int {
 
 // attackMaps are the squares each side attacks in the current position.
 type attackMaps struct {
-	by        [2]ms.Bitboard
-	occ       ms.Bitboard
-	kingLines ms.Bitboard // squares a rook or bishop on the enemy king's square would see
+	by  [2]ms.Bitboard
+	occ ms.Bitboard
 }
 
 func (a *attackMaps) compute(pos *ms.Position) {
@@ -226,7 +225,7 @@ func (e *Evaluator) logPriors(pos *ms.Position, maps *attackMaps, moves []mcts.M
 	us := pos.SideToMove()
 	them := us.Opponent()
 	theirKing := pos.KingSquare(them)
-	maps.kingLines = kingLines(theirKing, maps.occ)
+	checks := pos.NewCheckTest()
 	zoneRank := 0 // the promotion zone: the farthest rank
 	if us == ms.Gote {
 		zoneRank = 4
@@ -248,8 +247,7 @@ func (e *Evaluator) logPriors(pos *ms.Position, maps *attackMaps, moves []mcts.M
 			if maps.by[them].Has(to) && !maps.by[us].Has(to) {
 				f -= w.PriorHang * w.Board[pt] / 100
 			}
-			// A drop cannot uncover a line, so it checks only by itself.
-			check = ms.PieceAttacks(pt, us, to, maps.occ|1<<uint(to)).Has(theirKing)
+			check = checks.GivesCheck(m)
 		} else {
 			from := m.From()
 			mover := pos.PieceAt(from).Type()
@@ -277,7 +275,7 @@ func (e *Evaluator) logPriors(pos *ms.Position, maps *attackMaps, moves []mcts.M
 			} else if maps.by[them].Has(from) && mover != ms.King {
 				f += w.PriorEscape * w.Board[mover] / 100
 			}
-			check = givesCheck(pos, m, after, maps.occ, maps.kingLines)
+			check = checks.GivesCheck(m)
 		}
 		if check {
 			f += w.PriorCheck
@@ -339,21 +337,4 @@ func (e *Evaluator) MovePriorTerms(pos *ms.Position, moves []ms.Move, out []Prio
 func chebyshev(a, b ms.Square) int {
 	df, dr := a.File()-b.File(), a.Rank()-b.Rank()
 	return max(df, -df, dr, -dr)
-}
-
-// kingLines are the squares a rook or a bishop on the king's square would attack: the only
-// squares from which a moving piece can uncover a check.
-func kingLines(king ms.Square, occ ms.Bitboard) ms.Bitboard {
-	return ms.PieceAttacks(ms.Rook, ms.Sente, king, occ) | ms.PieceAttacks(ms.Bishop, ms.Sente, king, occ)
-}
-
-// givesCheck reports whether the legal board move m, whose piece becomes kind after,
-// checks the enemy king. A direct check is read off the attack table; the move is made
-// only when the piece leaves one of the king's lines and might uncover a check.
-func givesCheck(pos *ms.Position, m ms.Move, after ms.PieceType, occ, lines ms.Bitboard) bool {
-	us := pos.SideToMove()
-	from, to := m.From(), m.To()
-	vacated := occ&^(1<<uint(from)) | 1<<uint(to)
-	return ms.PieceAttacks(after, us, to, vacated).Has(pos.KingSquare(us.Opponent())) ||
-		(lines.Has(from) && pos.GivesCheck(m))
 }

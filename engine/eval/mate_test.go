@@ -10,33 +10,6 @@ import (
 	ms "github.com/shogilab/shogilab/rules/minishogi"
 )
 
-// dfpnTsume is Minishogi for the df-pn tsume search of package retro (the solver's
-// method, also behind the engine's `go mate`), written here from the rules alone: the
-// attacker plays the legal moves that GivesCheck accepts, the defender any legal move.
-type dfpnTsume struct{ attacker ms.Color }
-
-func (dfpnTsume) Code(p ms.Position) ms.Code { return p.Code() }
-
-func (g dfpnTsume) Moves(p ms.Position, dst []ms.Move) []ms.Move {
-	n := len(dst)
-	dst = p.LegalMoves(dst)
-	if p.SideToMove() != g.attacker {
-		return dst
-	}
-	checks := dst[:n]
-	for _, m := range dst[n:] {
-		if p.GivesCheck(m) {
-			checks = append(checks, m)
-		}
-	}
-	return checks
-}
-
-func (dfpnTsume) Play(p ms.Position, m ms.Move) ms.Position {
-	p.MakeMove(m)
-	return p
-}
-
 // matesAtOnce reports whether the legal checking move m leaves the opponent no legal move.
 func matesAtOnce(pos *ms.Position, m ms.Move) bool {
 	u := pos.MakeMove(m)
@@ -99,7 +72,7 @@ func TestMateSearchAgreesWithDfpn(t *testing.T) {
 		var maps attackMaps
 		maps.compute(&p)
 		checks := e.checks[:e.priors(&p, &maps, moves, priors)]
-		ds := retro.NewMateSearch[ms.Position, ms.Move, ms.Code](dfpnTsume{p.SideToMove()}, 1<<20)
+		ds := retro.NewMateSearch[ms.Position, ms.Move, ms.Code](ms.Tsume{Attacker: p.SideToMove()}, 1<<20)
 		for _, d := range depths {
 			want, err := ds.Prove(p, true, d)
 			if err != nil {

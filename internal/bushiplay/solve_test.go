@@ -4,57 +4,28 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/shogilab/shogilab/internal/retrotest"
 	"github.com/shogilab/shogilab/retro"
 	"github.com/shogilab/shogilab/rules/bushi"
 )
 
-// valueIteration is a second solver, written plainly for the test: over all
-// bushi.NumPositions positions, recompute each value from its children's until nothing
-// changes. A mated position is lost for the side to move; a position with a lost child is a
-// win one ply longer than the shortest such; a position whose children are all won is a loss
-// one ply longer than the longest; what never settles is a draw.
-func valueIteration(r *bushi.Rules) (val []retro.Value, dist []int) {
-	val, dist = make([]retro.Value, bushi.NumPositions), make([]int, bushi.NumPositions)
+// valueIteration solves every one of the bushi.NumPositions positions by the plain value
+// iteration of internal/retrotest over the graph of legal moves; a finished position
+// (Rules.Winner) is lost for the side to move.
+func valueIteration(r *bushi.Rules) ([]retro.Value, []int32) {
 	children := make([][]int, bushi.NumPositions)
+	terminal := make([]bool, bushi.NumPositions)
 	for c := range bushi.NumPositions {
 		p := bushi.PositionFromCode(c)
-		dist[c] = -1
 		if _, over := r.Winner(p); over {
-			val[c], dist[c] = retro.Loss, 0
+			terminal[c] = true
 			continue
 		}
 		for _, m := range r.LegalMoves(p, nil) {
 			children[c] = append(children[c], r.Play(p, m).Code())
 		}
 	}
-	for changed := true; changed; {
-		changed = false
-		for c, kids := range children {
-			if len(kids) == 0 {
-				continue
-			}
-			v, d, allWon, longest := retro.Unknown, -1, true, 0
-			for _, k := range kids {
-				if val[k] == retro.Loss && (v == retro.Unknown || dist[k]+1 < d) {
-					v, d = retro.Win, dist[k]+1
-				}
-				allWon = allWon && val[k] == retro.Win
-				longest = max(longest, dist[k]+1)
-			}
-			if v == retro.Unknown && allWon {
-				v, d = retro.Loss, longest
-			}
-			if v != val[c] || d != dist[c] {
-				val[c], dist[c], changed = v, d, true
-			}
-		}
-	}
-	for c := range val {
-		if val[c] == retro.Unknown {
-			val[c] = retro.Draw
-		}
-	}
-	return val, dist
+	return retrotest.ValueIteration(children, terminal)
 }
 
 func TestSolveAgreesWithValueIteration(t *testing.T) {
@@ -74,7 +45,7 @@ func TestSolveAgreesWithValueIteration(t *testing.T) {
 		for c := range bushi.NumPositions {
 			p := bushi.PositionFromCode(c)
 			v, d := s.Value(p)
-			if v != val[c] || d != dist[c] {
+			if v != val[c] || d != int(dist[c]) {
 				t.Fatalf("layout %v, %v: retro %v in %d, value iteration %v in %d", l.Compact(), p, v, d, val[c], dist[c])
 			}
 		}

@@ -36,34 +36,26 @@ func (p *Position) MakeMove(m Move) Undo {
 	return u
 }
 
-// UnmakeMove takes back m, which must be the last move made, restoring p exactly.
+// UnmakeMove takes back m, which must be the last move made, restoring p exactly. It
+// restores the hash saved by MakeMove rather than updating it square by square.
 func (p *Position) UnmakeMove(m Move, u Undo) {
 	p.stm = p.stm.Opponent()
 	p.moveNum--
 	us := p.stm
 	to := m.To()
 	if m.IsDrop() {
-		p.remove(to)
-		p.addHand(us, m.DropType(), 1)
+		p.clear(to)
+		p.hand[us][m.DropType()]++
 	} else {
-		pc := p.board[to]
-		p.remove(to)
+		pc := p.clear(to)
 		if m.IsPromotion() {
 			pc = NewPiece(us, pc.Type().Unpromoted())
 		}
-		p.put(pc, m.From())
+		p.set(pc, m.From())
 		if u.captured != NoPiece {
-			p.addHand(us, u.captured.Type().Unpromoted(), -1)
-			p.put(u.captured, to)
+			p.hand[us][u.captured.Type().Unpromoted()]--
+			p.set(u.captured, to)
 		}
 	}
 	p.hash = u.hash
-}
-
-// GivesCheck reports whether legal move m checks the opponent.
-func (p *Position) GivesCheck(m Move) bool {
-	u := p.MakeMove(m)
-	check := p.InCheck()
-	p.UnmakeMove(m, u)
-	return check
 }

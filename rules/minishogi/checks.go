@@ -1,6 +1,60 @@
 package minishogi
 
-// This file holds a hot path of mate searches: generating only the checking moves.
+// This file holds the checks: their definition (GivesCheck), a fast test of many moves of
+// one position (CheckTest), and a hot path of mate searches, generating only the checking
+// moves.
+
+// GivesCheck reports whether legal move m checks the opponent. It is the definition: the
+// move is made and the enemy king's square tested. CheckTest answers the same question
+// without making the move.
+func (p *Position) GivesCheck(m Move) bool {
+	u := p.MakeMove(m)
+	check := p.InCheck()
+	p.UnmakeMove(m, u)
+	return check
+}
+
+// CheckTest tells which legal moves of one position give check, without making them, by
+// the reasoning of GenerateChecks: a move checks directly when the piece, as it stands after
+// the move, attacks the enemy king from its destination, and by discovery when it takes the
+// only piece between the enemy king and one of the mover's sliders off their line. An
+// evaluator that scores every legal move asks this once per move; the set-up (the
+// discovering pieces) is paid once per position. The position must not change while the
+// test is in use.
+type CheckTest struct {
+	p    *Position
+	us   Color
+	ek   Square   // the enemy king
+	occ  Bitboard // the occupancy before the move
+	disc Bitboard // the mover's pieces whose leaving the line to ek uncovers a check
+}
+
+// NewCheckTest returns the check test of the position's legal moves.
+func (p *Position) NewCheckTest() CheckTest {
+	us := p.stm
+	ek := p.king[us.Opponent()]
+	return CheckTest{p: p, us: us, ek: ek, occ: p.Occupied(), disc: p.discoverers(ek, us)}
+}
+
+// GivesCheck reports whether the legal move m of the test's position checks the opponent,
+// as Position.GivesCheck would.
+func (t *CheckTest) GivesCheck(m Move) bool {
+	to := m.To()
+	if m.IsDrop() { // a drop uncovers nothing
+		return attacksFrom(m.DropType(), t.us, to, t.occ|squareBB(to)).Has(t.ek)
+	}
+	from := m.From()
+	if t.disc.Has(from) && !line[t.ek][from].Has(to) {
+		return true
+	}
+	pt := t.p.board[from].Type()
+	if m.IsPromotion() {
+		pt = pt.Promoted()
+	}
+	// The square left is empty after the move: a slider retreating along the line to the
+	// king sees through it.
+	return attacksFrom(pt, t.us, to, t.occ&^squareBB(from)|squareBB(to)).Has(t.ek)
+}
 
 // GenerateChecks fills ml with the legal moves of the side to move that give check: the
 // moves of GenerateLegal for which GivesCheck holds. A mate search by checks (tsume) asks
@@ -20,7 +74,7 @@ func (p *Position) GenerateChecks(ml *MoveList) {
 	occ := p.Occupied()
 	own := p.byColor[us]
 	checkers := p.Attackers(k, them, occ)
-	disc := p.blockers(ek, us)
+	disc := p.discoverers(ek, us)
 
 	// The king never checks directly; it may uncover a check.
 	if disc.Has(k) {
@@ -57,14 +111,6 @@ func (p *Position) GenerateChecks(ml *MoveList) {
 	checkFrom[Horse] = checkFrom[Bishop] | kingAttacks[ek]
 	checkFrom[Dragon] = checkFrom[Rook] | kingAttacks[ek]
 
-	// legalTargets are the destinations GenerateLegal allows the piece on from.
-	legalTargets := func(from Square, attacks Bitboard) Bitboard {
-		t := attacks & target
-		if pinned.Has(from) {
-			t &= line[k][from]
-		}
-		return t
-	}
 	// Pieces that cannot promote (or whose promotion is forced, the pawn's) have one move
 	// per destination: a check if it uncovers one or attacks the king from there.
 	plain := func(from Square, pt PieceType, t Bitboard) {
@@ -98,7 +144,7 @@ func (p *Position) GenerateChecks(ml *MoveList) {
 
 	for b := p.Pieces(us, Pawn); b != 0; b &= b - 1 {
 		from := b.First()
-		t := legalTargets(from, pawnAttacks[us][from])
+		t := pawnAttacks[us][from] & movable(from, target, pinned, k)
 		if t == 0 {
 			continue
 		}
@@ -114,27 +160,27 @@ func (p *Position) GenerateChecks(ml *MoveList) {
 	}
 	for b := p.Pieces(us, Silver); b != 0; b &= b - 1 {
 		from := b.First()
-		optional(from, Silver, legalTargets(from, silverAttacks[us][from]))
+		optional(from, Silver, silverAttacks[us][from]&movable(from, target, pinned, k))
 	}
 	for b := p.goldMovers() & own; b != 0; b &= b - 1 {
 		from := b.First()
-		plain(from, Gold, legalTargets(from, goldAttacks[us][from]))
+		plain(from, Gold, goldAttacks[us][from]&movable(from, target, pinned, k))
 	}
 	for b := p.Pieces(us, Bishop); b != 0; b &= b - 1 {
 		from := b.First()
-		optional(from, Bishop, legalTargets(from, bishopAttacks(from, occ)))
+		optional(from, Bishop, bishopAttacks(from, occ)&movable(from, target, pinned, k))
 	}
 	for b := p.Pieces(us, Rook); b != 0; b &= b - 1 {
 		from := b.First()
-		optional(from, Rook, legalTargets(from, rookAttacks(from, occ)))
+		optional(from, Rook, rookAttacks(from, occ)&movable(from, target, pinned, k))
 	}
 	for b := p.Pieces(us, Horse); b != 0; b &= b - 1 {
 		from := b.First()
-		plain(from, Horse, legalTargets(from, bishopAttacks(from, occ)|kingAttacks[from]))
+		plain(from, Horse, (bishopAttacks(from, occ)|kingAttacks[from])&movable(from, target, pinned, k))
 	}
 	for b := p.Pieces(us, Dragon); b != 0; b &= b - 1 {
 		from := b.First()
-		plain(from, Dragon, legalTargets(from, rookAttacks(from, occ)|kingAttacks[from]))
+		plain(from, Dragon, (rookAttacks(from, occ)|kingAttacks[from])&movable(from, target, pinned, k))
 	}
 
 	if dropTarget == 0 {
@@ -162,18 +208,6 @@ func (p *Position) GenerateChecks(ml *MoveList) {
 	}
 }
 
-// blockers returns c's pieces that stand alone between the king on ek and one of c's
+// discoverers returns c's pieces that stand alone between the king on ek and one of c's
 // sliders: moving one of them off that line gives check by discovery.
-func (p *Position) blockers(ek Square, c Color) Bitboard {
-	snipers := (rookPseudo[ek]&(p.byType[Rook]|p.byType[Dragon]) |
-		bishopPseudo[ek]&(p.byType[Bishop]|p.byType[Horse])) & p.byColor[c]
-	occ := p.Occupied()
-	var found Bitboard
-	for ; snipers != 0; snipers &= snipers - 1 {
-		b := between[ek][snipers.First()] & occ
-		if b != 0 && b&(b-1) == 0 {
-			found |= b & p.byColor[c]
-		}
-	}
-	return found
-}
+func (p *Position) discoverers(ek Square, c Color) Bitboard { return p.loneBlockers(ek, c, c) }

@@ -109,6 +109,56 @@ func TestGenerateChecksMatchesReference(t *testing.T) {
 }
 
 // TestGenerateChecksHandMade: hand-derived checks in small positions.
+// TestCheckTestMatchesReference checks CheckTest on every legal move of the walk's positions
+// against the reference's checks and against the definition, GivesCheck.
+func TestCheckTestMatchesReference(t *testing.T) {
+	games := 300
+	if testing.Short() {
+		games = 60
+	}
+	var ml MoveList
+	discovered := 0
+	for _, p := range checkWalkPositions(t, games, 80) {
+		want := refChecks(&p)
+		p.GenerateLegal(&ml)
+		ct := p.NewCheckTest()
+		for _, m := range ml.Slice() {
+			got := ct.GivesCheck(m)
+			_, ref := slices.BinarySearch(want, m)
+			if got != ref || got != p.GivesCheck(m) {
+				t.Fatalf("%s: CheckTest says %s checks: %v; the reference: %v", p.SFEN(), m, got, ref)
+			}
+			if got && !m.IsDrop() {
+				// By discovery when the moved piece itself does not attack the king.
+				after := toRef(&p).apply(m)
+				if !slices.Contains(after.destinations(int(m.To())), after.kingSquare(after.stm)) {
+					discovered++
+				}
+			}
+		}
+	}
+	t.Logf("%d discovered checks", discovered)
+	if discovered == 0 {
+		t.Error("no discovered check among the walk's moves: the comparison proves little")
+	}
+}
+
+// TestTsumeMoves: the attacker's moves of Tsume are the reference's checks, the defender's
+// every legal move.
+func TestTsumeMoves(t *testing.T) {
+	for _, p := range checkWalkPositions(t, 30, 60) {
+		attacker := Tsume{Attacker: p.SideToMove()}
+		if got, want := sortedMoves(attacker.Moves(p, nil)), refChecks(&p); !slices.Equal(got, want) {
+			t.Fatalf("%s: the attacker's moves %v, the reference's checks %v", p.SFEN(), got, want)
+		}
+		defender := Tsume{Attacker: p.SideToMove().Opponent()}
+		r := toRef(&p)
+		if got, want := sortedMoves(defender.Moves(p, nil)), sortedMoves(r.legal()); !slices.Equal(got, want) {
+			t.Fatalf("%s: the defender's moves %v, the reference's legal moves %v", p.SFEN(), got, want)
+		}
+	}
+}
+
 func TestGenerateChecksHandMade(t *testing.T) {
 	// Explicit cases, each derived by hand from the rules (docs/rules.md).
 	cases := []struct {

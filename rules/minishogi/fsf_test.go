@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/shogilab/shogilab/internal/fsftest"
 )
 
 // This file checks the move generator against Debian's fairy-stockfish 11.1, an independent
@@ -19,22 +21,6 @@ import (
 // it is a pawn drop that Fairy-Stockfish itself shows leaves the opponent without a legal
 // reply while giving check. Anything else fails the test.
 
-// fsfPath finds fairy-stockfish, which Debian installs outside the default PATH. When CI=true
-// a missing engine fails the test.
-func fsfPath(t testing.TB) string {
-	if p, err := exec.LookPath("fairy-stockfish"); err == nil {
-		return p
-	}
-	if _, err := os.Stat("/usr/games/fairy-stockfish"); err == nil {
-		return "/usr/games/fairy-stockfish"
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("fairy-stockfish is not installed (apt-get install fairy-stockfish)")
-	}
-	t.Skip("fairy-stockfish is not installed; skipping the comparison with it")
-	return ""
-}
-
 type fsfEngine struct {
 	cmd *exec.Cmd
 	in  io.WriteCloser
@@ -42,7 +28,7 @@ type fsfEngine struct {
 }
 
 func startFSF(t testing.TB) *fsfEngine {
-	cmd := exec.Command(fsfPath(t))
+	cmd := exec.Command(fsftest.Path(t))
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

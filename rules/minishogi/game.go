@@ -79,19 +79,18 @@ type GameOptions struct {
 // Game is a game in progress: a start position, the moves played, and the result, with the
 // repetition, perpetual-check and play-limit rules applied after every move.
 type Game struct {
-	opts      GameOptions
-	start     Position
-	pos       Position
-	moves     []Move
-	undos     []Undo
-	hashes    []uint64 // hashes[i]: the position after i moves
-	gaveCheck []bool   // gaveCheck[i]: move i checked the opponent
-	result    Result
+	opts    GameOptions
+	start   Position
+	pos     Position
+	moves   []Move
+	undos   []Undo
+	history History
+	result  Result
 }
 
 // NewGame starts a game from start.
 func NewGame(start Position, opts GameOptions) *Game {
-	g := &Game{opts: opts, start: start, pos: start, hashes: []uint64{start.Hash()}}
+	g := &Game{opts: opts, start: start, pos: start, history: NewHistory(&start, 0)}
 	g.result = g.judge()
 	return g
 }
@@ -150,8 +149,7 @@ func (g *Game) PlayUSI(s string) error {
 func (g *Game) play(m Move) {
 	g.undos = append(g.undos, g.pos.MakeMove(m))
 	g.moves = append(g.moves, m)
-	g.hashes = append(g.hashes, g.pos.Hash())
-	g.gaveCheck = append(g.gaveCheck, g.pos.InCheck())
+	g.history.Push(g.pos.Hash(), g.pos.InCheck())
 	g.result = g.judge()
 }
 
@@ -163,7 +161,7 @@ func (g *Game) Undo() {
 	}
 	g.pos.UnmakeMove(g.moves[n-1], g.undos[n-1])
 	g.moves, g.undos = g.moves[:n-1], g.undos[:n-1]
-	g.hashes, g.gaveCheck = g.hashes[:n], g.gaveCheck[:n-1]
+	g.history.Pop()
 	g.result = g.judge()
 }
 
@@ -185,57 +183,11 @@ func (g *Game) judge() Result {
 		}
 		return Result{Termination: Stalemate, Winner: stm.Opponent()}
 	}
-	if r, ok := g.repetition(); ok {
-		return r
+	if first, ok := g.history.FourthOccurrence(); ok {
+		return g.history.JudgeRepetition(first, g.opts.Repetition)
 	}
 	if g.opts.MaxPlies > 0 && len(g.moves) >= g.opts.MaxPlies {
 		return Result{Termination: MaxPlies, Draw: true}
 	}
 	return Result{}
-}
-
-// repetition reports the result when the current position occurs for the fourth time.
-func (g *Game) repetition() (Result, bool) {
-	n := len(g.moves)
-	now := g.hashes[n]
-	first, count := n, 0
-	for i := n; i >= 0; i -= 2 { // equal positions have the same side to move
-		if g.hashes[i] == now {
-			first = i
-			if count++; count == 4 {
-				break
-			}
-		}
-	}
-	if count < 4 {
-		return Result{}, false
-	}
-	// Perpetual check: one side gave check with every one of its moves since the first of the
-	// four occurrences. If both did (each check answered by a check), neither is singled out
-	// and the repetition rule decides.
-	allChecks := [2]bool{true, true}
-	mover := g.pos.SideToMove() // the side to move now also moved at positions first, first+2, ...
-	for i := first; i < n; i++ {
-		c := mover
-		if (i-first)%2 == 1 {
-			c = mover.Opponent()
-		}
-		if !g.gaveCheck[i] {
-			allChecks[c] = false
-		}
-	}
-	if allChecks[Sente] != allChecks[Gote] {
-		checker := Sente
-		if allChecks[Gote] {
-			checker = Gote
-		}
-		return Result{Termination: PerpetualCheck, Winner: checker.Opponent()}, true
-	}
-	switch g.opts.Repetition {
-	case GoteWins:
-		return Result{Termination: Repetition, Winner: Gote}, true
-	case RepetitionDraws:
-		return Result{Termination: Repetition, Draw: true}, true
-	}
-	return Result{Termination: Repetition, Winner: g.start.SideToMove().Opponent()}, true
 }

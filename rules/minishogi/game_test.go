@@ -1,6 +1,10 @@
 package minishogi
 
-import "testing"
+import (
+	"encoding/json"
+	"os"
+	"testing"
+)
 
 func mustGame(t *testing.T, sfen string, opts GameOptions, moves ...string) *Game {
 	t.Helper()
@@ -25,63 +29,50 @@ func checkResult(t *testing.T, g *Game, term Termination, result string, ply int
 	}
 }
 
-func repeat(n int, moves ...string) []string {
-	var out []string
-	for i := 0; i < n; i++ {
-		out = append(out, moves...)
+// EndCase is a case of testdata/endings.json: a game from SFEN under the rule options, the
+// moves played, and how the game stands after the last of them (worked out by hand, as its
+// Why says). The engine's tests read the same file, so that minishogi.Game and the search's
+// engine.Game are held to the same cases.
+type EndCase struct {
+	Name, Why   string
+	SFEN        string
+	Rule        string
+	MaxPlies    int `json:"max_plies"`
+	Moves       []string
+	Termination string // "" while the game goes on
+	Result      string // "sente", "gote", "draw" or ""
+}
+
+func TestGameEndCases(t *testing.T) {
+	data, err := os.ReadFile("testdata/endings.json")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return out
+	var cases []EndCase
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatalf("testdata/endings.json: %v", err)
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			rule, err := ParseRepetitionRule(c.Rule)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := mustGame(t, c.SFEN, GameOptions{Repetition: rule, MaxPlies: c.MaxPlies}, c.Moves...)
+			r := g.Result()
+			if r.Termination.String() != c.Termination || r.String() != c.Result || g.Ply() != len(c.Moves) {
+				t.Errorf("result %q by %q at ply %d, want %q by %q at ply %d", r, r.Termination, g.Ply(), c.Result, c.Termination, len(c.Moves))
+			}
+		})
+	}
 }
 
 func TestGameEnd(t *testing.T) {
-	// Hand-built: G*1b checks the king on 1a; the gold on 1c guards 1b, and the dropped gold
-	// covers 2a and 2b. Mate.
-	t.Run("checkmate", func(t *testing.T) {
+	t.Run("no move after the end", func(t *testing.T) {
 		g := mustGame(t, "4k/5/4G/5/K4 b G 1", GameOptions{}, "G*1b")
-		checkResult(t, g, Checkmate, "sente", 1)
 		if err := g.PlayUSI("1a2a"); err != ErrGameOver {
 			t.Errorf("move after mate: %v, want ErrGameOver", err)
 		}
-	})
-	// The silver on 3b covers 2a, the gold on 2c covers 2b and 1b; Gote's king on 1a is not in
-	// check and Gote has nothing else: after a quiet Sente move Gote cannot move and loses.
-	t.Run("stalemate", func(t *testing.T) {
-		g := mustGame(t, "4k/2S2/3G1/5/K4 b - 1", GameOptions{}, "5e5d")
-		checkResult(t, g, Stalemate, "sente", 1)
-	})
-	// From the start: Sente's rook steps 1e1d and back, Gote's king 1a2b and back; no move
-	// checks. The start position occurs for the fourth time after 12 plies.
-	shuffle := repeat(3, "1e1d", "1a2b", "1d1e", "2b1a")
-	for _, c := range []struct {
-		rule   RepetitionRule
-		result string
-	}{{FirstMoverLoses, "gote"}, {GoteWins, "gote"}, {RepetitionDraws, "draw"}} {
-		t.Run("repetition "+c.rule.String(), func(t *testing.T) {
-			g := mustGame(t, StartSFEN, GameOptions{Repetition: c.rule}, shuffle...)
-			checkResult(t, g, Repetition, c.result, 12)
-		})
-	}
-	// In the bare-king handicap Gote moves first, so under the default rule a repetition is a
-	// loss for Gote, and under gote-wins a win for Gote. After 1a2a the gold shuffles 4e4d and
-	// back while the king goes 2a3a and back; the position after 1a2a recurs at plies 5, 9, 13.
-	handicapShuffle := append([]string{"1a2a"}, repeat(3, "4e4d", "2a3a", "4d4e", "3a2a")...)
-	t.Run("repetition in a handicap game", func(t *testing.T) {
-		g := mustGame(t, "4k/5/5/P4/KGSBR w - 1", GameOptions{}, handicapShuffle...)
-		checkResult(t, g, Repetition, "sente", 13)
-		g = mustGame(t, "4k/5/5/P4/KGSBR w - 1", GameOptions{Repetition: GoteWins}, handicapShuffle...)
-		checkResult(t, g, Repetition, "gote", 13)
-	})
-	// Sente's rook checks on every move (3b3a along rank a, 3a3b along rank b) while Gote's
-	// king steps 1a1b and back: perpetual check, a loss for Sente whatever the repetition rule.
-	for _, rule := range []RepetitionRule{FirstMoverLoses, GoteWins, RepetitionDraws} {
-		t.Run("perpetual check "+rule.String(), func(t *testing.T) {
-			g := mustGame(t, "4k/2R2/5/5/K4 b - 1", GameOptions{Repetition: rule}, repeat(3, "3b3a", "1a1b", "3a3b", "1b1a")...)
-			checkResult(t, g, PerpetualCheck, "gote", 12)
-		})
-	}
-	t.Run("max plies", func(t *testing.T) {
-		g := mustGame(t, StartSFEN, GameOptions{MaxPlies: 3}, "1e1d", "1a2b", "1d1e")
-		checkResult(t, g, MaxPlies, "draw", 3)
 	})
 	t.Run("resignation", func(t *testing.T) {
 		g := mustGame(t, StartSFEN, GameOptions{}, "1e1d")
@@ -108,10 +99,7 @@ func TestPawnDropMate(t *testing.T) {
 	}
 	g := mustGame(t, p.SFEN(), GameOptions{}, "G*1b")
 	checkResult(t, g, Checkmate, "sente", 1)
-	// A pawn *push* that mates is legal: 1c1b with the gold on 2c guarding 1b and covering
-	// 2b, and the bishop on 4c covering 2a.
-	g = mustGame(t, "4k/5/1B1GP/5/K4 b - 1", GameOptions{}, "1c1b")
-	checkResult(t, g, Checkmate, "sente", 1)
+	// A pawn push that mates is legal: the case "pawn push mate" of testdata/endings.json.
 	// Without the rook the king escapes to 2a or 2b, so the same drop is a legal check.
 	q, _ := ParseSFEN("4k/5/4G/5/K4 b P 1")
 	if _, err := q.ParseMove("P*1b"); err != nil {

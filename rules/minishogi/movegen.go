@@ -41,6 +41,16 @@ func (ml *MoveList) addPlain(from Square, targets Bitboard) {
 	}
 }
 
+// movable returns the squares of target that the piece on from may move to: all of them,
+// or, when the piece is pinned to its king on k, those on the line through both. It is the
+// pin rule of GenerateLegal and GenerateChecks in one place.
+func movable(from Square, target, pinned Bitboard, k Square) Bitboard {
+	if pinned.Has(from) {
+		return target & line[k][from]
+	}
+	return target
+}
+
 // GenerateLegal fills ml with every legal move of the side to move (docs/rules.md#legal-moves):
 // both promotion choices where promotion is optional, forced promotion of a pawn reaching the
 // last rank, drops except a pawn on the last rank, nifu and uchifuzume, and no move that
@@ -78,10 +88,7 @@ func (p *Position) GenerateLegal(ml *MoveList) {
 
 	for b := p.Pieces(us, Pawn); b != 0; b &= b - 1 {
 		from := b.First()
-		t := pawnAttacks[us][from] & target
-		if pinned.Has(from) {
-			t &= line[k][from]
-		}
+		t := pawnAttacks[us][from] & movable(from, target, pinned, k)
 		if t != 0 {
 			// A pawn has one step; reaching the last rank it must promote.
 			ml.add(NewMove(from, t.First(), zone&t != 0))
@@ -89,50 +96,32 @@ func (p *Position) GenerateLegal(ml *MoveList) {
 	}
 	for b := p.Pieces(us, Silver); b != 0; b &= b - 1 {
 		from := b.First()
-		t := silverAttacks[us][from] & target
-		if pinned.Has(from) {
-			t &= line[k][from]
-		}
+		t := silverAttacks[us][from] & movable(from, target, pinned, k)
 		ml.addWithOptionalPromotion(from, t, zone)
 	}
 	for b := p.goldMovers() & own; b != 0; b &= b - 1 {
 		from := b.First()
-		t := goldAttacks[us][from] & target
-		if pinned.Has(from) {
-			t &= line[k][from]
-		}
+		t := goldAttacks[us][from] & movable(from, target, pinned, k)
 		ml.addPlain(from, t)
 	}
 	for b := p.Pieces(us, Bishop); b != 0; b &= b - 1 {
 		from := b.First()
-		t := bishopAttacks(from, occ) & target
-		if pinned.Has(from) {
-			t &= line[k][from]
-		}
+		t := bishopAttacks(from, occ) & movable(from, target, pinned, k)
 		ml.addWithOptionalPromotion(from, t, zone)
 	}
 	for b := p.Pieces(us, Rook); b != 0; b &= b - 1 {
 		from := b.First()
-		t := rookAttacks(from, occ) & target
-		if pinned.Has(from) {
-			t &= line[k][from]
-		}
+		t := rookAttacks(from, occ) & movable(from, target, pinned, k)
 		ml.addWithOptionalPromotion(from, t, zone)
 	}
 	for b := p.Pieces(us, Horse); b != 0; b &= b - 1 {
 		from := b.First()
-		t := (bishopAttacks(from, occ) | kingAttacks[from]) & target
-		if pinned.Has(from) {
-			t &= line[k][from]
-		}
+		t := (bishopAttacks(from, occ) | kingAttacks[from]) & movable(from, target, pinned, k)
 		ml.addPlain(from, t)
 	}
 	for b := p.Pieces(us, Dragon); b != 0; b &= b - 1 {
 		from := b.First()
-		t := (rookAttacks(from, occ) | kingAttacks[from]) & target
-		if pinned.Has(from) {
-			t &= line[k][from]
-		}
+		t := (rookAttacks(from, occ) | kingAttacks[from]) & movable(from, target, pinned, k)
 		ml.addPlain(from, t)
 	}
 

@@ -91,38 +91,53 @@ func (p *Position) Checkers() Bitboard {
 func (p *Position) InCheck() bool { return p.Checkers() != 0 }
 
 // pinned returns c's pieces that may not leave the line between c's king and an enemy slider.
-func (p *Position) pinned(c Color) Bitboard {
-	k := p.king[c]
-	them := p.byColor[c.Opponent()]
+func (p *Position) pinned(c Color) Bitboard { return p.loneBlockers(p.king[c], c.Opponent(), c) }
+
+// loneBlockers returns the pieces of colour owner that stand alone between the square k and
+// a slider of colour sliders that sees k along an empty line otherwise. With k a king and
+// sliders the enemy, they are the king's pinned pieces; with k the enemy king and sliders
+// and owner both the mover, the pieces whose move may uncover a check.
+func (p *Position) loneBlockers(k Square, sliders, owner Color) Bitboard {
 	snipers := (rookPseudo[k]&(p.byType[Rook]|p.byType[Dragon]) |
-		bishopPseudo[k]&(p.byType[Bishop]|p.byType[Horse])) & them
+		bishopPseudo[k]&(p.byType[Bishop]|p.byType[Horse])) & p.byColor[sliders]
 	occ := p.Occupied()
-	var pinned Bitboard
+	var found Bitboard
 	for ; snipers != 0; snipers &= snipers - 1 {
 		b := between[k][snipers.First()] & occ
 		if b != 0 && b&(b-1) == 0 {
-			pinned |= b & p.byColor[c]
+			found |= b & p.byColor[owner]
 		}
 	}
-	return pinned
+	return found
 }
 
+// put and remove change a square and the hash with it; set and clear change only the square,
+// for UnmakeMove, which restores the hash whole.
 func (p *Position) put(pc Piece, s Square) {
+	p.set(pc, s)
+	p.hash ^= zobristPiece[pc.Color()][pc.Type()][s]
+}
+
+func (p *Position) remove(s Square) {
+	pc := p.clear(s)
+	p.hash ^= zobristPiece[pc.Color()][pc.Type()][s]
+}
+
+func (p *Position) set(pc Piece, s Square) {
 	p.board[s] = pc
 	p.byType[pc.Type()] |= squareBB(s)
 	p.byColor[pc.Color()] |= squareBB(s)
-	p.hash ^= zobristPiece[pc.Color()][pc.Type()][s]
 	if pc.Type() == King {
 		p.king[pc.Color()] = s
 	}
 }
 
-func (p *Position) remove(s Square) {
+func (p *Position) clear(s Square) Piece {
 	pc := p.board[s]
 	p.board[s] = NoPiece
 	p.byType[pc.Type()] &^= squareBB(s)
 	p.byColor[pc.Color()] &^= squareBB(s)
-	p.hash ^= zobristPiece[pc.Color()][pc.Type()][s]
+	return pc
 }
 
 func (p *Position) addHand(c Color, pt PieceType, delta int) {
