@@ -78,7 +78,12 @@ type Options struct {
 	// must be Hidden1 and Hidden2. Its first layer is split into the virtual rows, the
 	// mean of a feature's rows over the king squares, and the king rows, the rest.
 	Start *nnue.Model
+	// Done, if set, stops the fit with ErrStopped when it is closed (a context's Done).
+	Done <-chan struct{}
 }
+
+// ErrStopped is returned by Fit when Options.Done was closed.
+var ErrStopped = errors.New("netfit: stopped")
 
 // DefaultOptions are the sizes and settings chosen for Minishogi by measurement (see
 // datasets/README.md).
@@ -398,6 +403,11 @@ func Fit(train, held []Sample, o Options) (*nnue.Model, []Epoch, error) {
 		var sum float64
 		for b := range batches {
 			idx := order[b*o.Batch : min((b+1)*o.Batch, len(order))]
+			select {
+			case <-o.Done: // a nil channel never is ready
+				return nil, epochs, ErrStopped
+			default:
+			}
 			sum += batchStep(p, total, &touched, workers, train, idx)
 			opt.step(p, total)
 			if o.OnBatch != nil {
@@ -475,6 +485,14 @@ func batchStep(p, total *params, touched *[]int32, workers []*worker, samples []
 		w.touched = w.touched[:0]
 	}
 	return loss * scale
+}
+
+// Loss is the mean loss of model m on samples (NaN for none): the held-out loss a fit
+// would report for it.
+func Loss(m *nnue.Model, samples []Sample) float64 {
+	p := newParams(m.Hidden1, m.Hidden2)
+	p.from(m)
+	return meanLoss(p, samples, newWorker(m.Hidden1, m.Hidden2))
 }
 
 // meanLoss is the mean loss of p on samples (NaN for none).
