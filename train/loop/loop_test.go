@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -224,4 +226,57 @@ func equal32(a, b []float32) bool {
 		}
 	}
 	return true
+}
+
+// fakeSbatch stands in for Slurm's sbatch --wait --array=LO-HI SCRIPT: it runs the
+// script once per array task, one after another, with the variables Slurm sets.
+const fakeSbatch = `#!/bin/sh
+for a; do case $a in --array=*) r=${a#--array=};; esac; script=$a; done
+lo=${r%-*}; hi=${r#*-}; i=$lo
+while [ $i -le $hi ]; do
+	SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=$((hi-lo+1)) SLURM_ARRAY_TASK_MIN=$lo bash "$script" || exit 1
+	i=$((i+1))
+done
+`
+
+// TestLoopSlurm plays the self-play as a job array of two shards (the selfplay command,
+// submitted to a stand-in for sbatch) and gets the loop.jsonl of the run on this machine:
+// a game's record depends on the run's settings and its id only (package selfplay).
+func TestLoopSlurm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cmd/selfplay")
+	}
+	n, err := nets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "selfplay")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/shogilab/shogilab/cmd/selfplay").CombinedOutput(); err != nil {
+		t.Fatalf("go build cmd/selfplay: %v: %s", err, out)
+	}
+	sbatch := filepath.Join(tmp, "sbatch")
+	if err := os.WriteFile(sbatch, []byte(fakeSbatch), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var logs [2][]byte
+	for i, slurm := range []*Slurm{nil, {Selfplay: bin, Shards: 2, Sbatch: sbatch}} {
+		c := tinyConfig(t, filepath.Join(tmp, fmt.Sprint("run", i)), n[0])
+		c.Generations, c.Slurm = 1, slurm
+		c.OpeningsName, _ = filepath.Abs(filepath.Join("..", "..", "datasets", "openings", "balanced.sfen"))
+		if err := Run(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+		if logs[i], err = os.ReadFile(filepath.Join(c.Dir, "loop.jsonl")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(logs[0], logs[1]) {
+		t.Errorf("loop.jsonl with Slurm:\n%s\nwithout:\n%s", logs[1], logs[0])
+	}
+	for _, f := range []string{"gen-001/selfplay.sbatch", "gen-001/records/games-0-of-2.jsonl", "gen-001/records/games-1-of-2.jsonl"} {
+		if _, err := os.Stat(filepath.Join(tmp, "run1", f)); err != nil {
+			t.Error(err)
+		}
+	}
 }
