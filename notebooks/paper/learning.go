@@ -57,8 +57,12 @@ func (s *LoopStudy) Figures() []Figure {
 		}
 		parts = append(parts, part)
 	}
-	caption := fmt.Sprintf("The self-play learning loop (package train/loop) from the built-in network, %d generations, run datasets/loop/run1 (made by `go run ./cmd/train loop`; `go run ./cmd/train curve datasets/loop/run1` prints the points): the Elo of the best network after each generation against %s, in matches of %d games (game pairs from the 100 balanced openings) at %d playouts a move, with 95%% intervals; generation 0 is the initial network. Each generation played %d self-play games at %d playouts (noise %g, %d plies drawn by visits), fitted a candidate from the best's weights to the last %d generations' games, and gated it against the best at %d playouts (SPRT %s, at most %d games); %d of %d candidates were promoted. %s.",
-		len(s.Generations)-1, anchor, c.AnchorGames, c.AnchorPlayouts, c.Games, c.Playouts, c.Noise, c.TemperaturePlies, c.Window,
+	initial := "the built-in network"
+	if c.Initial != "builtin" {
+		initial = "the network " + filepath.Base(c.Initial)
+	}
+	caption := fmt.Sprintf("The self-play learning loop (package train/loop) from %s, %d generations, run datasets/loop/run1 (made by `go run ./cmd/train loop`; `go run ./cmd/train curve datasets/loop/run1` prints the points): the Elo of the best network after each generation against %s, in matches of %d games (game pairs from the 100 balanced openings) at %d playouts a move, with 95%% intervals; generation 0 is the initial network. Each generation played %d self-play games at %d playouts (noise %g, %d plies drawn by visits), fitted a candidate from the best's weights to the last %d generations' games, and gated it against the best at %d playouts (SPRT %s, at most %d games); %d of %d candidates were promoted. %s.",
+		initial, len(s.Generations)-1, anchor, c.AnchorGames, c.AnchorPlayouts, c.Games, c.Playouts, c.Noise, c.TemperaturePlies, c.Window,
 		c.GatePlayouts, c.SPRT, c.GateGames, s.Promoted, len(s.Generations)-1, capitalize(strings.Join(parts, "; ")))
 	return []Figure{{Name: "loop_curve", Caption: caption, Draw: func() (*figure.Plot, error) { return loop.PlotCurve(s.Curve, anchor) }}}
 }
