@@ -3,16 +3,20 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/shogilab/shogilab/engine/eval"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/shogilab/shogilab/engine/eval"
 	"github.com/shogilab/shogilab/engine/nnue"
 )
 
 // sample is the shipped sample of the training games (datasets/README.md): 100 games.
 var sample = filepath.Join("..", "..", "datasets", "evaluation", "fsf5000-sample.jsonl.gz")
+
+// balanced is the shipped openings file.
+var balanced = filepath.Join("..", "..", "datasets", "openings", "balanced.sfen")
 
 func run(args ...string) (int, string, string) {
 	var out, errb bytes.Buffer
@@ -61,6 +65,12 @@ func TestErrors(t *testing.T) {
 		{[]string{"fit", "-o", filepath.Join(t.TempDir(), "x.nnue"), "-lambda", "2", sample}, 2, "-lambda 2"},
 		{[]string{"info", sample}, 1, "not an evaluation file"},
 		{[]string{"info"}, 2, "want one evaluation file"},
+		{[]string{"loop"}, 2, "want one run directory"},
+		{[]string{"loop", "-sprt", "elo0=5,elo1=0", t.TempDir()}, 2, "-sprt"},
+		{[]string{"loop", "-openings", "missing.sfen", t.TempDir()}, 2, "-openings missing.sfen"},
+		{[]string{"loop", "-openings", balanced, "-games", "0", t.TempDir()}, 1, "games 0"},
+		{[]string{"loop", "-openings", balanced, "-initial", "handset", t.TempDir()}, 1, "hand-set evaluation is no network"},
+		{[]string{"curve", t.TempDir()}, 1, "provenance.json"},
 	} {
 		code, _, stderr := run(c.args...)
 		if code != c.code || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
@@ -107,5 +117,45 @@ func TestLinearPriorsFile(t *testing.T) {
 	}
 	if w != s.Weights || !strings.HasPrefix(h.Command, "train linear -o ") || !strings.Contains(h.Data, "priors:") {
 		t.Errorf("file holds %+v, header %+v; the summary said %+v", w, h, s.Weights)
+	}
+}
+
+// TestLoopAndCurve runs a loop of one generation from a tiny network through the command
+// (two short games, a gate and an anchor match of one pair each) and plots its curve.
+func TestLoopAndCurve(t *testing.T) {
+	dir := t.TempDir()
+	initial := filepath.Join(dir, "tiny.nnue")
+	if code, _, stderr := run("fit", "-o", initial, "-hidden1", "4", "-hidden2", "2", "-epochs", "1", sample); code != 0 {
+		t.Fatalf("train fit: exit %d: %s", code, stderr)
+	}
+	runDir := filepath.Join(dir, "run")
+	args := []string{"loop", "-initial", initial, "-openings", balanced, "-generations", "1", "-games", "2", "-playouts", "20",
+		"-gate-playouts", "20", "-gate-games", "2", "-anchor-playouts", "20", "-anchor-games", "2", "-max-plies", "40", "-epochs", "1", "-json", runDir}
+	code, out, stderr := run(args...)
+	if code != 0 {
+		t.Fatalf("train loop: exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("train loop -json printed %d lines, want 2 (generations 0 and 1): %q", len(lines), out)
+	}
+	var g struct {
+		Generation int    `json:"generation"`
+		Games      int    `json:"games"`
+		Result     string `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(lines[1]), &g); err != nil || g.Generation != 1 || g.Games != 2 || (g.Result != "promoted" && g.Result != "rejected") {
+		t.Errorf("generation 1's line %q (%v)", lines[1], err)
+	}
+	// Run again: nothing to do, nothing printed.
+	if code, out, stderr := run(args...); code != 0 || out != "" {
+		t.Errorf("train loop again: exit %d, %q, %s", code, out, stderr)
+	}
+	code, out, stderr = run("curve", "-format", "svg", runDir)
+	if code != 0 || !strings.Contains(out, "generation 1: Elo") {
+		t.Fatalf("train curve: exit %d, %q, %s", code, out, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(runDir, "learning-curve.svg")); err != nil {
+		t.Error(err)
 	}
 }

@@ -246,3 +246,27 @@ func (a *Accumulator) Evaluate(pos *ms.Position) float32 {
 	}
 	return float32(math.Tanh(float64(z) / (QA * QB)))
 }
+
+// Model returns n in floating point: every weight divided by the scale Quantise
+// multiplied it by. Quantising the result gives n again; a trainer starts from it to
+// refine a network (a warm start).
+func (n *Net) Model() *Model {
+	m, _ := NewModel(n.h1, n.h2) // n's sizes were checked when it was made
+	for i, x := range n.w1 {
+		m.W1[i] = float32(x) / QA
+	}
+	for i, x := range n.b1 {
+		m.B1[i] = float32(x) / QA
+	}
+	for i, x := range n.w2 {
+		m.W2[i] = float32(x) / QB
+	}
+	for i, x := range n.w3 {
+		m.W3[i] = float32(x) / QB
+	}
+	for i, x := range n.b2 {
+		m.B2[i] = float32(x) / (QA * QB)
+	}
+	m.B3 = float32(n.b3) / (QA * QB)
+	return m
+}

@@ -298,3 +298,26 @@ func cpuTime() time.Duration {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestModelRequantises: a network dequantised and quantised again is the same network
+// (every weight is an integer over its scale, which Quantise rounds back exactly), and the
+// float model's values are the quantised net's within its rounding.
+func TestModelRequantises(t *testing.T) {
+	n := quantised(t, randomModel(t, 8, 4, 5))
+	m := n.Model()
+	back, err := Quantise(m, n.Header)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x, _ := n.MarshalBinary()
+	y, _ := back.MarshalBinary()
+	if !bytes.Equal(x, y) {
+		t.Error("Quantise(n.Model()) differs from n")
+	}
+	a := n.NewAccumulator()
+	randomWalk(11, 100, func(pos *ms.Position) {
+		if q, f := a.Evaluate(pos), m.Value(pos); math.Abs(float64(q-f)) > 0.05 {
+			t.Fatalf("%s: quantised %v, dequantised float %v", pos.SFEN(), q, f)
+		}
+	})
+}

@@ -39,4 +39,5 @@ func ExampleSections() {
 	// bushi bushi.ipynb
 	// games games.ipynb
 	// strength strength.ipynb
+	// loop loop.ipynb
 }

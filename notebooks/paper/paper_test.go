@@ -209,3 +209,42 @@ func TestGamesCounts(t *testing.T) {
 		t.Errorf("the lengths caption does not say %q:\n%s", want, c)
 	}
 }
+
+// TestLoopFacts reads the shipped loop run with a plain JSON reader written here and checks
+// that the study and its caption agree with it: generations, promotions and each gate.
+func TestLoopFacts(t *testing.T) {
+	root := testRoot(t)
+	raw, err := os.ReadFile(filepath.Join(root, LoopRun, "loop.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gates []string
+	promoted := 0
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	for _, l := range lines[1:] { // line 0 is the initial network
+		var g struct {
+			Result string
+			Gate   struct{ Wins, Draws, Losses int }
+		}
+		if err := json.Unmarshal([]byte(l), &g); err != nil {
+			t.Fatal(err)
+		}
+		if g.Result == "promoted" {
+			promoted++
+		}
+		gates = append(gates, fmt.Sprintf("gate %d-%d-%d (%s)", g.Gate.Wins, g.Gate.Draws, g.Gate.Losses, g.Result))
+	}
+	s, err := NewLoopStudy(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Generations) != len(lines) || s.Promoted != promoted {
+		t.Errorf("study: %d lines, %d promoted; counted here %d lines, %d promoted", len(s.Generations), s.Promoted, len(lines), promoted)
+	}
+	c := s.Figures()[0].Caption
+	for _, want := range append(gates, fmt.Sprintf("%d of %d candidates were promoted", promoted, len(lines)-1)) {
+		if !strings.Contains(c, want) {
+			t.Errorf("the loop caption does not say %q:\n%s", want, c)
+		}
+	}
+}

@@ -46,5 +46,12 @@ func Sections() []Section {
 			}
 			return s.Figures(), nil
 		}},
+		{Name: "loop", Notebook: "loop.ipynb", Figures: func(root string) ([]Figure, error) {
+			s, err := NewLoopStudy(root)
+			if err != nil {
+				return nil, err
+			}
+			return s.Figures(), nil
+		}},
 	}
 }

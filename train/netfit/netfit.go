@@ -73,7 +73,17 @@ type Options struct {
 	OnBatch func(done, total int)
 	// OnEpoch, if set, is called after every epoch.
 	OnEpoch func(Epoch)
+	// Start, if set, is the model the fit starts from (a warm start, as the generations
+	// of a self-play loop refine the last network) instead of random weights; its sizes
+	// must be Hidden1 and Hidden2. Its first layer is split into the virtual rows, the
+	// mean of a feature's rows over the king squares, and the king rows, the rest.
+	Start *nnue.Model
+	// Done, if set, stops the fit with ErrStopped when it is closed (a context's Done).
+	Done <-chan struct{}
 }
+
+// ErrStopped is returned by Fit when Options.Done was closed.
+var ErrStopped = errors.New("netfit: stopped")
 
 // DefaultOptions are the sizes and settings chosen for Minishogi by measurement (see
 // datasets/README.md).
@@ -140,6 +150,39 @@ func (p *params) init(r *rand.Rand) {
 	for i := range p.w3 {
 		p.w3[i] = r.NormFloat64() * s3
 	}
+}
+
+// from sets p to m's weights: each first-layer row's mean over the king squares goes
+// to its virtual row and the rest stays in the king rows, so that p.model() is m again.
+func (p *params) from(m *nnue.Model) {
+	h1 := p.h1
+	kings := nnue.NumFeatures / nnue.PieceFeatures
+	for f := range nnue.PieceFeatures {
+		v := p.w1[(virtualBase+f)*h1 : (virtualBase+f+1)*h1]
+		clear(v)
+		for k := range kings {
+			row := m.W1[(k*nnue.PieceFeatures+f)*h1 : (k*nnue.PieceFeatures+f+1)*h1]
+			for i, x := range row {
+				v[i] += float64(x) / float64(kings)
+			}
+		}
+		for k := range kings {
+			at := (k*nnue.PieceFeatures + f) * h1
+			for i := range h1 {
+				p.w1[at+i] = float64(m.W1[at+i]) - v[i]
+			}
+		}
+	}
+	conv := func(dst []float64, src []float32) {
+		for i, x := range src {
+			dst[i] = float64(x)
+		}
+	}
+	conv(p.b1, m.B1)
+	conv(p.w2, m.W2)
+	conv(p.b2, m.B2)
+	conv(p.w3, m.W3)
+	p.b3[0] = float64(m.B3)
 }
 
 // model folds the virtual features into the king blocks and returns the float model.
@@ -333,7 +376,13 @@ func Fit(train, held []Sample, o Options) (*nnue.Model, []Epoch, error) {
 	}
 	r := rand.New(rand.NewPCG(o.Seed, 0x6e6e7565))
 	p := newParams(o.Hidden1, o.Hidden2)
-	p.init(r)
+	p.init(r) // also with a start: the order of examples is drawn from r alike
+	if m := o.Start; m != nil {
+		if m.Hidden1 != o.Hidden1 || m.Hidden2 != o.Hidden2 {
+			return nil, nil, fmt.Errorf("netfit: start model is %d×%d, the options ask for %d×%d", m.Hidden1, m.Hidden2, o.Hidden1, o.Hidden2)
+		}
+		p.from(m)
+	}
 	opt := newAdam(p, o.LearningRate, o.Decay)
 	workers := make([]*worker, o.Threads)
 	for i := range workers {
@@ -354,6 +403,11 @@ func Fit(train, held []Sample, o Options) (*nnue.Model, []Epoch, error) {
 		var sum float64
 		for b := range batches {
 			idx := order[b*o.Batch : min((b+1)*o.Batch, len(order))]
+			select {
+			case <-o.Done: // a nil channel never is ready
+				return nil, epochs, ErrStopped
+			default:
+			}
 			sum += batchStep(p, total, &touched, workers, train, idx)
 			opt.step(p, total)
 			if o.OnBatch != nil {
@@ -431,6 +485,14 @@ func batchStep(p, total *params, touched *[]int32, workers []*worker, samples []
 		w.touched = w.touched[:0]
 	}
 	return loss * scale
+}
+
+// Loss is the mean loss of model m on samples (NaN for none): the held-out loss a fit
+// would report for it.
+func Loss(m *nnue.Model, samples []Sample) float64 {
+	p := newParams(m.Hidden1, m.Hidden2)
+	p.from(m)
+	return meanLoss(p, samples, newWorker(m.Hidden1, m.Hidden2))
 }
 
 // meanLoss is the mean loss of p on samples (NaN for none).

@@ -185,3 +185,47 @@ func TestFitErrors(t *testing.T) {
 		t.Error("batch 0: no error")
 	}
 }
+
+// TestWarmStart: the split of a start model into king and virtual rows folds back to the
+// model, and a fit started from a model fitted to the same target begins where that one
+// ended (its first epoch's held-out loss is near the model's, far below a fresh fit's).
+func TestWarmStart(t *testing.T) {
+	train := randomSamples(4000, 8, material)
+	held := randomSamples(500, 9, material)
+	o := DefaultOptions()
+	o.Hidden1, o.Hidden2, o.Epochs, o.LearningRate = 8, 4, 6, 3e-3
+	first, eps, err := Fit(train, held, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newParams(8, 4)
+	p.from(first)
+	back := p.model()
+	for i := range first.W1 {
+		if d := math.Abs(float64(back.W1[i] - first.W1[i])); d > 1e-6 {
+			t.Fatalf("W1[%d]: %v split and folded back is %v", i, first.W1[i], back.W1[i])
+		}
+	}
+	if !slices.Equal(back.W2, first.W2) || !slices.Equal(back.B1, first.B1) || back.B3 != first.B3 {
+		t.Error("the later layers changed in the split")
+	}
+	fitted := math.Inf(1)
+	for _, e := range eps {
+		fitted = min(fitted, e.HeldLoss)
+	}
+	o.Epochs, o.Start = 1, first
+	_, warm, err := Fit(train, held, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Start = nil
+	_, cold, _ := Fit(train, held, o)
+	t.Logf("held-out loss: fitted %.4f; one more epoch from it %.4f; one epoch from scratch %.4f", fitted, warm[0].HeldLoss, cold[0].HeldLoss)
+	if warm[0].HeldLoss > 1.5*fitted || warm[0].HeldLoss > cold[0].HeldLoss/2 {
+		t.Errorf("warm start's first epoch: held-out loss %.4f; want near %.4f and far below %.4f", warm[0].HeldLoss, fitted, cold[0].HeldLoss)
+	}
+	o.Start, o.Hidden1 = first, 16
+	if _, _, err := Fit(train, held, o); err == nil {
+		t.Error("a start model of other sizes: no error")
+	}
+}

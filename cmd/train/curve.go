@@ -1,0 +1,86 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/shogilab/shogilab/internal/cli"
+	"github.com/shogilab/shogilab/internal/figure"
+	"github.com/shogilab/shogilab/train/loop"
+)
+
+func runCurve(args []string, stdout, _ io.Writer) error {
+	fs := flag.NewFlagSet("train curve", flag.ContinueOnError)
+	out := fs.String("o", "", "output directory of the plot (default: the run directory)")
+	name := fs.String("name", "learning-curve", "file name of the plot, without extension")
+	o := figure.Screen()
+	o.AddFlags(fs)
+	asJSON := fs.Bool("json", false, "print the curve's points as JSON")
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "Usage: train curve [flags] RUN\n\n"+
+			"Draws the learning curve of a train loop run: the Elo of the best network after\n"+
+			"each generation against the run's fixed anchor, with 95% intervals (an open end,\n"+
+			"at a score of 0 or 1, is drawn 400 Elo long), from RUN/loop.jsonl.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return cli.Usagef("want one run directory, got %d arguments", fs.NArg())
+	}
+	dir := fs.Arg(0)
+	prov, err := loop.ReadProvenance(dir)
+	if err != nil {
+		return err
+	}
+	gens, err := loop.ReadLog(dir)
+	if err != nil {
+		return err
+	}
+	points := loop.Curve(gens)
+	if len(points) == 0 {
+		return fmt.Errorf("train curve: %s: no generation has an anchor result", dir)
+	}
+	p, err := loop.PlotCurve(points, prov.Config.AnchorName())
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		*out = dir
+	}
+	paths, err := p.Save(*out, *name, o)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		type point struct {
+			Generation int      `json:"generation"`
+			Elo        *float64 `json:"elo"`
+			Low        *float64 `json:"elo_low"`
+			High       *float64 `json:"elo_high"`
+			Games      int      `json:"games"`
+		}
+		num := func(x float64) *float64 {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil
+			}
+			return &x
+		}
+		var ps []point
+		for _, q := range points {
+			ps = append(ps, point{q.Generation, num(q.Elo), num(q.Low), num(q.High), q.Games})
+		}
+		return json.NewEncoder(stdout).Encode(map[string]any{"files": paths, "points": ps})
+	}
+	for _, q := range points {
+		fmt.Fprintf(stdout, "generation %d: Elo %+.0f [%+.0f, %+.0f] (%d games)\n", q.Generation, q.Elo, q.Low, q.High, q.Games)
+	}
+	for _, path := range paths {
+		fmt.Fprintln(stdout, path)
+	}
+	return nil
+}

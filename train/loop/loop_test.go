@@ -1,0 +1,282 @@
+package loop
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/shogilab/shogilab/engine/nnue"
+	"github.com/shogilab/shogilab/selfplay"
+	"github.com/shogilab/shogilab/train/data"
+	"github.com/shogilab/shogilab/train/netfit"
+)
+
+// nets are two tiny networks (8×4) for the tests: good, fitted to the shipped sample of
+// Fairy-Stockfish's games (datasets/README.md), and bad, the same with the sign of its
+// output turned, so that it prefers the positions good judges lost. An engine steered by
+// bad plays for its own loss, so it loses to good: a worse candidate the gate must reject.
+var nets = sync.OnceValues(func() ([2][]byte, error) {
+	var out [2][]byte
+	set, err := data.Load([]string{filepath.Join("..", "..", "datasets", "evaluation", "fsf5000-sample.jsonl.gz")}, data.Options{HeldOut: 0.1})
+	if err != nil {
+		return out, err
+	}
+	o := netfit.DefaultOptions()
+	o.Hidden1, o.Hidden2, o.Epochs, o.Threads, o.LearningRate = 8, 4, 4, 1, 3e-3
+	m, _, err := netfit.Fit(netfit.Samples(set.Train, 0.5), netfit.Samples(set.Held, 0.5), o)
+	if err != nil {
+		return out, err
+	}
+	for i, sign := range []float32{1, -1} {
+		k := *m
+		k.W3 = append([]float32(nil), m.W3...)
+		for j := range k.W3 {
+			k.W3[j] *= sign
+		}
+		k.B3 *= sign
+		n, err := nnue.Quantise(&k, nnue.Header{Data: "loop test"})
+		if err != nil {
+			return out, err
+		}
+		if out[i], err = n.MarshalBinary(); err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+})
+
+// tinyConfig is a loop of a few short games in dir, starting from the network bytes.
+func tinyConfig(t *testing.T, dir string, initial []byte) Config {
+	t.Helper()
+	openings, err := selfplay.ReadOpenings(filepath.Join("..", "..", "datasets", "openings", "balanced.sfen"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "initial.nnue")
+	if err := os.WriteFile(path, initial, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := DefaultConfig()
+	c.Dir, c.Generations, c.Initial, c.Openings, c.OpeningsName = dir, 2, path, openings, "balanced.sfen"
+	c.Games, c.Playouts, c.MaxPlies = 4, 60, 80
+	c.Fit.Epochs, c.Fit.Threads, c.HeldOut = 2, 1, 0.25
+	c.GatePlayouts, c.GateGames = 60, 8
+	c.AnchorPlayouts, c.AnchorGames = 60, 4
+	c.Version = "loop-test"
+	return c
+}
+
+// TestLoopPromotesBetterRejectsWorse runs two generations from the bad network whose
+// candidates are replaced after the fit: by the good network in generation 1 (it must be
+// promoted: it beats the bad one) and by the bad one in generation 2 (rejected against
+// the good one, now the best).
+func TestLoopPromotesBetterRejectsWorse(t *testing.T) {
+	n, err := nets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	good, bad := n[0], n[1]
+	c := tinyConfig(t, filepath.Join(t.TempDir(), "run"), bad)
+	c.Hook = func(g int, step string) error {
+		if step != "fit" {
+			return nil
+		}
+		planted := map[int][]byte{1: good, 2: bad}[g]
+		return os.WriteFile(c.network(genDir(g)), planted, 0o644)
+	}
+	if err := Run(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	gens, err := ReadLog(c.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gens) != 3 {
+		t.Fatalf("loop.jsonl has %d lines, want 3 (generations 0 to 2)", len(gens))
+	}
+	for _, g := range gens[1:] {
+		t.Logf("generation %d: gate %+v, %s", g.N, *g.Gate, g.Result)
+		if g.Games != 4 || g.Positions < 4 || g.TrainExamples == 0 || g.Gate == nil || g.Gate.Games < 2 || g.Anchor == nil {
+			t.Errorf("generation %d: %+v", g.N, g)
+		}
+	}
+	if g := gens[1]; g.Result != "promoted" || g.Best != "initial" || g.After != "gen-001" {
+		t.Errorf("generation 1 (good against bad): %s, best %s, then %s; want promoted, initial, gen-001", g.Result, g.Best, g.After)
+	}
+	if g := gens[2]; g.Result != "rejected" || g.Best != "gen-001" || g.After != "gen-001" {
+		t.Errorf("generation 2 (bad against good): %s, best %s, then %s; want rejected, gen-001, gen-001", g.Result, g.Best, g.After)
+	}
+	if b, err := os.ReadFile(filepath.Join(c.Dir, "best.nnue")); err != nil || !bytes.Equal(b, good) {
+		t.Errorf("best.nnue is not the promoted network (%v)", err)
+	}
+	// Generation 2's best did not change: its anchor result is generation 1's match.
+	if a := gens[2].Anchor; a.From != 1 || a.Of != "gen-001" || a.Games != gens[1].Anchor.Games {
+		t.Errorf("generation 2's anchor %+v; want generation 1's match carried over", *a)
+	}
+	if a := gens[0].Anchor; a.Exact || a.Games != 4 || a.Of != "initial" {
+		t.Errorf("generation 0's anchor %+v; want a match of 4 games", *a)
+	}
+	for _, f := range []string{"provenance.json", "gen-001/records/games-0-of-1.jsonl", "gen-001/gate/games-0-of-1.jsonl",
+		"gen-002/fit.json", "gen-002/gate.json", "gen-002/anchor.json", "gen-002/times.json"} {
+		if _, err := os.Stat(filepath.Join(c.Dir, f)); err != nil {
+			t.Errorf("run directory: %v", err)
+		}
+	}
+	// A resume with another setting is refused, naming it.
+	c.Games = 6
+	if err := Run(context.Background(), c); err == nil || !bytes.Contains([]byte(err.Error()), []byte("games was 4, now 6")) {
+		t.Errorf("resume with other games: %v", err)
+	}
+}
+
+// TestLoopResumes: a run killed three times (its context cancelled in the middle of a
+// self-play and of a fit, and stopped by the step hook after a gate) and run again until it
+// finishes writes the same loop.jsonl, byte for byte, as a run that was not interrupted.
+func TestLoopResumes(t *testing.T) {
+	n, err := nets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole := tinyConfig(t, filepath.Join(t.TempDir(), "whole"), n[0])
+	if err := Run(context.Background(), whole); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(whole.Dir, "loop.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("uninterrupted:\n%s", want)
+
+	c := tinyConfig(t, filepath.Join(t.TempDir(), "killed"), n[0])
+	errHook := errors.New("killed by the hook")
+	kills := []struct {
+		step  string
+		gen   int
+		done  int  // cancel when the step reports this far (by Progress)
+		after bool // stop by the hook after the step instead
+	}{
+		{step: "self-play", gen: 1, done: 2},
+		{step: "fit", gen: 2, done: 1},
+		{step: "gate", gen: 2, after: true},
+	}
+	for _, k := range kills {
+		ctx, cancel := context.WithCancel(context.Background())
+		gen := 0
+		c.Hook = func(g int, step string) error {
+			gen = g
+			if k.after && g == k.gen && step == k.step {
+				return errHook
+			}
+			return nil
+		}
+		c.Progress = func(step string, done, _ int) {
+			if !k.after && step == k.step && done >= k.done && gen >= k.gen-1 {
+				cancel()
+			}
+		}
+		err := Run(ctx, c)
+		cancel()
+		if err == nil {
+			t.Fatalf("kill %+v: the run finished", k)
+		}
+		t.Logf("kill %+v: %v", k, err)
+	}
+	c.Hook, c.Progress = nil, nil
+	if err := Run(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(c.Dir, "loop.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("resumed run's loop.jsonl:\n%s\nwant (uninterrupted):\n%s", got, want)
+	}
+	// The networks are the same too, but for the header's digest of the records (whose
+	// timing fields differ): the weights are compared.
+	for _, g := range []string{"gen-001", "gen-002"} {
+		a, err1 := nnue.ReadFile(filepath.Join(whole.Dir, g, "candidate.nnue"))
+		b, err2 := nnue.ReadFile(filepath.Join(c.Dir, g, "candidate.nnue"))
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		ma, mb := a.Model(), b.Model()
+		if !equal32(ma.W1, mb.W1) || !equal32(ma.W2, mb.W2) || ma.B3 != mb.B3 {
+			t.Errorf("%s: the resumed run's candidate differs", g)
+		}
+	}
+}
+
+func equal32(a, b []float32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// fakeSbatch stands in for Slurm's sbatch --wait --array=LO-HI SCRIPT: it runs the
+// script once per array task, one after another, with the variables Slurm sets.
+const fakeSbatch = `#!/bin/sh
+for a; do case $a in --array=*) r=${a#--array=};; esac; script=$a; done
+lo=${r%-*}; hi=${r#*-}; i=$lo
+while [ $i -le $hi ]; do
+	SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=$((hi-lo+1)) SLURM_ARRAY_TASK_MIN=$lo bash "$script" || exit 1
+	i=$((i+1))
+done
+`
+
+// TestLoopSlurm plays the self-play as a job array of two shards (the selfplay command,
+// submitted to a stand-in for sbatch) and gets the loop.jsonl of the run on this machine:
+// a game's record depends on the run's settings and its id only (package selfplay).
+func TestLoopSlurm(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds cmd/selfplay")
+	}
+	n, err := nets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "selfplay")
+	if out, err := exec.Command("go", "build", "-o", bin, "github.com/shogilab/shogilab/cmd/selfplay").CombinedOutput(); err != nil {
+		t.Fatalf("go build cmd/selfplay: %v: %s", err, out)
+	}
+	sbatch := filepath.Join(tmp, "sbatch")
+	if err := os.WriteFile(sbatch, []byte(fakeSbatch), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var logs [2][]byte
+	for i, slurm := range []*Slurm{nil, {Selfplay: bin, Shards: 2, Sbatch: sbatch}} {
+		c := tinyConfig(t, filepath.Join(tmp, fmt.Sprint("run", i)), n[0])
+		c.Generations, c.Slurm = 1, slurm
+		c.OpeningsName, _ = filepath.Abs(filepath.Join("..", "..", "datasets", "openings", "balanced.sfen"))
+		if err := Run(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+		if logs[i], err = os.ReadFile(filepath.Join(c.Dir, "loop.jsonl")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(logs[0], logs[1]) {
+		t.Errorf("loop.jsonl with Slurm:\n%s\nwithout:\n%s", logs[1], logs[0])
+	}
+	for _, f := range []string{"gen-001/selfplay.sbatch", "gen-001/records/games-0-of-2.jsonl", "gen-001/records/games-1-of-2.jsonl"} {
+		if _, err := os.Stat(filepath.Join(tmp, "run1", f)); err != nil {
+			t.Error(err)
+		}
+	}
+}
