@@ -168,7 +168,7 @@ func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string))
 		info("string go depth is not supported by a tree search; ignored")
 	}
 	pos := e.game.Position()
-	lim := TimeBudget(limits, pos.SideToMove(), e.set.MoveOverhead)
+	lim := TimeBudget(limits, pos.SideToMove(), e.set.MoveOverhead, e.set.ManageTime)
 	fill := float64(e.set.Player.Search.MaxNodes)
 	lim.InfoInterval = 500 * time.Millisecond
 	lim.OnInfo = func(in mcts.Info) {
@@ -207,9 +207,12 @@ func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string))
 // TimeBudget turns the limits of a USI `go` into search limits for the side to move: nodes
 // as playouts; movetime less the margin; with clocks, a twentieth of the remaining time plus
 // the increment and the byoyomi, less the margin, and never more than the time left before
-// byoyomi runs out. Without any limit (`go infinite`, or a bare `go`) the search runs until
-// `stop`. A timed search gets at least a millisecond.
-func TimeBudget(p usi.GoParams, stm minishogi.Color, margin time.Duration) Limits {
+// byoyomi runs out. With manage (the ManageTime setting) that time is what a clocked search
+// aims at, and the time manager (mcts.Limits.MaxTime) may stop it early or run on to three
+// times as long, but never past a fifth of the remaining time plus increment and byoyomi.
+// Without any limit (`go infinite`, or a bare `go`) the search runs until `stop`. A timed
+// search gets at least a millisecond.
+func TimeBudget(p usi.GoParams, stm minishogi.Color, margin time.Duration, manage bool) Limits {
 	lim := Limits{Playouts: p.Nodes}
 	if p.Infinite {
 		return lim
@@ -223,9 +226,15 @@ func TimeBudget(p usi.GoParams, stm minishogi.Color, margin time.Duration) Limit
 		lim.Time = p.MoveTime - margin
 	case remaining > 0 || inc > 0 || p.Byoyomi > 0:
 		lim.Time = min(remaining/20+inc+p.Byoyomi, remaining+p.Byoyomi) - margin
+		if manage {
+			lim.MaxTime = min(3*(lim.Time+margin), remaining/5+inc+p.Byoyomi, remaining+p.Byoyomi) - margin
+		}
 	default:
 		return lim
 	}
 	lim.Time = max(lim.Time, time.Millisecond)
+	if lim.MaxTime <= lim.Time {
+		lim.MaxTime = 0
+	}
 	return lim
 }

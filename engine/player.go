@@ -97,7 +97,8 @@ func (p *Player) Stop() { p.searcher.Stop() }
 // done, Stop is called, the root is proven or the pool is full.
 type Limits struct {
 	Playouts int64         // playouts to add; 0: no limit
-	Time     time.Duration // longest think; 0: no limit
+	Time     time.Duration // longest think; 0: no limit; with MaxTime, the think aimed at
+	MaxTime  time.Duration // if above Time, the time manager's bound (mcts.Limits.MaxTime)
 	// OnInfo, if set, gets a snapshot of the search every InfoInterval (default 1 s) and
 	// once at the end, from another goroutine while the search runs.
 	OnInfo       func(mcts.Info)
@@ -164,6 +165,7 @@ func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, e
 	mlim := mcts.Limits{
 		Playouts:     lim.Playouts,
 		Time:         lim.Time,
+		MaxTime:      lim.MaxTime,
 		Ply:          game.Ply(),
 		OnInfo:       lim.OnInfo,
 		InfoInterval: lim.InfoInterval,
@@ -178,6 +180,9 @@ func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, e
 		}
 		if mlim.Time > 0 {
 			mlim.Time = max(mlim.Time-res.Elapsed, time.Millisecond)
+		}
+		if mlim.MaxTime > 0 {
+			mlim.MaxTime = max(mlim.MaxTime-res.Elapsed, mlim.Time)
 		}
 		wasted := res.Playouts
 		res, err = p.searcher.Search(ctx, game, mlim)

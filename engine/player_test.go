@@ -250,24 +250,39 @@ func TestTimeBudget(t *testing.T) {
 	ms := time.Millisecond
 	margin := 30 * ms
 	for _, c := range []struct {
-		name string
-		p    usi.GoParams
-		stm  minishogi.Color
-		want Limits
+		name   string
+		p      usi.GoParams
+		stm    minishogi.Color
+		manage bool
+		want   Limits
 	}{
-		{"nodes", usi.GoParams{Nodes: 1000}, minishogi.Sente, Limits{Playouts: 1000}},
-		{"movetime", usi.GoParams{MoveTime: 100 * ms}, minishogi.Sente, Limits{Time: 70 * ms}},
+		{"nodes", usi.GoParams{Nodes: 1000}, minishogi.Sente, false, Limits{Playouts: 1000}},
+		{"movetime", usi.GoParams{MoveTime: 100 * ms}, minishogi.Sente, false, Limits{Time: 70 * ms}},
 		// 60 s left: 60000/20 = 3000 ms, plus 1000 ms increment, less 30 ms.
-		{"clock sente", usi.GoParams{BTime: 60000 * ms, WTime: 1000 * ms, BInc: 1000 * ms}, minishogi.Sente, Limits{Time: 3970 * ms}},
+		{"clock sente", usi.GoParams{BTime: 60000 * ms, WTime: 1000 * ms, BInc: 1000 * ms}, minishogi.Sente, false, Limits{Time: 3970 * ms}},
 		// Gote's clock: 1000/20 = 50 ms, no increment, less 30 ms.
-		{"clock gote", usi.GoParams{BTime: 60000 * ms, WTime: 1000 * ms, BInc: 1000 * ms}, minishogi.Gote, Limits{Time: 20 * ms}},
+		{"clock gote", usi.GoParams{BTime: 60000 * ms, WTime: 1000 * ms, BInc: 1000 * ms}, minishogi.Gote, false, Limits{Time: 20 * ms}},
 		// Byoyomi only: 1000 ms less the margin.
-		{"byoyomi", usi.GoParams{Byoyomi: 1000 * ms}, minishogi.Gote, Limits{Time: 970 * ms}},
+		{"byoyomi", usi.GoParams{Byoyomi: 1000 * ms}, minishogi.Gote, false, Limits{Time: 970 * ms}},
 		// 10 ms left and no byoyomi: the floor of one millisecond.
-		{"flagging", usi.GoParams{BTime: 10 * ms}, minishogi.Sente, Limits{Time: ms}},
-		{"infinite", usi.GoParams{Infinite: true, MoveTime: 5 * ms}, minishogi.Sente, Limits{}},
+		{"flagging", usi.GoParams{BTime: 10 * ms}, minishogi.Sente, false, Limits{Time: ms}},
+		{"infinite", usi.GoParams{Infinite: true, MoveTime: 5 * ms}, minishogi.Sente, false, Limits{}},
+
+		// Managed: aim at the same time; the bound is the least of three times the
+		// unmargined aim, a fifth of the clock plus increment and byoyomi, and the clock
+		// plus byoyomi, less the margin.
+		// 60 s + 1 s: min(3·4000, 12000+1000, 60000) - 30 = 11970 ms.
+		{"managed clock", usi.GoParams{BTime: 60000 * ms, WTime: 1000 * ms, BInc: 1000 * ms}, minishogi.Sente, true, Limits{Time: 3970 * ms, MaxTime: 11970 * ms}},
+		// 2 s + 50 ms (the SPRT's clock): aim 100+50-30 = 120; min(450, 400+50, 2000) - 30 = 420.
+		{"managed short", usi.GoParams{BTime: 2000 * ms, WTime: 2000 * ms, BInc: 50 * ms, WInc: 50 * ms}, minishogi.Gote, true, Limits{Time: 120 * ms, MaxTime: 420 * ms}},
+		// 1 s + 1 s: aim min(50+1000, 1000) - 30 = 970; bound min(3000, 200+1000, 1000) - 30
+		// = 970, no more than the aim: no time manager.
+		{"managed no room", usi.GoParams{BTime: 1000 * ms, BInc: 1000 * ms}, minishogi.Sente, true, Limits{Time: 970 * ms}},
+		// Byoyomi only: min(3000, 1000, 1000) - 30 = 970 = the aim: byoyomi is spent whole.
+		{"managed byoyomi", usi.GoParams{Byoyomi: 1000 * ms}, minishogi.Gote, true, Limits{Time: 970 * ms}},
+		{"managed movetime", usi.GoParams{MoveTime: 100 * ms}, minishogi.Sente, true, Limits{Time: 70 * ms}},
 	} {
-		if got := TimeBudget(c.p, c.stm, margin); !reflect.DeepEqual(got, c.want) {
+		if got := TimeBudget(c.p, c.stm, margin, c.manage); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
 		}
 	}

@@ -24,6 +24,7 @@ import (
 type Settings struct {
 	Player       PlayerConfig
 	MoveOverhead time.Duration
+	ManageTime   bool // on a clock, let the time manager stop early or run on (TimeBudget)
 	Rules        minishogi.GameOptions
 	Ponder       bool // USI_Ponder: bestmove names the reply to ponder on
 }
@@ -189,6 +190,12 @@ var settings = []Setting{
 	{Name: "MoveOverhead", Kind: Int, Min: 0, Max: 10000, Default: strconv.Itoa(defaultOverheadMS),
 		Doc:    "milliseconds held back from every search on a clock (and from a USI movetime)",
 		setInt: func(s *Settings, ms int64) { s.MoveOverhead = time.Duration(ms) * time.Millisecond }},
+	{Name: "ManageTime", Kind: Check, Default: "false",
+		Doc: "on a clock, stop early when the best move is settled and think up to three times longer while it is not (docs/tactics.md)",
+		setText: func(s *Settings, v string) error {
+			s.ManageTime = v == "true"
+			return nil
+		}},
 	{Name: "Repetition", Kind: Choice, PerGame: true,
 		Choices: []string{minishogi.FirstMoverLoses.String(), minishogi.GoteWins.String(), minishogi.RepetitionDraws.String()},
 		Default: minishogi.FirstMoverLoses.String(),

@@ -18,8 +18,13 @@ type Limits struct {
 	// Playouts is the number of playouts this search adds; 0 means no limit.
 	// Visits kept from earlier searches by tree reuse do not count.
 	Playouts int64
-	// Time is the longest the search runs; 0 means no limit.
+	// Time is the longest the search runs; 0 means no limit. With MaxTime it is the
+	// time the search aims at instead (timeman.go).
 	Time time.Duration
+	// MaxTime, if above Time, lets the time manager (timeman.go) stop the search before
+	// Time when the best move is settled and run on past Time, up to MaxTime, while it is
+	// not. 0 means Time is the longest the search runs.
+	MaxTime time.Duration
 	// Ply is the number of plies played in the game before the root; it
 	// decides whether Config.Temperature applies.
 	Ply int
@@ -38,6 +43,7 @@ const (
 	StopCancelled                       // the context was cancelled or Stop was called
 	StopProven                          // the root's result was proven
 	StopPoolFull                        // the node pool was full
+	StopSettled                         // the time manager found the best move settled (timeman.go)
 )
 
 func (r StopReason) String() string {
@@ -52,6 +58,8 @@ func (r StopReason) String() string {
 		return "proven"
 	case StopPoolFull:
 		return "pool full"
+	case StopSettled:
+		return "settled"
 	}
 	return fmt.Sprintf("StopReason(%d)", uint8(r))
 }
@@ -338,8 +346,11 @@ func (s *Searcher) Search(ctx context.Context, g Game, lim Limits) (Result, erro
 	if over, _ := g.Outcome(); over {
 		return Result{}, errors.New("mcts: search: the game is already over")
 	}
-	if lim.Playouts < 0 || lim.Time < 0 {
-		return Result{}, fmt.Errorf("mcts: search: negative limit (playouts %d, time %v)", lim.Playouts, lim.Time)
+	if lim.Playouts < 0 || lim.Time < 0 || lim.MaxTime < 0 {
+		return Result{}, fmt.Errorf("mcts: search: negative limit (playouts %d, time %v, max time %v)", lim.Playouts, lim.Time, lim.MaxTime)
+	}
+	if lim.MaxTime > 0 && lim.Time == 0 {
+		return Result{}, fmt.Errorf("mcts: search: max time %v without a time to aim at", lim.MaxTime)
 	}
 	s.started = time.Now()
 	s.playouts.Store(0)
@@ -407,7 +418,10 @@ func (s *Searcher) run(ctx context.Context, lim Limits) {
 		case <-done:
 		}
 	})
-	if lim.Time > 0 {
+	switch {
+	case lim.MaxTime > lim.Time:
+		watchers.Go(func() { s.manageTime(lim, done) })
+	case lim.Time > 0:
 		timer := time.AfterFunc(lim.Time, func() { s.halt(StopTime) })
 		defer timer.Stop()
 	}

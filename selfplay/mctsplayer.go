@@ -25,6 +25,7 @@ const TopMoves = 8
 type mctsPlayer struct {
 	p      *engine.Player
 	margin time.Duration // MoveOverhead: held back from a clock
+	manage bool          // ManageTime: the time manager on a clock
 	pool   *EnginePool
 	key    string
 }
@@ -59,7 +60,7 @@ func newMCTSPlayer(s PlayerSpec, seed uint64, pool *EnginePool) (Player, error) 
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: mcts player: %w", err)
 	}
-	return &mctsPlayer{p: p, margin: st.MoveOverhead, pool: pool, key: key}, nil
+	return &mctsPlayer{p: p, margin: st.MoveOverhead, manage: st.ManageTime, pool: pool, key: key}, nil
 }
 
 // limits turns the `go` of a move into search limits. A movetime is used
@@ -70,7 +71,7 @@ func (m *mctsPlayer) limits(lim usi.GoParams, stm minishogi.Color) engine.Limits
 	if lim.MoveTime > 0 {
 		return engine.Limits{Time: lim.MoveTime, Playouts: lim.Nodes}
 	}
-	return engine.TimeBudget(lim, stm, m.margin)
+	return engine.TimeBudget(lim, stm, m.margin, m.manage)
 }
 
 func (m *mctsPlayer) Move(ctx context.Context, g *minishogi.Game, lim usi.GoParams) (Decision, error) {
