@@ -152,7 +152,7 @@ var settings = []Setting{
 			s.Player.Search.RepetitionLeaves = v == "true"
 			return nil
 		}},
-	{Name: "MinimaxWeight", Kind: Float, Low: 0, High: 1, Default: "0",
+	{Name: "MinimaxWeight", Kind: Float, Low: 0, High: 1, Default: "0.3",
 		Doc:      "weight of the implicit minimax value of the evaluations against the mean in selection (0: off)",
 		setFloat: func(s *Settings, x float64) { s.Player.Search.MinimaxWeight = float32(x) }},
 	{Name: "EvalFile", Kind: Text, Default: BuiltinEval,
