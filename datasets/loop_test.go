@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shogilab/shogilab/engine/eval"
 	"github.com/shogilab/shogilab/train/loop"
 )
 
@@ -83,5 +84,29 @@ func TestLoopTable(t *testing.T) {
 	}
 	if rows != len(gens)-1 {
 		t.Errorf("README loop table has %d rows; loop.jsonl has %d generations after the initial one", rows, len(gens)-1)
+	}
+}
+
+// TestLinearFile reads the shipped linear evaluation file and checks its header against
+// what datasets/README.md says of it: the fit's command and the digest of its games.
+func TestLinearFile(t *testing.T) {
+	w, h, err := eval.ReadWeightsFile(filepath.Join("evaluation", "selfplay1000-linear.lin"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{h.Command, "sha256 6957630626ef815e"} {
+		if !strings.Contains(string(readme), want) {
+			t.Errorf("README.md does not say %q, from the file's header", want)
+		}
+	}
+	if !strings.Contains(h.Data, "sha256 6957630626ef815e") {
+		t.Errorf("the file's data digest is %q; README.md says sha256 6957630626ef815e", h.Data)
+	}
+	if w == eval.DefaultWeights() {
+		t.Error("the fitted weights are the hand-set ones")
 	}
 }
