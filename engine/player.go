@@ -19,6 +19,10 @@ import (
 type PlayerConfig struct {
 	Search mcts.Config
 	Eval   eval.Config
+	// RootMate, if above 0, runs a df-pn tsume search of at most this many plies from the
+	// root before the tree search, within a tenth of the think, and plays a mate it finds
+	// (rootmate.go).
+	RootMate int
 }
 
 // DefaultPlayerConfig returns the defaults of mcts.DefaultConfig and eval.DefaultConfig,
@@ -55,6 +59,9 @@ func (c PlayerConfig) Validate() error {
 	if err := c.Eval.Validate(); err != nil {
 		return fmt.Errorf("engine: %w", err)
 	}
+	if c.RootMate < 0 || c.RootMate > MaxTsumePlies {
+		return fmt.Errorf("engine: RootMate is %d, want 0 (off) to %d", c.RootMate, MaxTsumePlies)
+	}
 	return nil
 }
 
@@ -65,6 +72,10 @@ func (c PlayerConfig) Validate() error {
 type Player struct {
 	cfg      PlayerConfig
 	searcher *mcts.Searcher
+	// tsume is the root mate search's, kept for a game (nil until first used); tsumeSide
+	// its attacker.
+	tsume     *tsumeSearch
+	tsumeSide minishogi.Color
 }
 
 // NewPlayer allocates the node pool (Search.MaxNodes × mcts.NodeBytes bytes) and returns
@@ -91,6 +102,7 @@ func (p *Player) Config() PlayerConfig { return p.cfg }
 func (p *Player) NewGame(seed uint64) {
 	p.cfg.Search.Seed = seed
 	p.searcher.Reseed(seed)
+	p.tsume = nil
 }
 
 // Stop ends a running Think early; it returns its decision as usual.
@@ -165,6 +177,21 @@ func (p *Player) Think(ctx context.Context, g *minishogi.Game, lim Limits) (Deci
 }
 
 func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, error) {
+	mate, plies, found, spent, err := p.rootMate(game, lim)
+	if err != nil {
+		return Decision{}, fmt.Errorf("engine: %w", err)
+	}
+	if found {
+		return Decision{Move: mate, Value: 1, Score: Score{Mate: plies, CP: 30000, Proven: true},
+			Elapsed: spent, PV: []minishogi.Move{mate}, Stop: mcts.StopProven,
+			Top: []MoveStat{{Move: mate, Proof: mcts.Proof{Status: mcts.Win, Plies: plies}}}}, nil
+	}
+	if lim.Time > 0 {
+		lim.Time = max(lim.Time-spent, time.Millisecond)
+		if lim.MaxTime > 0 {
+			lim.MaxTime = max(lim.MaxTime-spent, lim.Time)
+		}
+	}
 	mlim := mcts.Limits{
 		Playouts:     lim.Playouts,
 		Time:         lim.Time,

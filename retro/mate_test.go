@@ -1,6 +1,7 @@
 package retro_test
 
 import (
+	"errors"
 	"maps"
 	"math/rand/v2"
 	"testing"
@@ -260,5 +261,60 @@ func TestDisproofAgrees(t *testing.T) {
 	}
 	if certs < 50 || corrupted < 20 {
 		t.Fatalf("only %d certificates and %d corruptions; the test needs more", certs, corrupted)
+	}
+}
+
+// TestNodeLimitResumes stops df-pn on random arenas every 30 nodes (more than a descent to the deepest node takes) (SetNodeLimit) and
+// raises the limit until it answers: since every stop keeps what the table decided, the
+// search gets on, and its answer must be the brute force's; MateMove's move must keep the
+// mate exactly one ply shorter.
+func TestNodeLimitResumes(t *testing.T) {
+	const maxPlies = 9
+	rng := rand.New(rand.NewPCG(3, 4))
+	stopped, mates := 0, 0
+	for trial := range 200 {
+		a := randomArena(rng, 8)
+		root := 2 * rng.IntN(8) // the attacker to move
+		want := plainMinimalMate(a, root, maxPlies)
+		ms := retro.NewMateSearch[int, int, int](a, 0)
+		var got int
+		var found bool
+		for step := int64(1); ; step++ {
+			ms.SetNodeLimit(ms.Nodes() + 30)
+			var err error
+			got, found, err = ms.MinimalMate(root, true, maxPlies)
+			if errors.Is(err, retro.ErrNodeLimit) {
+				stopped++
+				if step > 10000 {
+					t.Fatalf("trial %d: no answer after %d stops", trial, step)
+				}
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+		if !found {
+			got = -1
+		}
+		if got != want {
+			t.Fatalf("trial %d: df-pn stopped every 30 nodes says %d, brute force %d", trial, got, want)
+		}
+		if !found || got == 0 {
+			continue
+		}
+		mates++
+		ms.SetNodeLimit(0)
+		m, err := ms.MateMove(root, got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := plainMinimalMate(a, a.Play(root, m), maxPlies); d != got-1 {
+			t.Fatalf("trial %d: after the mate move %d the mate takes %d plies, want %d", trial, m, d, got-1)
+		}
+	}
+	if stopped == 0 || mates < 30 {
+		t.Fatalf("%d stops and %d mates: the test needs more of both", stopped, mates)
 	}
 }

@@ -90,6 +90,17 @@ func (ms *MateSearch[S, M, K]) Proof(s S, attacker bool, plies int) (*Proof[K, M
 	return p, nil
 }
 
+// MateMove returns the first move of MateLine(s, true, plies) without walking the rest of
+// the line: a move of the attacker, to move in s, after which the defender is mated within
+// plies-1 plies. plies must be the minimal mate length.
+func (ms *MateSearch[S, M, K]) MateMove(s S, plies int) (M, error) {
+	m, found, err := ms.firstMove(s, true, plies-1, true)
+	if err == nil && !found {
+		err = fmt.Errorf("retro: mate move: no move keeps a mate in %d plies", plies)
+	}
+	return m, err
+}
+
 // MateLine returns a principal variation of a mate in exactly plies plies from s, which must
 // be the minimal mate length (as MinimalMate finds it): the attacker plays a move that keeps
 // the mate minimal and the defender a longest defence, each chosen by exact bounded searches.

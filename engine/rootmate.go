@@ -1,0 +1,75 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/shogilab/shogilab/retro"
+	"github.com/shogilab/shogilab/rules/minishogi"
+)
+
+// The root mate search (PlayerConfig.RootMate, docs/tactics.md): before the tree search,
+// the df-pn tsume search of package retro (the solver's) looks for a forced mate by checks
+// from the root of at most RootMate plies, and a mate found is played at once. It spends at
+// most a tenth of the think (rootMateShare): with a playout budget, one df-pn node for each
+// playout (a node costs less than a playout, so this is some tenth of the time too, and a
+// one-goroutine game stays reproducible); with a time budget, a tenth of the time. Its
+// table lives for the game, so the work on one move's root carries over to the next.
+const (
+	rootMateShare   = 10      // the think's share left to the root mate search: 1/rootMateShare
+	rootMateEntries = 1 << 18 // table size, nodes (about 14 MiB at the most)
+)
+
+type tsumeSearch = retro.MateSearch[minishogi.Position, minishogi.Move, minishogi.Code]
+
+// rootMate looks for a mate from the root of game within lim's share. It returns the mate's
+// first move and length, found false when it found none within the budget or the limit, and
+// how long it searched.
+func (p *Player) rootMate(game *Game, lim Limits) (m minishogi.Move, plies int, found bool, spent time.Duration, err error) {
+	if p.cfg.RootMate == 0 || (lim.Playouts == 0 && lim.Time == 0) {
+		return 0, 0, false, 0, nil
+	}
+	start := time.Now()
+	root := *game.Position()
+	var checks minishogi.MoveList
+	if root.GenerateChecks(&checks); checks.N == 0 {
+		return 0, 0, false, 0, nil // no check, no tsume
+	}
+	maxPlies := p.cfg.RootMate
+	if game.opts.MaxPlies > 0 {
+		// A mate past the play limit would be a draw (docs/rules.md).
+		maxPlies = min(maxPlies, game.opts.MaxPlies-game.Ply())
+	}
+	if p.tsume == nil || p.tsumeSide != root.SideToMove() {
+		// The tsume game names its attacker; a player that moves for the other side (an
+		// analysis of both sides' moves) starts a table for it.
+		p.tsume = retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](minishogi.Tsume{Attacker: root.SideToMove()}, rootMateEntries)
+		p.tsumeSide = root.SideToMove()
+	}
+	ms := p.tsume
+	ms.SetNodeLimit(0)
+	ms.SetDeadline(time.Time{})
+	if lim.Playouts > 0 {
+		ms.SetNodeLimit(ms.Nodes() + lim.Playouts)
+	}
+	if lim.Time > 0 {
+		ms.SetDeadline(start.Add(lim.Time / rootMateShare))
+	}
+	plies, found, err = ms.MinimalMate(root, true, maxPlies)
+	ms.SetNodeLimit(0)
+	ms.SetDeadline(time.Time{})
+	if errors.Is(err, retro.ErrNodeLimit) || errors.Is(err, retro.ErrDeadline) {
+		return 0, 0, false, time.Since(start), nil
+	}
+	if err != nil || !found {
+		return 0, 0, false, time.Since(start), err
+	}
+	// The proof is in the table: the first move is found without new search beyond the
+	// children the proof did not decide.
+	m, err = ms.MateMove(root, plies)
+	if err != nil {
+		return 0, 0, false, time.Since(start), fmt.Errorf("root mate: %w", err)
+	}
+	return m, plies, true, time.Since(start), nil
+}
