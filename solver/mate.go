@@ -198,6 +198,27 @@ type DFPNOptions struct {
 	// TimeLimit, if positive, stops the search after about that long; the result then
 	// reports the longest length disproved so far (Stopped is set).
 	TimeLimit time.Duration
+
+	// Name names the problem in a checkpoint's header (a handicap's name).
+	Name string
+	// Checkpoint, if not nil, is given the search's state every CheckpointEvery (0: only
+	// when the search stops early) and when a node limit, the time limit or Interrupt stops
+	// it; WriteCheckpoint saves it.
+	Checkpoint      func(*Checkpoint) error
+	CheckpointEvery time.Duration
+	// Resume, if not nil, continues a saved search; its header must match this search.
+	Resume *Checkpoint
+	// NodeLimit, if positive, stops the search cleanly at about that many nodes (counting
+	// a resumed search's), as a kill would but at a chosen point.
+	NodeLimit int64
+	// Interrupt, when closed, stops the search (as on SIGINT) after a last checkpoint.
+	Interrupt <-chan struct{}
+}
+
+// Header is the checkpoint header of the search opt describes.
+func (opt DFPNOptions) Header(root minishogi.Position, attacker minishogi.Color) CheckpointHeader {
+	return CheckpointHeader{Magic: checkpointMagic, Format: CheckpointFormat, Name: opt.Name,
+		Root: root.Code(), Attacker: attacker, MaxPlies: opt.MaxPlies, Upper: opt.Upper}
 }
 
 // BytesPerTableEntry is the memory one df-pn table entry takes (retro.MateSearch.EntryBytes
@@ -229,13 +250,80 @@ func SolveDFPN(root minishogi.Position, attacker minishogi.Color, opt DFPNOption
 			opt.Progress(n, mate, ms.Nodes())
 		}
 	}
-	plies, found, err := ms.MinimalMateFrom(root, att, opt.MinPlies, opt.MaxPlies, progress)
+	first := opt.MinPlies
+	var before float64 // seconds of the search before a resume
+	if c := opt.Resume; c != nil {
+		if err := c.Header.Matches(opt.Header(root, attacker)); err != nil {
+			return nil, fmt.Errorf("solver: resume: %w", err)
+		}
+		ms.Restore(c.State.Entries, c.State.Nodes)
+		first, disproved, before = c.State.Plies, c.State.Disproved, c.State.Seconds
+	}
+	ms.SetNodeLimit(opt.NodeLimit)
+	ms.SetInterrupt(opt.Interrupt)
+	save := func(plies int) error {
+		if opt.Checkpoint == nil {
+			return nil
+		}
+		c := &Checkpoint{Header: opt.Header(root, attacker), State: CheckpointState{Plies: plies,
+			Disproved: disproved, Nodes: ms.Nodes(), Seconds: before + time.Since(start).Seconds(),
+			Entries: ms.Entries()}}
+		if err := opt.Checkpoint(c); err != nil {
+			return fmt.Errorf("solver: %w", err)
+		}
+		return nil
+	}
+	// The deepening runs in slices of CheckpointEvery: a slice ends at a deadline, the
+	// state is saved, and the same length is searched on from the table, which kept the
+	// work (retro.MateSearch.SetDeadline).
+	var end time.Time
+	if opt.TimeLimit > 0 {
+		end = start.Add(opt.TimeLimit)
+	}
+	deepen := func() (int, bool, error) {
+		n := first
+		if att == (n%2 == 0) {
+			n++
+		}
+		for n <= opt.MaxPlies {
+			dl := end
+			if opt.Checkpoint != nil && opt.CheckpointEvery > 0 {
+				if s := time.Now().Add(opt.CheckpointEvery); dl.IsZero() || s.Before(dl) {
+					dl = s
+				}
+			}
+			ms.SetDeadline(dl)
+			ok, err := ms.Prove(root, att, n)
+			if err != nil {
+				stopped := errors.Is(err, retro.ErrDeadline) || errors.Is(err, retro.ErrNodeLimit) || errors.Is(err, retro.ErrInterrupted)
+				if stopped {
+					if serr := save(n); serr != nil {
+						return 0, false, serr
+					}
+				}
+				if errors.Is(err, retro.ErrDeadline) && (end.IsZero() || time.Now().Before(end)) {
+					continue // a checkpoint slice ended, not the search
+				}
+				if stopped {
+					return 0, false, retro.ErrDeadline // stopped early: reported as Stopped
+				}
+				return 0, false, err
+			}
+			progress(n, ok)
+			if ok {
+				return n, true, nil
+			}
+			n += 2
+		}
+		return 0, false, nil
+	}
+	plies, found, err := deepen()
 	if errors.Is(err, retro.ErrDeadline) {
 		r := &DFPN{Stopped: true, Lower: disproved}
 		r.MaxPlies, r.Positions, r.Nodes = disproved, ms.TableSize(), ms.Nodes()
 		ms.SetDeadline(time.Time{})
 		r.certify(ms, root, att, opt.Certificate)
-		r.Seconds = time.Since(start).Seconds()
+		r.Seconds = before + time.Since(start).Seconds()
 		return r, nil
 	}
 	if err != nil {
@@ -262,7 +350,7 @@ func SolveDFPN(root minishogi.Position, attacker minishogi.Color, opt DFPNOption
 		return nil, err
 	}
 	r.Positions, r.Nodes = ms.TableSize(), ms.Nodes()
-	r.Seconds = time.Since(start).Seconds()
+	r.Seconds = before + time.Since(start).Seconds()
 	return r, nil
 }
 

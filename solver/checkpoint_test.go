@@ -1,0 +1,102 @@
+package solver
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/shogilab/shogilab/rules/minishogi"
+)
+
+// TestCheckpointResume stops the four-piece handicap (mate in 10, see TestParallelFourPiece
+// and datasets/README.md) at a node limit part-way, resumes from the checkpoint written at the
+// stop, and must reach the same answer with a proof the checker accepts; the resumed search
+// must start from the saved state (the stopped length, the saved nodes), not afresh.
+func TestCheckpointResume(t *testing.T) {
+	root, _ := minishogi.Handicap("four-piece")
+	path := filepath.Join(t.TempDir(), "four.ckpt")
+	var saves int
+	save := func(c *Checkpoint) error { saves++; return WriteCheckpoint(path, c) }
+	const limit = 2000
+	d, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 10, Name: "four-piece", NodeLimit: limit, Checkpoint: save})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Stopped || d.Found || saves != 1 {
+		t.Fatalf("with a node limit of %d: stopped %v, found %v, %d checkpoints; want stopped, not found, one checkpoint", limit, d.Stopped, d.Found, saves)
+	}
+	c, err := ReadCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.State.Nodes < limit || len(c.State.Entries) == 0 || c.Header.Name != "four-piece" {
+		t.Fatalf("checkpoint: %d nodes, %d entries, name %q", c.State.Nodes, len(c.State.Entries), c.Header.Name)
+	}
+	r, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 10, Name: "four-piece", Resume: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Found || r.Plies != 10 || !r.Minimal || r.Lower != 8 {
+		t.Fatalf("resumed: mate %v in %d (minimal %v), no mate within %d; want a minimal mate in 10", r.Found, r.Plies, r.Minimal, r.Lower)
+	}
+	if r.Nodes <= c.State.Nodes {
+		t.Fatalf("resumed search reports %d nodes, not more than the %d saved", r.Nodes, c.State.Nodes)
+	}
+	if err := CheckProof(root, r.Proof); err != nil {
+		t.Fatalf("resumed proof rejected: %v", err)
+	}
+	// Resuming another problem, or with other options, is refused.
+	if _, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 12, Name: "four-piece", Resume: c}); err == nil || !strings.Contains(err.Error(), "max-plies") {
+		t.Fatalf("resume with other options: %v, want a refusal naming --max-plies", err)
+	}
+}
+
+// TestCheckpointTruncated: a cut checkpoint and a foreign file are refused with one line.
+func TestCheckpointTruncated(t *testing.T) {
+	root, _ := minishogi.Handicap("bare-king")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bare.ckpt")
+	_, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 12, Name: "bare-king", NodeLimit: 500,
+		Checkpoint: func(c *Checkpoint) error { return WriteCheckpoint(path, c) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + ".tmp"); !os.IsNotExist(err) {
+		t.Errorf("the temporary file was left behind: %v", err)
+	}
+	for name, data := range map[string][]byte{"truncated": b[:len(b)*2/3], "foreign": []byte("# proof\nnot a checkpoint\n")} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadCheckpoint(p)
+		if err == nil {
+			t.Fatalf("%s checkpoint accepted", name)
+		}
+		if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, p) {
+			t.Errorf("%s checkpoint: error %q, want one line naming the file", name, msg)
+		}
+	}
+}
+
+// TestCheckpointInterrupt: closing Interrupt (what SIGINT does in solve) stops the search
+// with a last checkpoint.
+func TestCheckpointInterrupt(t *testing.T) {
+	root, _ := minishogi.Handicap("four-piece")
+	stop := make(chan struct{})
+	close(stop)
+	var got *Checkpoint
+	d, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 10, Name: "four-piece", Interrupt: stop,
+		Checkpoint: func(c *Checkpoint) error { got = c; return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Stopped || got == nil || got.State.Nodes == 0 {
+		t.Fatalf("interrupted: stopped %v, checkpoint %v", d.Stopped, got != nil)
+	}
+}
