@@ -100,3 +100,30 @@ func TestCheckpointInterrupt(t *testing.T) {
 		t.Fatalf("interrupted: stopped %v, checkpoint %v", d.Stopped, got != nil)
 	}
 }
+
+// TestStatusSlices: a status every nanosecond cuts the search into slices of a few thousand
+// nodes (the deadline is read every 4096); the answer must stay the mate in 10 with a proof
+// that checks, and the reported nodes must never fall while the length never shrinks.
+func TestStatusSlices(t *testing.T) {
+	root, _ := minishogi.Handicap("four-piece")
+	var seen []DFPNStatus
+	d, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 10, StatusEvery: 1,
+		Status: func(s DFPNStatus) { seen = append(seen, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Found || d.Plies != 10 || !d.Minimal {
+		t.Fatalf("mate %v in %d (minimal %v), want a minimal mate in 10", d.Found, d.Plies, d.Minimal)
+	}
+	if err := CheckProof(root, d.Proof); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) == 0 {
+		t.Fatal("no status reported")
+	}
+	for i := 1; i < len(seen); i++ {
+		if seen[i].Nodes < seen[i-1].Nodes || seen[i].Plies < seen[i-1].Plies {
+			t.Fatalf("status %d %+v after %+v", i, seen[i], seen[i-1])
+		}
+	}
+}

@@ -213,6 +213,20 @@ type DFPNOptions struct {
 	NodeLimit int64
 	// Interrupt, when closed, stops the search (as on SIGINT) after a last checkpoint.
 	Interrupt <-chan struct{}
+	// Status, if not nil, is told how the search stands every StatusEvery, for a progress
+	// display during a long length.
+	Status      func(DFPNStatus)
+	StatusEvery time.Duration
+}
+
+// DFPNStatus is how a df-pn search stands: the length being searched, the longest
+// disproved (-1: none), the nodes and seconds so far (a resumed search's included), and the
+// table's entries and limit (0: none).
+type DFPNStatus struct {
+	Plies, Disproved      int
+	Nodes                 int64
+	TableSize, TableLimit int
+	Seconds               float64
 }
 
 // Header is the checkpoint header of the search opt describes.
@@ -280,31 +294,58 @@ func SolveDFPN(root minishogi.Position, attacker minishogi.Color, opt DFPNOption
 	if opt.TimeLimit > 0 {
 		end = start.Add(opt.TimeLimit)
 	}
+	status := func(n int) {
+		if opt.Status != nil {
+			opt.Status(DFPNStatus{Plies: n, Disproved: disproved, Nodes: ms.Nodes(), TableSize: ms.TableSize(),
+				TableLimit: int(opt.MemoryBudget / BytesPerTableEntry), Seconds: before + time.Since(start).Seconds()})
+		}
+	}
+	// next returns the time of the next periodic event (every), or the zero time.
+	next := func(on bool, every time.Duration) time.Time {
+		if !on || every <= 0 {
+			return time.Time{}
+		}
+		return time.Now().Add(every)
+	}
+	earliest := func(ts ...time.Time) time.Time {
+		var e time.Time
+		for _, t := range ts {
+			if !t.IsZero() && (e.IsZero() || t.Before(e)) {
+				e = t
+			}
+		}
+		return e
+	}
 	deepen := func() (int, bool, error) {
 		n := first
 		if att == (n%2 == 0) {
 			n++
 		}
+		nextSave := next(opt.Checkpoint != nil, opt.CheckpointEvery)
+		nextStatus := next(opt.Status != nil, opt.StatusEvery)
 		for n <= opt.MaxPlies {
-			dl := end
-			if opt.Checkpoint != nil && opt.CheckpointEvery > 0 {
-				if s := time.Now().Add(opt.CheckpointEvery); dl.IsZero() || s.Before(dl) {
-					dl = s
-				}
-			}
-			ms.SetDeadline(dl)
+			ms.SetDeadline(earliest(end, nextSave, nextStatus))
 			ok, err := ms.Prove(root, att, n)
-			if err != nil {
-				stopped := errors.Is(err, retro.ErrDeadline) || errors.Is(err, retro.ErrNodeLimit) || errors.Is(err, retro.ErrInterrupted)
-				if stopped {
+			now := time.Now()
+			if errors.Is(err, retro.ErrDeadline) && (end.IsZero() || now.Before(end)) {
+				// A slice ended, not the search: save or report, and search on.
+				if !nextSave.IsZero() && !now.Before(nextSave) {
 					if serr := save(n); serr != nil {
 						return 0, false, serr
 					}
+					nextSave = next(true, opt.CheckpointEvery)
 				}
-				if errors.Is(err, retro.ErrDeadline) && (end.IsZero() || time.Now().Before(end)) {
-					continue // a checkpoint slice ended, not the search
+				if !nextStatus.IsZero() && !now.Before(nextStatus) {
+					status(n)
+					nextStatus = next(true, opt.StatusEvery)
 				}
-				if stopped {
+				continue
+			}
+			if err != nil {
+				if errors.Is(err, retro.ErrDeadline) || errors.Is(err, retro.ErrNodeLimit) || errors.Is(err, retro.ErrInterrupted) {
+					if serr := save(n); serr != nil {
+						return 0, false, serr
+					}
 					return 0, false, retro.ErrDeadline // stopped early: reported as Stopped
 				}
 				return 0, false, err

@@ -72,6 +72,7 @@ type mateFlags struct {
 	every      time.Duration
 	resume     string
 	nodeLimit  int64
+	status     time.Duration
 }
 
 func (f *mateFlags) register(fs *flag.FlagSet) {
@@ -93,6 +94,7 @@ func (f *mateFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.checkpoint, "checkpoint", "", "save the df-pn search to `FILE` every --every, on SIGINT or SIGTERM, and when a limit stops it (see solver.CheckpointFormat)")
 	fs.DurationVar(&f.every, "every", 10*time.Minute, "with --checkpoint: the `DURATION` between checkpoints")
 	fs.StringVar(&f.resume, "resume", "", "continue the df-pn search saved in `FILE` (same problem and --max-plies, --upper)")
+	fs.DurationVar(&f.status, "status-every", 30*time.Second, "show df-pn's state (length searched, nodes, nodes/s, table fill, elapsed, an estimate) on stderr every `DURATION` (0: never)")
 	fs.Int64Var(&f.nodeLimit, "node-limit", 0, "stop df-pn cleanly after about `N` nodes, counting a resumed search's (0: no limit)")
 }
 
@@ -112,6 +114,8 @@ func (f *mateFlags) check() (budget uint64, err error) {
 		return 0, cli.Usagef("--study-plies is %d, want 1 or more", f.studyPlies)
 	case f.every <= 0:
 		return 0, cli.Usagef("--every is %v, want more than 0", f.every)
+	case f.status < 0:
+		return 0, cli.Usagef("--status-every is %v, want 0 or more", f.status)
 	case f.nodeLimit < 0:
 		return 0, cli.Usagef("--node-limit is %d, want 0 or more", f.nodeLimit)
 	}
@@ -361,7 +365,9 @@ func solveMate(f mateFlags, handicap string, root minishogi.Position, attacker m
 		runDF = func() {
 			o := dfOpt
 			o.MaxPlies, o.MemoryBudget, o.TimeLimit, o.Workers, o.Upper, o.Certificate = f.maxPlies, dfpnBudget, f.timeLimit, f.workers, f.upper, certMax(f)
-			o.Progress = func(n int, mate bool, nodes int64) { progress("df-pn", n, mate, nodes) }
+			st := newStatus(stderr)
+			o.Progress = func(n int, mate bool, nodes int64) { st.decided(nodes); progress("df-pn", n, mate, nodes) }
+			o.Status, o.StatusEvery = st.show, f.status
 			d, dErr = solver.SolveDFPN(root, attacker, o)
 		}
 		runRetro = func() {
