@@ -36,6 +36,17 @@
 // moveGame.Split, df-pn+ initial numbers through moveGame.Initial, and parallel workers
 // (DFPNOptions.Workers) with virtual proof numbers.
 //
+// Long solves. DFPNOptions.Checkpoint is given the search's state (a Checkpoint: the mate
+// length being searched, the longest disproved, nodes, elapsed seconds and every table
+// entry, under a CheckpointHeader naming the problem, the root, the attacker, MaxPlies and
+// Upper) every CheckpointEvery and when a node limit (NodeLimit), the time limit or Interrupt
+// stops the search; DFPNOptions.Resume continues from one with nothing decided lost.
+// WriteCheckpoint saves it atomically (a .tmp file, fsync, rename) as gzip over encoding/gob,
+// format CheckpointFormat; ReadCheckpoint refuses a foreign, other-version or truncated file.
+// The periodic events cut the search into deadline slices (retro.MateSearch.SetDeadline),
+// after each of which the same length is searched on from the table; DFPNOptions.Status uses
+// the same slices to report progress (DFPNStatus).
+//
 // Proofs are written as text (WriteProof documents the format): one line per attacker node,
 // the position and the attacker's move; the checker generates every defence itself.
 // Certificates (WriteCertificate) mirror them: one line per defender node and its reply. CheckLine
