@@ -43,3 +43,34 @@ func TestHandicapCheckpointResume(t *testing.T) {
 		}
 	}
 }
+
+// TestSplitShardMerge: the four-piece handicap split after 2 plies, solved in shards 0/2 (by
+// flag) and 1/2 (as a Slurm array task), merges to the unsplit mate in 10 with a proof that
+// solve verify accepts; a merge missing a shard is refused.
+func TestSplitShardMerge(t *testing.T) {
+	dir := t.TempDir()
+	split, proof := filepath.Join(dir, "four.split"), filepath.Join(dir, "four.proof")
+	if code, out, stderr := runSolve("handicap", "four-piece", "--max-plies", "10", "--split", "2", "--split-file", split); code != 0 {
+		t.Fatalf("split: exit %d, %s %s", code, out, stderr)
+	}
+	r0, r1 := filepath.Join(dir, "r0"), filepath.Join(dir, "r1")
+	if code, out, stderr := runSolve("shard", split, "--shard", "0/2", "--out", r0); code != 0 {
+		t.Fatalf("shard 0/2: exit %d, %s %s", code, out, stderr)
+	}
+	t.Setenv("SLURM_ARRAY_TASK_ID", "2")
+	t.Setenv("SLURM_ARRAY_TASK_COUNT", "2")
+	t.Setenv("SLURM_ARRAY_TASK_MIN", "1")
+	if code, out, stderr := runSolve("shard", split, "--out", r1); code != 0 || !strings.Contains(out, "shard 1/2") {
+		t.Fatalf("shard from Slurm: exit %d, %s %s", code, out, stderr)
+	}
+	code, out, stderr := runSolve("merge", split, r0, r1, "--proof", proof)
+	if code != 0 || !strings.Contains(out, "mate in 10 plies (minimal") {
+		t.Fatalf("merge: exit %d, %s %s", code, out, stderr)
+	}
+	if code, out, stderr := runSolve("verify", proof); code != 0 || !strings.Contains(out, "holds") {
+		t.Fatalf("verify: exit %d, %s %s", code, out, stderr)
+	}
+	if code, _, stderr := runSolve("merge", split, r0); code == 0 || strings.Count(stderr, "\n") != 1 {
+		t.Fatalf("merge of one shard: exit %d, %q; want a one-line refusal", code, stderr)
+	}
+}
