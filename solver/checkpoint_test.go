@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shogilab/shogilab/retro"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -125,5 +126,33 @@ func TestStatusSlices(t *testing.T) {
 		if seen[i].Nodes < seen[i-1].Nodes || seen[i].Plies < seen[i-1].Plies {
 			t.Fatalf("status %d %+v after %+v", i, seen[i], seen[i-1])
 		}
+	}
+}
+
+// TestRestoreDecided: a table saved after the four-piece search decided the mate in 10,
+// restored into a fresh search, decides that length again without generating a node (the
+// root's entry is a decision), and the proof read off it checks.
+func TestRestoreDecided(t *testing.T) {
+	root, _ := minishogi.Handicap("four-piece")
+	var saved *Checkpoint
+	d, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 10, Upper: true, Name: "x", Checkpoint: func(c *Checkpoint) error { saved = c; return nil }, NodeLimit: 1 << 40})
+	if err != nil || !d.Found || saved != nil {
+		t.Fatalf("found %v, err %v, checkpoint %v: want a mate and no checkpoint (no stop)", d.Found, err, saved != nil)
+	}
+	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, 0)
+	ms2 := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, 0)
+	if ok, err := ms.Prove(root, false, 10); err != nil || !ok {
+		t.Fatalf("prove: %v %v", ok, err)
+	}
+	ms2.Restore(ms.Entries(), 0)
+	if ok, err := ms2.Prove(root, false, 10); err != nil || !ok || ms2.Nodes() != 0 {
+		t.Fatalf("restored: mate %v, err %v, %d nodes; want a mate from the table alone", ok, err, ms2.Nodes())
+	}
+	p, err := ms2.Proof(root, false, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckProof(root, p); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -157,9 +157,27 @@ func MergeSplit(root minishogi.Position, attacker minishogi.Color, k, maxPlies i
 		}
 		dist(p, p.SideToMove() == attacker)
 	}
+	// Keep only the positions the chosen moves reach from the root.
 	proof = &Proof{Plies: v, AttackerToMove: root.SideToMove() == attacker, Moves: map[minishogi.Code]minishogi.Move{}}
-	for c, b := range best {
-		proof.Moves[c] = b.move
+	seen := map[minishogi.Code]bool{}
+	var keep func(p minishogi.Position)
+	keep = func(p minishogi.Position) {
+		c := p.Code()
+		if seen[c] {
+			return
+		}
+		seen[c] = true
+		if p.SideToMove() == attacker {
+			if b, ok := best[c]; ok {
+				proof.Moves[c] = b.move
+				keep(g.Play(p, b.move))
+			}
+			return
+		}
+		for _, m := range g.Moves(p, nil) {
+			keep(g.Play(p, m))
+		}
 	}
+	keep(root)
 	return true, v, proof, nil
 }
