@@ -389,6 +389,9 @@ func solveMate(f mateFlags, handicap string, root minishogi.Position, attacker m
 	if dErr != nil {
 		return dErr
 	}
+	if d.Stopped && f.checkpoint != "" {
+		fmt.Fprintf(stderr, "solve: df-pn stopped; its state is saved in %s: continue with --resume %s\n", f.checkpoint, f.checkpoint)
+	}
 	rep := mateReport{Handicap: handicap, SFEN: root.SFEN(), Attacker: colorName(attacker), MaxPlies: f.maxPlies,
 		DFPN: methodOf(d.Mate), MatePlies: methodOf(d.Mate).MatePlies, PV: usiMoves(d.PV),
 		Positions: d.Positions, Nodes: d.Nodes, Stopped: d.Stopped}
