@@ -94,6 +94,9 @@ type MateSearch[S any, M comparable, K comparable] struct {
 	limit    int64 // SetNodeLimit's count; 0: none
 	stop     atomic.Bool
 	nodes    int64
+	// nodeLimit and interrupt stop a search early (SetNodeLimit, SetInterrupt).
+	nodeLimit int64
+	interrupt <-chan struct{}
 }
 
 // SetDeadline makes searches stop with ErrDeadline once t has passed (the zero time: never).
@@ -336,8 +339,15 @@ func (w *worker[S, M, K]) mid(s S, k nodeKey[K], thPhi, thDelta uint32, ply int)
 	f := w.frame(ply)
 	f.moves = ms.game.Moves(s, f.moves[:0])
 	w.nodes++
-	if w.nodes%checkDeadlineEvery == 0 && !ms.deadline.IsZero() && time.Now().After(ms.deadline) {
-		w.err = ErrDeadline
+	if w.nodes%checkDeadlineEvery == 0 {
+		if !ms.deadline.IsZero() && time.Now().After(ms.deadline) {
+			w.err = ErrDeadline
+		} else if ms.interrupted() {
+			w.err = ErrInterrupted
+		}
+	}
+	if ms.nodeLimit > 0 && ms.nodes+w.nodes >= ms.nodeLimit && w.err == nil {
+		w.err = ErrNodeLimit
 	}
 	if ms.limit > 0 && ms.nodes+w.nodes >= ms.limit {
 		w.err = ErrNodeLimit

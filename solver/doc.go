@@ -36,6 +36,26 @@
 // moveGame.Split, df-pn+ initial numbers through moveGame.Initial, and parallel workers
 // (DFPNOptions.Workers) with virtual proof numbers.
 //
+// Long solves. DFPNOptions.Checkpoint is given the search's state (a Checkpoint: the mate
+// length being searched, the longest disproved, nodes, elapsed seconds and every table
+// entry, under a CheckpointHeader naming the problem, the root, the attacker, MaxPlies and
+// Upper) every CheckpointEvery and when a node limit (NodeLimit), the time limit or Interrupt
+// stops the search; DFPNOptions.Resume continues from one with nothing decided lost.
+// WriteCheckpoint saves it atomically (a .tmp file, fsync, rename) as gzip over encoding/gob,
+// format CheckpointFormat; ReadCheckpoint refuses a foreign, other-version or truncated file.
+// The periodic events cut the search into deadline slices (retro.MateSearch.SetDeadline),
+// after each of which the same length is searched on from the table; DFPNOptions.Status uses
+// the same slices to report progress (DFPNStatus).
+//
+// Splitting. SplitLeaves lists the distinct positions exactly K plies from the root (the
+// first K plies are a full tree of both sides' moves); each is an independent subproblem, a
+// minimal mate within L-K plies, to be solved anywhere. MergeSplit puts their answers back by
+// the AND/OR rule over those K plies (an attacker node takes its shortest child, a defender
+// node its longest, a side without moves loses there) into the root's minimal mate within L,
+// and joins the first plies' moves and the leaves' proofs into one proof, keeping at each
+// position the move of the shortest mate known from it (so that every position still mates
+// within its length); CheckProof checks the result like any other.
+//
 // Proofs are written as text (WriteProof documents the format): one line per attacker node,
 // the position and the attacker's move; the checker generates every defence itself.
 // Certificates (WriteCertificate) mirror them: one line per defender node and its reply. CheckLine

@@ -198,6 +198,41 @@ type DFPNOptions struct {
 	// TimeLimit, if positive, stops the search after about that long; the result then
 	// reports the longest length disproved so far (Stopped is set).
 	TimeLimit time.Duration
+
+	// Name names the problem in a checkpoint's header (a handicap's name).
+	Name string
+	// Checkpoint, if not nil, is given the search's state every CheckpointEvery (0: only
+	// when the search stops early) and when a node limit, the time limit or Interrupt stops
+	// it; WriteCheckpoint saves it.
+	Checkpoint      func(*Checkpoint) error
+	CheckpointEvery time.Duration
+	// Resume, if not nil, continues a saved search; its header must match this search.
+	Resume *Checkpoint
+	// NodeLimit, if positive, stops the search cleanly at about that many nodes (counting
+	// a resumed search's), as a kill would but at a chosen point.
+	NodeLimit int64
+	// Interrupt, when closed, stops the search (as on SIGINT) after a last checkpoint.
+	Interrupt <-chan struct{}
+	// Status, if not nil, is told how the search stands every StatusEvery, for a progress
+	// display during a long length.
+	Status      func(DFPNStatus)
+	StatusEvery time.Duration
+}
+
+// DFPNStatus is how a df-pn search stands: the length being searched, the longest
+// disproved (-1: none), the nodes and seconds so far (a resumed search's included), and the
+// table's entries and limit (0: none).
+type DFPNStatus struct {
+	Plies, Disproved      int
+	Nodes                 int64
+	TableSize, TableLimit int
+	Seconds               float64
+}
+
+// Header is the checkpoint header of the search opt describes.
+func (opt DFPNOptions) Header(root minishogi.Position, attacker minishogi.Color) CheckpointHeader {
+	return CheckpointHeader{Magic: checkpointMagic, Format: CheckpointFormat, Name: opt.Name,
+		Root: root.Code(), Attacker: attacker, MaxPlies: opt.MaxPlies, Upper: opt.Upper}
 }
 
 // BytesPerTableEntry is the memory one df-pn table entry takes (retro.MateSearch.EntryBytes
@@ -229,13 +264,107 @@ func SolveDFPN(root minishogi.Position, attacker minishogi.Color, opt DFPNOption
 			opt.Progress(n, mate, ms.Nodes())
 		}
 	}
-	plies, found, err := ms.MinimalMateFrom(root, att, opt.MinPlies, opt.MaxPlies, progress)
+	first := opt.MinPlies
+	var before float64 // seconds of the search before a resume
+	if c := opt.Resume; c != nil {
+		if err := c.Header.Matches(opt.Header(root, attacker)); err != nil {
+			return nil, fmt.Errorf("solver: resume: %w", err)
+		}
+		ms.Restore(c.State.Entries, c.State.Nodes)
+		first, disproved, before = c.State.Plies, c.State.Disproved, c.State.Seconds
+	}
+	ms.SetNodeLimit(opt.NodeLimit)
+	ms.SetInterrupt(opt.Interrupt)
+	save := func(plies int) error {
+		if opt.Checkpoint == nil {
+			return nil
+		}
+		c := &Checkpoint{Header: opt.Header(root, attacker), State: CheckpointState{Plies: plies,
+			Disproved: disproved, Nodes: ms.Nodes(), Seconds: before + time.Since(start).Seconds(),
+			Entries: ms.Entries()}}
+		if err := opt.Checkpoint(c); err != nil {
+			return fmt.Errorf("solver: %w", err)
+		}
+		return nil
+	}
+	// The deepening runs in slices of CheckpointEvery: a slice ends at a deadline, the
+	// state is saved, and the same length is searched on from the table, which kept the
+	// work (retro.MateSearch.SetDeadline).
+	var end time.Time
+	if opt.TimeLimit > 0 {
+		end = start.Add(opt.TimeLimit)
+	}
+	status := func(n int) {
+		if opt.Status != nil {
+			opt.Status(DFPNStatus{Plies: n, Disproved: disproved, Nodes: ms.Nodes(), TableSize: ms.TableSize(),
+				TableLimit: int(opt.MemoryBudget / BytesPerTableEntry), Seconds: before + time.Since(start).Seconds()})
+		}
+	}
+	// next returns the time of the next periodic event (every), or the zero time.
+	next := func(on bool, every time.Duration) time.Time {
+		if !on || every <= 0 {
+			return time.Time{}
+		}
+		return time.Now().Add(every)
+	}
+	earliest := func(ts ...time.Time) time.Time {
+		var e time.Time
+		for _, t := range ts {
+			if !t.IsZero() && (e.IsZero() || t.Before(e)) {
+				e = t
+			}
+		}
+		return e
+	}
+	deepen := func() (int, bool, error) {
+		n := first
+		if att == (n%2 == 0) {
+			n++
+		}
+		nextSave := next(opt.Checkpoint != nil, opt.CheckpointEvery)
+		nextStatus := next(opt.Status != nil, opt.StatusEvery)
+		for n <= opt.MaxPlies {
+			ms.SetDeadline(earliest(end, nextSave, nextStatus))
+			ok, err := ms.Prove(root, att, n)
+			now := time.Now()
+			if errors.Is(err, retro.ErrDeadline) && (end.IsZero() || now.Before(end)) {
+				// A slice ended, not the search: save or report, and search on.
+				if !nextSave.IsZero() && !now.Before(nextSave) {
+					if serr := save(n); serr != nil {
+						return 0, false, serr
+					}
+					nextSave = next(true, opt.CheckpointEvery)
+				}
+				if !nextStatus.IsZero() && !now.Before(nextStatus) {
+					status(n)
+					nextStatus = next(true, opt.StatusEvery)
+				}
+				continue
+			}
+			if err != nil {
+				if errors.Is(err, retro.ErrDeadline) || errors.Is(err, retro.ErrNodeLimit) || errors.Is(err, retro.ErrInterrupted) {
+					if serr := save(n); serr != nil {
+						return 0, false, serr
+					}
+					return 0, false, retro.ErrDeadline // stopped early: reported as Stopped
+				}
+				return 0, false, err
+			}
+			progress(n, ok)
+			if ok {
+				return n, true, nil
+			}
+			n += 2
+		}
+		return 0, false, nil
+	}
+	plies, found, err := deepen()
 	if errors.Is(err, retro.ErrDeadline) {
 		r := &DFPN{Stopped: true, Lower: disproved}
 		r.MaxPlies, r.Positions, r.Nodes = disproved, ms.TableSize(), ms.Nodes()
 		ms.SetDeadline(time.Time{})
 		r.certify(ms, root, att, opt.Certificate)
-		r.Seconds = time.Since(start).Seconds()
+		r.Seconds = before + time.Since(start).Seconds()
 		return r, nil
 	}
 	if err != nil {
@@ -262,7 +391,7 @@ func SolveDFPN(root minishogi.Position, attacker minishogi.Color, opt DFPNOption
 		return nil, err
 	}
 	r.Positions, r.Nodes = ms.TableSize(), ms.Nodes()
-	r.Seconds = time.Since(start).Seconds()
+	r.Seconds = before + time.Since(start).Seconds()
 	return r, nil
 }
 

@@ -14,6 +14,8 @@ func runHandicap(args []string, stdout, stderr io.Writer) error {
 	var f mateFlags
 	fs := flag.NewFlagSet("solve handicap", flag.ContinueOnError)
 	f.register(fs)
+	split := fs.Int("split", 0, "instead of solving, write the subproblems after `K` plies to --split-file (see solve shard, solve merge)")
+	splitFile := fs.String("split-file", "", "with --split: the subproblem `FILE` (default NAME.split)")
 	names := strings.Join(minishogi.HandicapNames(), ", ")
 	if err := parseFlags(fs, args, stdout, `usage: solve handicap NAME [flags]
 
@@ -28,6 +30,13 @@ for the methods and the output.`); err != nil {
 	root, err := minishogi.Handicap(fs.Arg(0))
 	if err != nil {
 		return cli.Usagef("%v", err)
+	}
+	if *split > 0 {
+		path := *splitFile
+		if path == "" {
+			path = fs.Arg(0) + ".split"
+		}
+		return writeSplit(path, fs.Arg(0), root, minishogi.Sente, *split, f.maxPlies, stdout)
 	}
 	return solveMate(f, fs.Arg(0), root, minishogi.Sente, stdout, stderr)
 }

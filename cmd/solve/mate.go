@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -66,6 +68,11 @@ type mateFlags struct {
 	plots      figure.Options
 	studyPlies int
 	timeLimit  time.Duration
+	checkpoint string
+	every      time.Duration
+	resume     string
+	nodeLimit  int64
+	status     time.Duration
 }
 
 func (f *mateFlags) register(fs *flag.FlagSet) {
@@ -84,6 +91,11 @@ func (f *mateFlags) register(fs *flag.FlagSet) {
 	f.plots.AddFlags(fs)
 	fs.IntVar(&f.studyPlies, "study-plies", 8, "with --plot: the graph's ply bound")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop df-pn after `DURATION` (such as 30m) and report the longest length proved to have no mate (0: no limit)")
+	fs.StringVar(&f.checkpoint, "checkpoint", "", "save the df-pn search to `FILE` every --every, on SIGINT or SIGTERM, and when a limit stops it (see solver.CheckpointFormat)")
+	fs.DurationVar(&f.every, "every", 10*time.Minute, "with --checkpoint: the `DURATION` between checkpoints")
+	fs.StringVar(&f.resume, "resume", "", "continue the df-pn search saved in `FILE` (same problem and --max-plies, --upper)")
+	fs.DurationVar(&f.status, "status-every", 30*time.Second, "show df-pn's state (length searched, nodes, nodes/s, table fill, elapsed, an estimate) on stderr every `DURATION` (0: never)")
+	fs.Int64Var(&f.nodeLimit, "node-limit", 0, "stop df-pn cleanly after about `N` nodes, counting a resumed search's (0: no limit)")
 }
 
 func (f *mateFlags) check() (budget uint64, err error) {
@@ -100,6 +112,12 @@ func (f *mateFlags) check() (budget uint64, err error) {
 		return 0, cli.Usagef("--time-limit is %v, want 0 or more", f.timeLimit)
 	case f.studyPlies < 1:
 		return 0, cli.Usagef("--study-plies is %d, want 1 or more", f.studyPlies)
+	case f.every <= 0:
+		return 0, cli.Usagef("--every is %v, want more than 0", f.every)
+	case f.status < 0:
+		return 0, cli.Usagef("--status-every is %v, want 0 or more", f.status)
+	case f.nodeLimit < 0:
+		return 0, cli.Usagef("--node-limit is %d, want 0 or more", f.nodeLimit)
 	}
 	budget, err = parseBytes(f.memory)
 	if err != nil {
@@ -299,6 +317,40 @@ func solveMate(f mateFlags, handicap string, root minishogi.Position, attacker m
 	if err != nil {
 		return err
 	}
+	dfOpt := solver.DFPNOptions{Name: handicap, NodeLimit: f.nodeLimit}
+	if f.resume != "" {
+		if dfOpt.Resume, err = solver.ReadCheckpoint(f.resume); err != nil {
+			return fmt.Errorf("--resume: %w", err)
+		}
+		// Refused here, before any search runs, not after the retrograde cross-check.
+		want := solver.DFPNOptions{Name: handicap, MaxPlies: f.maxPlies, Upper: f.upper}.Header(root, attacker)
+		if err := dfOpt.Resume.Header.Matches(want); err != nil {
+			return fmt.Errorf("--resume %s: %w", f.resume, err)
+		}
+	}
+	if f.checkpoint != "" {
+		if err := cli.CheckOutputFile(f.checkpoint); err != nil {
+			return fmt.Errorf("--checkpoint: %w", err)
+		}
+		path := f.checkpoint
+		dfOpt.Checkpoint = func(c *solver.Checkpoint) error { return solver.WriteCheckpoint(path, c) }
+		dfOpt.CheckpointEvery = f.every
+		// SIGINT (^C) and SIGTERM (Slurm's at the time limit) end the search with a last
+		// checkpoint instead of losing it.
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+		defer signal.Stop(sig)
+		stop, done := make(chan struct{}), make(chan struct{})
+		defer close(done)
+		go func() {
+			select {
+			case <-sig:
+				close(stop)
+			case <-done:
+			}
+		}()
+		dfOpt.Interrupt = stop
+	}
 	start := time.Now()
 	progress := newMateProgress(stderr, f.maxPlies)
 	dfpnBudget, retroBudget := budget, budget
@@ -311,8 +363,12 @@ func solveMate(f mateFlags, handicap string, root minishogi.Position, attacker m
 		r     *solver.Retro
 		wg    sync.WaitGroup
 		runDF = func() {
-			d, dErr = solver.SolveDFPN(root, attacker, solver.DFPNOptions{MaxPlies: f.maxPlies, MemoryBudget: dfpnBudget, TimeLimit: f.timeLimit, Workers: f.workers, Upper: f.upper, Certificate: certMax(f),
-				Progress: func(n int, mate bool, nodes int64) { progress("df-pn", n, mate, nodes) }})
+			o := dfOpt
+			o.MaxPlies, o.MemoryBudget, o.TimeLimit, o.Workers, o.Upper, o.Certificate = f.maxPlies, dfpnBudget, f.timeLimit, f.workers, f.upper, certMax(f)
+			st := newStatus(stderr)
+			o.Progress = func(n int, mate bool, nodes int64) { st.decided(nodes); progress("df-pn", n, mate, nodes) }
+			o.Status, o.StatusEvery = st.show, f.status
+			d, dErr = solver.SolveDFPN(root, attacker, o)
 		}
 		runRetro = func() {
 			if min(f.retroPlies, f.maxPlies) == 0 {
@@ -332,6 +388,9 @@ func solveMate(f mateFlags, handicap string, root minishogi.Position, attacker m
 	}
 	if dErr != nil {
 		return dErr
+	}
+	if d.Stopped && f.checkpoint != "" {
+		fmt.Fprintf(stderr, "solve: df-pn stopped; its state is saved in %s: continue with --resume %s\n", f.checkpoint, f.checkpoint)
 	}
 	rep := mateReport{Handicap: handicap, SFEN: root.SFEN(), Attacker: colorName(attacker), MaxPlies: f.maxPlies,
 		DFPN: methodOf(d.Mate), MatePlies: methodOf(d.Mate).MatePlies, PV: usiMoves(d.PV),
@@ -530,7 +589,7 @@ func printMate(w io.Writer, rep *mateReport) {
 	default:
 		fmt.Fprintf(w, "result        no forced mate within %d plies (proven)", *rep.NoMateWithin)
 		if rep.Stopped {
-			fmt.Fprintf(w, "; the time limit stopped df-pn while deciding %d plies", *rep.NoMateWithin+2)
+			fmt.Fprintf(w, "; a limit or a signal stopped df-pn while deciding %d plies", *rep.NoMateWithin+2)
 		}
 		fmt.Fprintln(w)
 	}

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSlurmSplit submits deploy/solve.slurm as a two-task array job to a real Slurm
+// (ci/slurm-setup.sh starts a single-node cluster) on the four-piece handicap split after 2
+// plies, waits, and merges the two shards: the mate in 10 with a proof that checks. It
+// follows cmd/selfplay's TestSlurmArray: without Slurm it skips, except under CI=true, where
+// it fails.
+func TestSlurmSplit(t *testing.T) {
+	sbatch, err := exec.LookPath("sbatch")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("sbatch not found (run ci/slurm-setup.sh as root)")
+		}
+		t.Skipf("sbatch not installed (run ci/slurm-setup.sh as root); skipping")
+	}
+	if out, err := exec.Command("scontrol", "ping").CombinedOutput(); err != nil || !strings.Contains(string(out), "UP") {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("slurmctld is not up (run ci/slurm-setup.sh): %s", out)
+		}
+		t.Skipf("slurmctld is not up (run ci/slurm-setup.sh): %s", out)
+	}
+	script, err := filepath.Abs("../../deploy/solve.slurm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	binary := filepath.Join(dir, "solve")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	split, out := filepath.Join(dir, "four.split"), filepath.Join(dir, "out")
+	if code, o, e := runSolve("handicap", "four-piece", "--max-plies", "10", "--split", "2", "--split-file", split); code != 0 {
+		t.Fatalf("split: exit %d, %s %s", code, o, e)
+	}
+	cmd := exec.Command(sbatch, "--wait", "--array=0-1", "--time=10", "--cpus-per-task=1", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "SOLVE="+binary, "SPLIT="+split, "OUT="+out, "SOLVE_ARGS=--memory 64MiB")
+	if o, err := cmd.CombinedOutput(); err != nil {
+		logs, _ := filepath.Glob(filepath.Join(dir, "solve-*.log"))
+		var text string
+		for _, l := range logs {
+			b, _ := os.ReadFile(l)
+			text += l + ":\n" + string(b)
+		}
+		t.Fatalf("sbatch: %v\n%s\n%s", err, o, text)
+	}
+	results, _ := filepath.Glob(filepath.Join(out, "shard-*-of-2.result"))
+	if len(results) != 2 {
+		t.Fatalf("result files %v, want 2", results)
+	}
+	proof := filepath.Join(dir, "four.proof")
+	code, o, e := runSolve(append([]string{"merge", split, "--proof", proof}, results...)...)
+	if code != 0 || !strings.Contains(o, "mate in 10 plies (minimal") {
+		t.Fatalf("merge: exit %d, %s %s", code, o, e)
+	}
+	if code, o, e := runSolve("verify", proof); code != 0 || !strings.Contains(o, "holds") {
+		t.Fatalf("verify: exit %d, %s %s", code, o, e)
+	}
+}

@@ -1,0 +1,234 @@
+package main
+
+import (
+	"compress/gzip"
+	"encoding/gob"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/shogilab/shogilab/internal/cli"
+	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/selfplay"
+	"github.com/shogilab/shogilab/solver"
+)
+
+// splitFormat and resultFormat open the subproblem and result files (gzip over gob), so that
+// one is never read as the other; raise them when the layouts change.
+const (
+	splitFormat  = "shogilab-split 1"
+	resultFormat = "shogilab-split-result 1"
+)
+
+// splitFile is a solve split after Plies plies (solver.SplitLeaves): its leaves, as SFEN,
+// each a subproblem of a mate within MaxPlies-Plies plies.
+type splitFile struct {
+	Format   string
+	Name     string
+	Root     string
+	Attacker minishogi.Color
+	Plies    int
+	MaxPlies int
+	Leaves   []string
+}
+
+// leafResult is one subproblem's answer, with its proof's moves.
+type leafResult struct {
+	Leaf  string
+	Found bool
+	Plies int
+	Moves map[minishogi.Code]minishogi.Move
+}
+
+// resultFile is a shard's answers.
+type resultFile struct {
+	Format  string
+	Split   string // the split's root and plies, to match the results to their split
+	Shard   string
+	Results []leafResult
+}
+
+func (s *splitFile) id() string {
+	return fmt.Sprintf("%s %s after %d plies within %d", s.Name, s.Root, s.Plies, s.MaxPlies)
+}
+
+// writeSplit writes the subproblems of root split after k plies to path.
+func writeSplit(path, name string, root minishogi.Position, attacker minishogi.Color, k, maxPlies int, stdout io.Writer) error {
+	if k < 1 || k >= maxPlies {
+		return cli.Usagef("--split is %d, want 1..%d (below --max-plies)", k, maxPlies-1)
+	}
+	s := splitFile{Format: splitFormat, Name: name, Root: root.SFEN(), Attacker: attacker, Plies: k, MaxPlies: maxPlies}
+	for _, p := range solver.SplitLeaves(root, k) {
+		s.Leaves = append(s.Leaves, p.SFEN())
+	}
+	if err := saveGob(path, &s); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: %d subproblems after %d plies, each a mate within %d plies\n", path, len(s.Leaves), k, maxPlies-k)
+	return nil
+}
+
+func saveGob(path string, v any) error {
+	return writeFile(path, func(w io.Writer) error {
+		zw := gzip.NewWriter(w)
+		if err := gob.NewEncoder(zw).Encode(v); err != nil {
+			return err
+		}
+		return zw.Close()
+	})
+}
+
+func loadGob(path string, v any) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return fmt.Errorf("%s: not a split or result file (%v)", path, err)
+	}
+	if err := gob.NewDecoder(zr).Decode(v); err != nil {
+		return fmt.Errorf("%s: truncated or not a split or result file (%v)", path, err)
+	}
+	return nil
+}
+
+func readSplit(path string) (*splitFile, error) {
+	var s splitFile
+	if err := loadGob(path, &s); err != nil {
+		return nil, err
+	}
+	if s.Format != splitFormat {
+		return nil, fmt.Errorf("%s: not a split file (want %q)", path, splitFormat)
+	}
+	return &s, nil
+}
+
+// runShard solves one shard of a split: the leaves i, i+n, i+2n, ...
+func runShard(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("solve shard", flag.ContinueOnError)
+	shardFlag := fs.String("shard", "", "solve shard `i/n` of the subproblems (default: from SLURM_ARRAY_TASK_ID and _COUNT)")
+	out := fs.String("out", "", "write the results to `FILE` (default: SPLIT-I-of-N.result)")
+	memory := fs.String("memory", "1GiB", "df-pn table `budget` for each subproblem")
+	if err := parseFlags(fs, args, stdout, `usage: solve shard SPLIT [--shard i/n] [--out FILE]
+
+Solves a share of the subproblems that solve handicap NAME --split K wrote: each a minimal
+mate within the plies left, with its proof. solve merge puts the shards' results together.`); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return cli.Usagef("want one split file, got %d arguments", fs.NArg())
+	}
+	budget, err := parseBytes(*memory)
+	if err != nil {
+		return cli.Usagef("--memory: %v", err)
+	}
+	var shard selfplay.Shard
+	if *shardFlag != "" {
+		if shard, err = selfplay.ParseShard(*shardFlag); err != nil {
+			return cli.Usagef("--shard: %v", err)
+		}
+	} else {
+		s, ok, err := selfplay.ShardFromEnv(os.Getenv, 0)
+		switch {
+		case err != nil:
+			return err
+		case !ok:
+			return cli.Usagef("no --shard i/n and no Slurm array (SLURM_ARRAY_TASK_ID)")
+		}
+		shard = s
+	}
+	sp, err := readSplit(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	path := *out
+	if path == "" {
+		path = fmt.Sprintf("%s-%d-of-%d.result", fs.Arg(0), shard.Index, shard.Count)
+	}
+	res := resultFile{Format: resultFormat, Split: sp.id(), Shard: shard.String()}
+	for i := shard.Index; i < len(sp.Leaves); i += shard.Count {
+		p, err := minishogi.ParseSFEN(sp.Leaves[i])
+		if err != nil {
+			return fmt.Errorf("%s: subproblem %d: %v", fs.Arg(0), i, err)
+		}
+		d, err := solver.SolveDFPN(p, sp.Attacker, solver.DFPNOptions{MaxPlies: sp.MaxPlies - sp.Plies, MemoryBudget: budget})
+		if err != nil {
+			return err
+		}
+		r := leafResult{Leaf: sp.Leaves[i], Found: d.Found, Plies: d.Plies}
+		if d.Proof != nil {
+			r.Moves = d.Proof.Moves
+		}
+		res.Results = append(res.Results, r)
+	}
+	if err := saveGob(path, &res); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%s: shard %s, %d subproblems solved\n", path, shard, len(res.Results))
+	return nil
+}
+
+// runMerge combines the shards' results into the root's answer and one proof.
+func runMerge(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("solve merge", flag.ContinueOnError)
+	proofFile := fs.String("proof", "", "write the merged proof to `FILE`")
+	if err := parseFlags(fs, args, stdout, `usage: solve merge SPLIT RESULT... [--proof FILE]
+
+Combines the results of solve shard by the AND/OR rule over the first K plies into the root's
+minimal mate within the split's bound, checks the merged proof and writes it.`); err != nil {
+		return err
+	}
+	if fs.NArg() < 2 {
+		return cli.Usagef("want the split file and its result files, got %d arguments", fs.NArg())
+	}
+	sp, err := readSplit(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	root, err := minishogi.ParseSFEN(sp.Root)
+	if err != nil {
+		return fmt.Errorf("%s: root: %v", fs.Arg(0), err)
+	}
+	leaves := map[minishogi.Code]solver.LeafResult{}
+	for _, path := range fs.Args()[1:] {
+		var rf resultFile
+		if err := loadGob(path, &rf); err != nil {
+			return err
+		}
+		if rf.Format != resultFormat || rf.Split != sp.id() {
+			return fmt.Errorf("%s: not a result of the split %s", path, fs.Arg(0))
+		}
+		for _, r := range rf.Results {
+			p, err := minishogi.ParseSFEN(r.Leaf)
+			if err != nil {
+				return fmt.Errorf("%s: %v", path, err)
+			}
+			lr := solver.LeafResult{Found: r.Found, Plies: r.Plies}
+			if r.Found {
+				lr.Proof = &solver.Proof{Plies: r.Plies, AttackerToMove: p.SideToMove() == sp.Attacker, Moves: r.Moves}
+			}
+			leaves[p.Code()] = lr
+		}
+	}
+	found, plies, proof, err := solver.MergeSplit(root, sp.Attacker, sp.Plies, sp.MaxPlies, leaves)
+	if err != nil {
+		return err
+	}
+	if !found {
+		fmt.Fprintf(stdout, "%s: no forced mate within %d plies (proven)\n", sp.Name, sp.MaxPlies)
+		return nil
+	}
+	if err := solver.CheckProof(root, proof); err != nil {
+		return fmt.Errorf("the merged proof does not check: %v", err)
+	}
+	if *proofFile != "" {
+		if err := writeProofFile(*proofFile, root, sp.Attacker, proof); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "%s: mate in %d plies (minimal: no shorter mate exists); merged proof checked, %d attacker entries\n", sp.Name, plies, len(proof.Moves))
+	return nil
+}

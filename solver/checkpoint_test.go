@@ -1,0 +1,158 @@
+package solver
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/shogilab/shogilab/retro"
+	"github.com/shogilab/shogilab/rules/minishogi"
+)
+
+// TestCheckpointResume stops the four-piece handicap (mate in 10, see TestParallelFourPiece
+// and datasets/README.md) at a node limit part-way, resumes from the checkpoint written at the
+// stop, and must reach the same answer with a proof the checker accepts; the resumed search
+// must start from the saved state (the stopped length, the saved nodes), not afresh.
+func TestCheckpointResume(t *testing.T) {
+	root, _ := minishogi.Handicap("four-piece")
+	path := filepath.Join(t.TempDir(), "four.ckpt")
+	var saves int
+	save := func(c *Checkpoint) error { saves++; return WriteCheckpoint(path, c) }
+	const limit = 2000
+	d, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 10, Name: "four-piece", NodeLimit: limit, Checkpoint: save})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Stopped || d.Found || saves != 1 {
+		t.Fatalf("with a node limit of %d: stopped %v, found %v, %d checkpoints; want stopped, not found, one checkpoint", limit, d.Stopped, d.Found, saves)
+	}
+	c, err := ReadCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.State.Nodes < limit || len(c.State.Entries) == 0 || c.Header.Name != "four-piece" {
+		t.Fatalf("checkpoint: %d nodes, %d entries, name %q", c.State.Nodes, len(c.State.Entries), c.Header.Name)
+	}
+	r, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 10, Name: "four-piece", Resume: c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Found || r.Plies != 10 || !r.Minimal || r.Lower != 8 {
+		t.Fatalf("resumed: mate %v in %d (minimal %v), no mate within %d; want a minimal mate in 10", r.Found, r.Plies, r.Minimal, r.Lower)
+	}
+	if r.Nodes <= c.State.Nodes {
+		t.Fatalf("resumed search reports %d nodes, not more than the %d saved", r.Nodes, c.State.Nodes)
+	}
+	if err := CheckProof(root, r.Proof); err != nil {
+		t.Fatalf("resumed proof rejected: %v", err)
+	}
+	// Resuming another problem, or with other options, is refused.
+	if _, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 12, Name: "four-piece", Resume: c}); err == nil || !strings.Contains(err.Error(), "max-plies") {
+		t.Fatalf("resume with other options: %v, want a refusal naming --max-plies", err)
+	}
+}
+
+// TestCheckpointTruncated: a cut checkpoint and a foreign file are refused with one line.
+func TestCheckpointTruncated(t *testing.T) {
+	root, _ := minishogi.Handicap("bare-king")
+	dir := t.TempDir()
+	path := filepath.Join(dir, "bare.ckpt")
+	_, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 12, Name: "bare-king", NodeLimit: 500,
+		Checkpoint: func(c *Checkpoint) error { return WriteCheckpoint(path, c) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path + ".tmp"); !os.IsNotExist(err) {
+		t.Errorf("the temporary file was left behind: %v", err)
+	}
+	for name, data := range map[string][]byte{"truncated": b[:len(b)*2/3], "foreign": []byte("# proof\nnot a checkpoint\n")} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := ReadCheckpoint(p)
+		if err == nil {
+			t.Fatalf("%s checkpoint accepted", name)
+		}
+		if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, p) {
+			t.Errorf("%s checkpoint: error %q, want one line naming the file", name, msg)
+		}
+	}
+}
+
+// TestCheckpointInterrupt: closing Interrupt (what SIGINT does in solve) stops the search
+// with a last checkpoint.
+func TestCheckpointInterrupt(t *testing.T) {
+	root, _ := minishogi.Handicap("four-piece")
+	stop := make(chan struct{})
+	close(stop)
+	var got *Checkpoint
+	d, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 10, Name: "four-piece", Interrupt: stop,
+		Checkpoint: func(c *Checkpoint) error { got = c; return nil }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Stopped || got == nil || got.State.Nodes == 0 {
+		t.Fatalf("interrupted: stopped %v, checkpoint %v", d.Stopped, got != nil)
+	}
+}
+
+// TestStatusSlices: a status every nanosecond cuts the search into slices of a few thousand
+// nodes (the deadline is read every 4096); the answer must stay the mate in 10 with a proof
+// that checks, and the reported nodes must never fall while the length never shrinks.
+func TestStatusSlices(t *testing.T) {
+	root, _ := minishogi.Handicap("four-piece")
+	var seen []DFPNStatus
+	d, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 10, StatusEvery: 1,
+		Status: func(s DFPNStatus) { seen = append(seen, s) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Found || d.Plies != 10 || !d.Minimal {
+		t.Fatalf("mate %v in %d (minimal %v), want a minimal mate in 10", d.Found, d.Plies, d.Minimal)
+	}
+	if err := CheckProof(root, d.Proof); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) == 0 {
+		t.Fatal("no status reported")
+	}
+	for i := 1; i < len(seen); i++ {
+		if seen[i].Nodes < seen[i-1].Nodes || seen[i].Plies < seen[i-1].Plies {
+			t.Fatalf("status %d %+v after %+v", i, seen[i], seen[i-1])
+		}
+	}
+}
+
+// TestRestoreDecided: a table saved after the four-piece search decided the mate in 10,
+// restored into a fresh search, decides that length again without generating a node (the
+// root's entry is a decision), and the proof read off it checks.
+func TestRestoreDecided(t *testing.T) {
+	root, _ := minishogi.Handicap("four-piece")
+	var saved *Checkpoint
+	d, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 10, Upper: true, Name: "x", Checkpoint: func(c *Checkpoint) error { saved = c; return nil }, NodeLimit: 1 << 40})
+	if err != nil || !d.Found || saved != nil {
+		t.Fatalf("found %v, err %v, checkpoint %v: want a mate and no checkpoint (no stop)", d.Found, err, saved != nil)
+	}
+	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, 0)
+	ms2 := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, 0)
+	if ok, err := ms.Prove(root, false, 10); err != nil || !ok {
+		t.Fatalf("prove: %v %v", ok, err)
+	}
+	ms2.Restore(ms.Entries(), 0)
+	if ok, err := ms2.Prove(root, false, 10); err != nil || !ok || ms2.Nodes() != 0 {
+		t.Fatalf("restored: mate %v, err %v, %d nodes; want a mate from the table alone", ok, err, ms2.Nodes())
+	}
+	p, err := ms2.Proof(root, false, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckProof(root, p); err != nil {
+		t.Fatal(err)
+	}
+}
