@@ -4,11 +4,13 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 )
@@ -29,10 +31,12 @@ type Program struct {
 	Commands []Command
 }
 
-// Exit statuses: a failed job, and a command line that could not be understood.
+// Exit statuses: a failed job, a command line that could not be understood, and work
+// stopped by an interrupt (128 + SIGINT, as shells report it).
 const (
-	ExitFailure = 1
-	ExitUsage   = 2
+	ExitFailure     = 1
+	ExitUsage       = 2
+	ExitInterrupted = 130
 )
 
 // Run dispatches args to a subcommand and returns the exit status.
@@ -50,19 +54,34 @@ func (p Program) Run(args []string, stdout, stderr io.Writer) int {
 		if c.Name != args[0] {
 			continue
 		}
-		err := c.Run(args[1:], stdout, stderr)
-		switch {
-		case err == nil, errors.Is(err, flag.ErrHelp):
-			return 0
-		case errors.As(err, new(UsageError)):
-			fmt.Fprintf(stderr, "%s %s: %v\n", p.Name, c.Name, err)
-			return ExitUsage
-		}
-		fmt.Fprintf(stderr, "%s %s: %v\n", p.Name, c.Name, err)
-		return ExitFailure
+		return report(p.Name+" "+c.Name, c.Run(args[1:], stdout, stderr), stderr)
 	}
 	fmt.Fprintf(stderr, "%s: unknown subcommand %q (want one of %s)\n", p.Name, args[0], p.names())
 	return ExitUsage
+}
+
+// RunOne runs a program that has no subcommands, with the exit statuses and the one-line
+// report of Program.Run: run parses its own flags from args and returns its error unprefixed.
+func RunOne(name string, run func(args []string, stdout, stderr io.Writer) error, args []string, stdout, stderr io.Writer) int {
+	return report(name, run(args, stdout, stderr), stderr)
+}
+
+// report prints err on one line after the program's name, the only place the prefix is
+// added, and returns the exit status for it.
+func report(prefix string, err error, stderr io.Writer) int {
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(stderr, "%s: interrupted\n", prefix)
+		return ExitInterrupted
+	}
+	msg := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
+	fmt.Fprintf(stderr, "%s: %s\n", prefix, msg)
+	if errors.As(err, new(UsageError)) {
+		return ExitUsage
+	}
+	return ExitFailure
 }
 
 func (p Program) names() string {
@@ -97,18 +116,40 @@ func Usagef(format string, args ...any) error {
 
 // ParseFlags parses args with fs, printing nothing on a bad flag so that the caller can report
 // it in one line, and the help (fs.Usage) on stdout for -h. A bad flag is a UsageError.
+// Flags may come after positional arguments (solve mate FILE -n 3); after "--" everything is
+// positional. fs.Args() then holds the positional arguments in order.
 func ParseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
-	switch {
-	case errors.Is(err, flag.ErrHelp):
-		fs.SetOutput(stdout)
-		fs.Usage()
-		return err
-	case err != nil:
-		return Usagef("%v", err)
+	var positional []string
+	for {
+		err := fs.Parse(args)
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return err
+		case err != nil:
+			return Usagef("%v", err)
+		}
+		rest := fs.Args()
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			positional = append(positional, rest...)
+			break
+		}
+		if len(rest) == 0 {
+			break
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
 	}
-	return nil
+	// Parsing "--" and the positional arguments leaves exactly them in fs.Args().
+	return fs.Parse(append([]string{"--"}, positional...))
+}
+
+// Interruptible returns a context cancelled by an interrupt (Ctrl-C), for work that stops
+// early and returns the context's error, which Program.Run and RunOne report as exit 130.
+func Interruptible() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt)
 }
 
 // CheckOutputDir makes sure that dir exists (creating it) and takes new files, so that a
