@@ -29,6 +29,9 @@ type Program struct {
 	Name     string // as typed: "solve"
 	Intro    string // what the program does, printed by -h under the usage line
 	Commands []Command
+	// Default, if set, names the subcommand run when the first argument is a flag or there
+	// is none (selfplay plays games); -h still prints the program's help.
+	Default string
 }
 
 // Exit statuses: a failed job, a command line that could not be understood, and work
@@ -41,12 +44,14 @@ const (
 
 // Run dispatches args to a subcommand and returns the exit status.
 func (p Program) Run(args []string, stdout, stderr io.Writer) int {
+	if p.Default != "" && (len(args) == 0 || strings.HasPrefix(args[0], "-") && !isHelp(args[0])) {
+		args = append([]string{p.Default}, args...)
+	}
 	if len(args) == 0 {
 		fmt.Fprintf(stderr, "%s: no subcommand (want one of %s; %s -h for help)\n", p.Name, p.names(), p.Name)
 		return ExitUsage
 	}
-	switch args[0] {
-	case "-h", "-help", "--help", "help":
+	if isHelp(args[0]) || args[0] == "help" {
 		p.usage(stdout)
 		return 0
 	}
@@ -72,17 +77,22 @@ func report(prefix string, err error, stderr io.Writer) int {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
-	case errors.Is(err, context.Canceled):
-		fmt.Fprintf(stderr, "%s: interrupted\n", prefix)
-		return ExitInterrupted
 	}
 	msg := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
+	if errors.Is(err, context.Canceled) {
+		// Go's "context canceled" says nothing to the user; the work was interrupted.
+		msg = strings.ReplaceAll(msg, context.Canceled.Error(), "interrupted")
+		fmt.Fprintf(stderr, "%s: %s\n", prefix, msg)
+		return ExitInterrupted
+	}
 	fmt.Fprintf(stderr, "%s: %s\n", prefix, msg)
 	if errors.As(err, new(UsageError)) {
 		return ExitUsage
 	}
 	return ExitFailure
 }
+
+func isHelp(arg string) bool { return arg == "-h" || arg == "-help" || arg == "--help" }
 
 func (p Program) names() string {
 	names := make([]string, len(p.Commands))
@@ -99,7 +109,11 @@ func (p Program) usage(w io.Writer) {
 	}
 	fmt.Fprintln(w, "Subcommands:")
 	for _, c := range p.Commands {
-		fmt.Fprintf(w, "  %-10s %s\n", c.Name, c.Summary)
+		summary := c.Summary
+		if c.Name == p.Default {
+			summary += " (the default: " + p.Name + " [flags])"
+		}
+		fmt.Fprintf(w, "  %-10s %s\n", c.Name, summary)
 	}
 	fmt.Fprintf(w, "\nRun %s SUBCOMMAND -h for its flags.\n", p.Name)
 }

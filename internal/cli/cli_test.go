@@ -38,7 +38,7 @@ func TestRun(t *testing.T) {
 		{[]string{"fail"}, ExitFailure, "", "tool fail: it broke\n"},
 		{[]string{"flags", "-n", "x"}, ExitUsage, "", "tool flags: invalid value \"x\" for flag -n: parse error\n"},
 		{[]string{"flags", "-h"}, 0, "-n int", ""},
-		{[]string{"stop"}, ExitInterrupted, "", "tool stop: interrupted\n"},
+		{[]string{"stop"}, ExitInterrupted, "", "tool stop: after 3 games: interrupted\n"},
 	}
 	for _, c := range cases {
 		var out, errOut bytes.Buffer
@@ -93,6 +93,30 @@ func TestRunOne(t *testing.T) {
 		if code != c.code || errOut.String() != c.msg {
 			t.Errorf("%v: exit %d, stderr %q; want %d, %q", c.err, code, errOut.String(), c.code, c.msg)
 		}
+	}
+}
+
+// A program with a default subcommand runs it for flags or no arguments, and -h still
+// lists every subcommand.
+func TestDefault(t *testing.T) {
+	var got []string
+	p := Program{Name: "tool", Default: "play", Commands: []Command{
+		{"play", "plays", func(args []string, stdout, stderr io.Writer) error { got = args; return nil }},
+		{"merge", "merges", func(args []string, stdout, stderr io.Writer) error { return nil }},
+	}}
+	for _, c := range []struct{ args, want []string }{
+		{nil, []string{}},
+		{[]string{"--games", "2"}, []string{"--games", "2"}},
+		{[]string{"play", "x"}, []string{"x"}},
+	} {
+		got = nil
+		if code := p.Run(c.args, io.Discard, io.Discard); code != 0 || strings.Join(got, " ") != strings.Join(c.want, " ") || got == nil {
+			t.Errorf("%q: exit %d, play got %q; want %q", c.args, code, got, c.want)
+		}
+	}
+	var out bytes.Buffer
+	if code := p.Run([]string{"-h"}, &out, io.Discard); code != 0 || !strings.Contains(out.String(), "play       plays (the default: tool [flags])") || !strings.Contains(out.String(), "merge") {
+		t.Errorf("-h: exit %d, %q", code, out.String())
 	}
 }
 
