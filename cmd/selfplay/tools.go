@@ -9,6 +9,7 @@ import (
 	"slices"
 	"text/tabwriter"
 
+	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/selfplay"
 )
@@ -31,10 +32,10 @@ func runMerge(args []string, stdout io.Writer) error {
 		return err
 	}
 	if *out == "" {
-		return fmt.Errorf("selfplay merge: -o OUT is required")
+		return cli.Usagef("-o OUT is required")
 	}
 	if fs.NArg() == 0 {
-		return fmt.Errorf("selfplay merge: no input files")
+		return cli.Usagef("no input files")
 	}
 	sum, err := selfplay.Merge(fs.Args(), *out, *games)
 	if err != nil {
@@ -64,12 +65,12 @@ func runVerify(args []string, stdout io.Writer) error {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return fmt.Errorf("selfplay verify: no input files")
+		return cli.Usagef("no input files")
 	}
 	var opts selfplay.VerifyOptions
 	if *seed != "" {
 		if _, err := fmt.Sscan(*seed, &opts.Seed); err != nil {
-			return fmt.Errorf("selfplay verify: --seed %q is not a number", *seed)
+			return cli.Usagef("--seed %q is not a number", *seed)
 		}
 		opts.CheckSeeds = true
 	}

@@ -59,7 +59,7 @@ func (p Program) Run(args []string, stdout, stderr io.Writer) int {
 		if c.Name != args[0] {
 			continue
 		}
-		return report(p.Name+" "+c.Name, c.Run(args[1:], stdout, stderr), stderr)
+		return report(p.Name+" "+c.Name, c.Run(args[1:], stdout, stderr), stderr, p.Name, c.Name)
 	}
 	fmt.Fprintf(stderr, "%s: unknown subcommand %q (want one of %s)\n", p.Name, args[0], p.names())
 	return ExitUsage
@@ -68,17 +68,22 @@ func (p Program) Run(args []string, stdout, stderr io.Writer) int {
 // RunOne runs a program that has no subcommands, with the exit statuses and the one-line
 // report of Program.Run: run parses its own flags from args and returns its error unprefixed.
 func RunOne(name string, run func(args []string, stdout, stderr io.Writer) error, args []string, stdout, stderr io.Writer) int {
-	return report(name, run(args, stdout, stderr), stderr)
+	return report(name, run(args, stdout, stderr), stderr, name)
 }
 
-// report prints err on one line after the program's name, the only place the prefix is
-// added, and returns the exit status for it.
-func report(prefix string, err error, stderr io.Writer) int {
+// report prints err on one line after prefix, the only place the program's name is added,
+// and returns the exit status for it. A package named as the program or subcommand (package
+// selfplay under cmd/selfplay, selfplay.Merge under selfplay merge) prefixes its errors with
+// the same names: those copies are dropped, so each name appears once.
+func report(prefix string, err error, stderr io.Writer, names ...string) int {
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	}
 	msg := strings.ReplaceAll(strings.TrimSpace(err.Error()), "\n", "; ")
+	for _, n := range names {
+		msg = strings.TrimPrefix(msg, n+": ")
+	}
 	if errors.Is(err, context.Canceled) {
 		// Go's "context canceled" says nothing to the user; the work was interrupted.
 		msg = strings.ReplaceAll(msg, context.Canceled.Error(), "interrupted")

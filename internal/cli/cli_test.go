@@ -22,6 +22,9 @@ func TestRun(t *testing.T) {
 			fs.Int("n", 1, "a number")
 			return ParseFlags(fs, args, stdout)
 		}},
+		{"again", "fails with the names", func(args []string, stdout, stderr io.Writer) error {
+			return errors.New("tool: again: record: bad file")
+		}},
 		{"stop", "is interrupted", func(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("after 3 games: %w", context.Canceled)
 		}},
@@ -31,11 +34,12 @@ func TestRun(t *testing.T) {
 		code     int
 		out, err string
 	}{
-		{nil, ExitUsage, "", "tool: no subcommand (want one of ok, fail, flags, stop; tool -h for help)\n"},
+		{nil, ExitUsage, "", "tool: no subcommand (want one of ok, fail, flags, again, stop; tool -h for help)\n"},
 		{[]string{"-h"}, 0, "Usage: tool SUBCOMMAND", ""},
-		{[]string{"nope"}, ExitUsage, "", "tool: unknown subcommand \"nope\" (want one of ok, fail, flags, stop)\n"},
+		{[]string{"nope"}, ExitUsage, "", "tool: unknown subcommand \"nope\" (want one of ok, fail, flags, again, stop)\n"},
 		{[]string{"ok"}, 0, "", ""},
 		{[]string{"fail"}, ExitFailure, "", "tool fail: it broke\n"},
+		{[]string{"again"}, ExitFailure, "", "tool again: record: bad file\n"},
 		{[]string{"flags", "-n", "x"}, ExitUsage, "", "tool flags: invalid value \"x\" for flag -n: parse error\n"},
 		{[]string{"flags", "-h"}, 0, "-n int", ""},
 		{[]string{"stop"}, ExitInterrupted, "", "tool stop: after 3 games: interrupted\n"},
@@ -86,6 +90,7 @@ func TestRunOne(t *testing.T) {
 		{errors.New("open x.jsonl: no such file"), ExitFailure, "usi: open x.jsonl: no such file\n"},
 		{errors.New("two\nlines"), ExitFailure, "usi: two; lines\n"},
 		{context.Canceled, ExitInterrupted, "usi: interrupted\n"},
+		{errors.New("usi: engine: bad option"), ExitFailure, "usi: engine: bad option\n"},
 	}
 	for _, c := range cases {
 		var errOut bytes.Buffer
