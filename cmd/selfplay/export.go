@@ -13,7 +13,7 @@ import (
 	"github.com/shogilab/shogilab/record"
 )
 
-const exportUsage = `Usage: selfplay export --format kif|csa|parquet [--id N] [-o DIR] FILES...
+const exportUsage = `usage: selfplay export --format kif|csa|parquet [--id N] [-o DIR] FILES...
 
 Writes games as KIF (lishogi, ShogiGUI, Shogidokoro) or CSA 2.2. With -o DIR
 every game (or only game N) goes to DIR/game-ID.kif or .csa; without it the

@@ -17,7 +17,7 @@ import (
 	"github.com/shogilab/shogilab/selfplay"
 )
 
-const openingsUsage = `Usage: selfplay openings -o FILE [flags]
+const openingsUsage = `usage: selfplay openings -o FILE [flags]
 
 Makes a suite of balanced openings: random walks from the start position, each
 kept when a judge engine (by default Fairy-Stockfish at depth 14, one thread)

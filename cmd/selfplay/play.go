@@ -18,7 +18,7 @@ import (
 	"github.com/shogilab/shogilab/selfplay"
 )
 
-const playUsage = `Usage: selfplay [run] [flags]
+const playUsage = `usage: selfplay [run] [flags]
 
 Plays --games games between --sente and --gote and appends their records to
 OUT/games-I-of-N.jsonl (.jsonl.gz with --gzip; with --format parquet, to a

@@ -14,7 +14,7 @@ import (
 	"github.com/shogilab/shogilab/selfplay"
 )
 
-const mergeUsage = `Usage: selfplay merge -o OUT [--games N] [--json] FILES...
+const mergeUsage = `usage: selfplay merge -o OUT [--games N] [--json] FILES...
 
 Combines shard files into OUT (gzip when it ends in .gz), sorted by id. Fails,
 writing nothing, when an id is in two files or missing (ids 0..N-1 with
@@ -48,7 +48,7 @@ func runMerge(args []string, stdout io.Writer) error {
 	return err
 }
 
-const verifyUsage = `Usage: selfplay verify [--seed N] [--json] FILES...
+const verifyUsage = `usage: selfplay verify [--seed N] [--json] FILES...
 
 Replays every record with the rules: legal moves, and the termination, result
 and plies the moves lead to. Stops at the first bad record, naming its file

@@ -108,7 +108,7 @@ func (p Program) names() string {
 }
 
 func (p Program) usage(w io.Writer) {
-	fmt.Fprintf(w, "Usage: %s SUBCOMMAND [flags]\n\n", p.Name)
+	fmt.Fprintf(w, "usage: %s SUBCOMMAND [flags]\n\n", p.Name)
 	if p.Intro != "" {
 		fmt.Fprintf(w, "%s\n\n", p.Intro)
 	}

@@ -35,7 +35,7 @@ func TestRun(t *testing.T) {
 		out, err string
 	}{
 		{nil, ExitUsage, "", "tool: no subcommand (want one of ok, fail, flags, again, stop; tool -h for help)\n"},
-		{[]string{"-h"}, 0, "Usage: tool SUBCOMMAND", ""},
+		{[]string{"-h"}, 0, "usage: tool SUBCOMMAND", ""},
 		{[]string{"nope"}, ExitUsage, "", "tool: unknown subcommand \"nope\" (want one of ok, fail, flags, again, stop)\n"},
 		{[]string{"ok"}, 0, "", ""},
 		{[]string{"fail"}, ExitFailure, "", "tool fail: it broke\n"},
