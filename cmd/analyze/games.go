@@ -16,7 +16,7 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("analyze games", flag.ContinueOnError)
 	rf := addRecordFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: analyze games [flags] FILES...")
+		fmt.Fprintln(fs.Output(), "usage: analyze games [flags] FILES...")
 		fmt.Fprintln(fs.Output(), "\nResults by colour with Wilson 95% intervals, terminations and the distribution of game\nlength (plies) of the games in FILES (JSON Lines records, plain or gzip, or\nParquet games tables).\n\nFlags:")
 		fs.PrintDefaults()
 	}

@@ -50,10 +50,10 @@ func TestMawariBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--probs", "0.5,0.4,0,0,0"}, "analyze mawari: mawari: probabilities sum to 0.9; want 1"},
-		{[]string{"--probs", "1.2,-0.2,0,0,0"}, "analyze mawari: mawari: probability of face is -0.2"},
+		{[]string{"--probs", "0.5,0.4,0,0,0"}, "analyze mawari: probabilities sum to 0.9; want 1"},
+		{[]string{"--probs", "1.2,-0.2,0,0,0"}, "analyze mawari: probability of face is -0.2"},
 		{[]string{"--probs", "0.5,0.5"}, "have 2 fields"},
-		{[]string{"--preset", "chess"}, `analyze mawari: mawari: unknown preset "chess"`},
+		{[]string{"--preset", "chess"}, `analyze mawari: unknown preset "chess"`},
 		{[]string{"--all-backs", "9"}, `--all-backs "9"; want 8, 20 or jump`},
 		{[]string{"--point", "25"}, "--point 25; want 20, 30, 50 or 100"},
 		{[]string{"--promotion", "sideways"}, `unknown promotion rule "sideways"`},

@@ -17,7 +17,7 @@ func runMatch(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("analyze match", flag.ContinueOnError)
 	rf := addRecordFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: analyze match [flags] FILES...")
+		fmt.Fprintln(fs.Output(), "usage: analyze match [flags] FILES...")
 		fmt.Fprintln(fs.Output(), "\nThe score of player A of a match played in pairs (cmd/match: games 2k and 2k+1 from one\nopening, A Sente in the even game) from its records in FILES, counted as the match\ncounted it: W-D-L, the pairs by A's points (pentanomial), A's score with its 95% interval,\nthe logistic and normalized Elo with theirs, and the LOS, all on the game pairs.\n\nFlags:")
 		fs.PrintDefaults()
 	}

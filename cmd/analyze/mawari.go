@@ -137,7 +137,7 @@ func runMawari(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
 	fs.Usage = func() {
 		w := fs.Output()
-		fmt.Fprint(w, `Usage: analyze mawari [flags]
+		fmt.Fprint(w, `usage: analyze mawari [flags]
        analyze mawari fit [flags] COUNTS.csv
 
 Exact analysis of Mawari shogi (docs/rules.md#mawari) by Markov chain: the distribution of a
@@ -470,7 +470,7 @@ func runMawariFit(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
 	fs.Usage = func() {
 		w := fs.Output()
-		fmt.Fprint(w, `Usage: analyze mawari fit [flags] COUNTS.csv
+		fmt.Fprint(w, `usage: analyze mawari fit [flags] COUNTS.csv
 
 Estimates the landing probabilities by maximum likelihood, with profile-likelihood
 confidence intervals, from a CSV file of observed counts: either how single pieces landed

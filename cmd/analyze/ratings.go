@@ -19,7 +19,7 @@ func runRatings(args []string, stdout, stderr io.Writer) error {
 	model := fs.String("model", string(ratings.Davidson), "`davidson` (draws an outcome of their own, Davidson 1970) or half-point (a draw is half a win)")
 	anchor := fs.String("anchor", "", "rate this `player` 0 (default: the mean rating is 0)")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: analyze ratings [flags] FILES...")
+		fmt.Fprintln(fs.Output(), "usage: analyze ratings [flags] FILES...")
 		fmt.Fprintln(fs.Output(), "\nElo ratings of every player configuration in FILES (JSON Lines records, plain or gzip, or\nParquet games tables)\nby maximum likelihood, with 95% intervals from the observed information, and the\nlikelihood of superiority (LOS) of each player over each other.\n\nFlags:")
 		fs.PrintDefaults()
 	}

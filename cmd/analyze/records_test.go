@@ -133,8 +133,8 @@ func TestRecordBadInput(t *testing.T) {
 		{[]string{"games", "nosuch.jsonl"}, "analyze games: record: open nosuch.jsonl"},
 		{[]string{"games", "--start", "queen-odds", smallRecords}, `analyze games: selection: start "queen-odds"`},
 		{[]string{"games", "--since", "yesterday", smallRecords}, `analyze games: --since: selection: date "yesterday"`},
-		{[]string{"ratings", smallRecords, handicapRecords}, "analyze ratings: ratings: the likelihood has no maximum"},
-		{[]string{"ratings", "--anchor", "zeta", smallRecords}, `analyze ratings: ratings: anchor "zeta"`},
+		{[]string{"ratings", smallRecords, handicapRecords}, "analyze ratings: the likelihood has no maximum"},
+		{[]string{"ratings", "--anchor", "zeta", smallRecords}, `analyze ratings: anchor "zeta"`},
 	} {
 		code, _, stderr := runArgs(c.args...)
 		if code != 1 || !oneLine(stderr) || !strings.HasPrefix(stderr, c.want) {
@@ -156,7 +156,7 @@ func TestRecordBadInput(t *testing.T) {
 func TestRecordHelp(t *testing.T) {
 	for _, sub := range []string{"openings", "games", "ratings", "match"} {
 		code, stdout, _ := runArgs(sub, "-h")
-		if code != 0 || !strings.Contains(stdout, "Usage: analyze "+sub) || !strings.Contains(stdout, "-plots") {
+		if code != 0 || !strings.Contains(stdout, "usage: analyze "+sub) || !strings.Contains(stdout, "-plots") {
 			t.Errorf("%s -h: exit %d\n%s", sub, code, stdout)
 		}
 	}

@@ -29,15 +29,7 @@ import (
 	"github.com/shogilab/shogilab/notebooks/paper"
 )
 
-func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return
-		}
-		fmt.Fprintln(os.Stderr, "figures:", err)
-		os.Exit(2)
-	}
-}
+func main() { os.Exit(cli.RunOne("figures", run, os.Args[1:], os.Stdout, os.Stderr)) }
 
 // report is what figures prints: one entry per figure, and the time taken.
 type report struct {
@@ -56,7 +48,6 @@ type figureEntry struct {
 
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("figures", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	out := fs.String("out", "figures", "directory to write the figures and captions.md into")
 	root := fs.String("root", "", "the shogilab repository, for the datasets (default: $"+paper.RootEnv+", or the repository above the working directory)")
 	only := fs.String("section", "", "comma-separated `sections` to make (default all: "+strings.Join(sectionNames(), ", ")+")")
@@ -65,7 +56,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	opts := figure.Paper()
 	opts.AddFlags(fs)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `Usage: figures [flags]
+		fmt.Fprintf(fs.Output(), `usage: figures [flags]
 
 Regenerates every figure of the paper and writes captions.md beside them: by default as PDF
 (fonts embedded) one column wide and without titles, ready for LaTeX. The notebooks in
@@ -75,17 +66,17 @@ Flags:
 `)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := cli.ParseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected argument %q (flags only)", fs.Arg(0))
+		return cli.Usagef("unexpected argument %q (flags only)", fs.Arg(0))
 	}
 	if *out == "" {
-		return errors.New("-out must name a directory")
+		return cli.Usagef("-out must name a directory")
 	}
 	if *gallery != "" && opts.Formats[0] == figure.PDF {
-		return errors.New("-gallery shows the first of -format, which must be png or svg: Markdown cannot show a PDF")
+		return cli.Usagef("-gallery shows the first of -format, which must be png or svg: Markdown cannot show a PDF")
 	}
 	sections, err := choose(*only)
 	if err != nil {
@@ -205,7 +196,7 @@ func choose(list string) ([]paper.Section, error) {
 	want := strings.Split(list, ",")
 	for _, name := range want {
 		if !slices.Contains(sectionNames(), name) {
-			return nil, fmt.Errorf("-section: no section %q; have %s", name, strings.Join(sectionNames(), ", "))
+			return nil, cli.Usagef("-section: no section %q; have %s", name, strings.Join(sectionNames(), ", "))
 		}
 	}
 	var chosen []paper.Section

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/internal/figure/figuretest"
 	"github.com/shogilab/shogilab/notebooks/paper"
@@ -165,28 +166,31 @@ func TestTable(t *testing.T) {
 func TestBadInput(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
+		code int
 		want string
 	}{
-		{[]string{"-section", "chess"}, `no section "chess"`},
-		{[]string{"extra"}, `unexpected argument "extra"`},
-		{[]string{"-out", ""}, "-out must name a directory"},
-		{[]string{"-bogus"}, "flag provided but not defined"},
-		{[]string{"-root", "/"}, "not the shogilab repository"},
-		{[]string{"-out", "main_test.go/figures"}, "output directory"}, // before any figure is made
-		{[]string{"-format", "gif"}, `unknown format "gif"`},
-		{[]string{"-size", "a4"}, "want column"},
-		{[]string{"-gallery", "g.md"}, "-gallery shows the first of -format"},
+		{[]string{"-section", "chess"}, cli.ExitUsage, `no section "chess"`},
+		{[]string{"extra"}, cli.ExitUsage, `unexpected argument "extra"`},
+		{[]string{"-out", ""}, cli.ExitUsage, "-out must name a directory"},
+		{[]string{"-bogus"}, cli.ExitUsage, "flag provided but not defined"},
+		{[]string{"-root", "/"}, cli.ExitFailure, "not the shogilab repository"},
+		{[]string{"-out", "main_test.go/figures"}, cli.ExitFailure, "output directory"}, // before any figure is made
+		{[]string{"-format", "gif"}, cli.ExitUsage, `unknown format "gif"`},
+		{[]string{"-size", "a4"}, cli.ExitUsage, "want column"},
+		{[]string{"-gallery", "g.md"}, cli.ExitUsage, "-gallery shows the first of -format"},
 	} {
 		// An -out of its own, first, so that a case that wrongly succeeds writes nothing here.
 		args := append([]string{"-out", t.TempDir()}, tc.args...)
-		err := run(args, &bytes.Buffer{}, &bytes.Buffer{})
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("figures %v: error %v; want one containing %q", tc.args, err, tc.want)
+		var errs bytes.Buffer
+		code := cli.RunOne("figures", run, args, &bytes.Buffer{}, &errs)
+		msg := errs.String()
+		if code != tc.code || strings.Count(msg, "\n") != 1 || strings.Count(msg, "figures:") != 1 || !strings.Contains(msg, tc.want) {
+			t.Errorf("figures %v: exit %d, stderr %q; want exit %d, one line with %q", tc.args, code, msg, tc.code, tc.want)
 		}
 	}
-	var stderr bytes.Buffer
-	if err := run([]string{"-h"}, &bytes.Buffer{}, &stderr); !errors.Is(err, flag.ErrHelp) || !strings.Contains(stderr.String(), "Usage: figures") {
-		t.Errorf("-h: %v, %q", err, stderr.String())
+	var stdout bytes.Buffer
+	if err := run([]string{"-h"}, &stdout, &bytes.Buffer{}); !errors.Is(err, flag.ErrHelp) || !strings.Contains(stdout.String(), "usage: figures") {
+		t.Errorf("-h: %v, %q", err, stdout.String())
 	}
 }
 

@@ -34,7 +34,7 @@ import (
 
 // Exit statuses: 130 after SIGINT or SIGTERM (128 + SIGINT, the shell's convention), after
 // which the same command resumes the match.
-const exitInterrupted = 130
+const exitInterrupted = cli.ExitInterrupted
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))

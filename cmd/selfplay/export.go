@@ -8,11 +8,12 @@ import (
 	"path/filepath"
 
 	"github.com/shogilab/shogilab/dataset"
+	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/notation"
 	"github.com/shogilab/shogilab/record"
 )
 
-const exportUsage = `Usage: selfplay export --format kif|csa|parquet [--id N] [-o DIR] FILES...
+const exportUsage = `usage: selfplay export --format kif|csa|parquet [--id N] [-o DIR] FILES...
 
 Writes games as KIF (lishogi, ShogiGUI, Shogidokoro) or CSA 2.2. With -o DIR
 every game (or only game N) goes to DIR/game-ID.kif or .csa; without it the
@@ -41,20 +42,20 @@ func runExport(args []string, stdout io.Writer) error {
 		conv = notation.CSA
 	case "parquet":
 	default:
-		return fmt.Errorf("selfplay export: --format %q is not kif, csa or parquet", *format)
+		return cli.Usagef("--format %q is not kif, csa or parquet", *format)
 	}
 	if fs.NArg() == 0 {
-		return fmt.Errorf("selfplay export: no input files")
+		return cli.Usagef("no input files")
 	}
 	if *format == "parquet" {
 		return exportParquet(fs.Args(), *dir, *id, stdout)
 	}
 	if *dir == "" && *id < 0 {
-		return fmt.Errorf("selfplay export: give --id N to write one game to stdout, or -o DIR")
+		return cli.Usagef("give --id N to write one game to stdout, or -o DIR")
 	}
 	if *dir != "" {
 		if err := os.MkdirAll(*dir, 0o755); err != nil {
-			return fmt.Errorf("selfplay export: %w", err)
+			return err
 		}
 	}
 	r := dataset.NewReader(fs.Args(), dataset.Options{})
@@ -66,14 +67,14 @@ func runExport(args []string, stdout io.Writer) error {
 			break
 		}
 		if err != nil {
-			return fmt.Errorf("selfplay export: %w", err)
+			return err
 		}
 		if *id >= 0 && g.ID != *id {
 			continue
 		}
 		text, err := conv(g)
 		if err != nil {
-			return fmt.Errorf("selfplay export: %w", err)
+			return err
 		}
 		found++
 		if *dir == "" {
@@ -82,11 +83,11 @@ func runExport(args []string, stdout io.Writer) error {
 			err = os.WriteFile(filepath.Join(*dir, fmt.Sprintf("game-%d.%s", g.ID, *format)), []byte(text), 0o644)
 		}
 		if err != nil {
-			return fmt.Errorf("selfplay export: %w", err)
+			return err
 		}
 	}
 	if *id >= 0 && found == 0 {
-		return fmt.Errorf("selfplay export: no game with id %d", *id)
+		return fmt.Errorf("no game with id %d", *id)
 	}
 	if *dir != "" {
 		fmt.Fprintf(stdout, "wrote %d %s files to %s\n", found, *format, *dir)
@@ -98,17 +99,17 @@ func runExport(args []string, stdout io.Writer) error {
 func exportParquet(files []string, dir string, id int, stdout io.Writer) error {
 	switch {
 	case dir == "":
-		return fmt.Errorf("selfplay export: --format parquet needs -o DIR")
+		return cli.Usagef("--format parquet needs -o DIR")
 	case id >= 0:
-		return fmt.Errorf("selfplay export: --format parquet converts every game; --id is for kif and csa")
+		return cli.Usagef("--format parquet converts every game; --id is for kif and csa")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("selfplay export: %w", err)
+		return err
 	}
 	games, positions := filepath.Join(dir, "games.parquet"), filepath.Join(dir, "positions.parquet")
 	n, err := dataset.Convert(files, games, positions)
 	if err != nil {
-		return fmt.Errorf("selfplay export: %w", err)
+		return err
 	}
 	fmt.Fprintf(stdout, "wrote %d games to %s and %s\n", n, games, positions)
 	return nil

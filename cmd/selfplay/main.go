@@ -20,86 +20,63 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
+
+	"github.com/shogilab/shogilab/internal/cli"
 )
 
-// exitInterrupted is the exit status after SIGINT or SIGTERM (128 + SIGINT,
-// the shell's convention), so that a batch script can tell a clean stop that
-// must be resumed from a finished shard.
-const exitInterrupted = 130
+// exitInterrupted is the exit status after SIGINT or SIGTERM (128 + SIGINT, the shell's
+// convention), so that a batch script can tell a clean stop that must be resumed from a
+// finished shard.
+const exitInterrupted = cli.ExitInterrupted
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// run is main without the process: it returns the exit status.
+// run is main without the process: it returns the exit status. SIGTERM stops the work as
+// an interrupt does (a cluster scheduler's stop).
 func run(args []string, stdout, stderr io.Writer) int {
-	cmd, rest := "run", args
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		cmd, rest = args[0], args[1:]
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var err error
-	switch cmd {
-	case "run":
-		err = runPlay(ctx, rest, stdout, stderr)
-	case "merge":
-		err = runMerge(rest, stdout)
-	case "verify":
-		err = runVerify(rest, stdout)
-	case "export":
-		err = runExport(rest, stdout)
-	case "openings":
-		err = runOpenings(ctx, rest, stdout, stderr)
-	case "help":
-		fmt.Fprint(stdout, topUsage)
-		return 0
-	default:
-		err = fmt.Errorf("unknown command %q (want run, merge, verify, export or openings; selfplay -h)", cmd)
+	// interruptible reports a failure after an interrupt as the interrupt (exit 130).
+	interruptible := func(err error) error {
+		if err != nil && ctx.Err() != nil && !errors.Is(err, context.Canceled) {
+			return fmt.Errorf("%w: %v", ctx.Err(), err)
+		}
+		return err
 	}
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, flag.ErrHelp):
-		return 0
+	program := cli.Program{
+		Name:    "selfplay",
+		Intro:   "selfplay plays Minishogi games and writes records (JSON Lines, datasets/README.md).",
+		Default: "run",
+		Commands: []cli.Command{
+			{Name: "run", Summary: "play games (selfplay run -h for the flags)", Run: func(args []string, stdout, stderr io.Writer) error {
+				return interruptible(runPlay(ctx, args, stdout, stderr))
+			}},
+			{Name: "merge", Summary: "combine shard files; fails on a missing or duplicate id", Run: func(args []string, stdout, stderr io.Writer) error {
+				return runMerge(args, stdout)
+			}},
+			{Name: "verify", Summary: "replay every record with the rules", Run: func(args []string, stdout, stderr io.Writer) error {
+				return runVerify(args, stdout)
+			}},
+			{Name: "export", Summary: "write games as KIF or CSA, or as Parquet tables", Run: func(args []string, stdout, stderr io.Writer) error {
+				return runExport(args, stdout)
+			}},
+			{Name: "openings", Summary: "make a suite of balanced openings (random walks judged by an engine)", Run: func(args []string, stdout, stderr io.Writer) error {
+				return interruptible(runOpenings(ctx, args, stdout, stderr))
+			}},
+		},
 	}
-	msg := err.Error()
-	if !strings.HasPrefix(msg, "selfplay") {
-		msg = "selfplay: " + msg
-	}
-	fmt.Fprintln(stderr, msg)
-	if ctx.Err() != nil {
-		return exitInterrupted
-	}
-	return 1
+	return program.Run(args, stdout, stderr)
 }
-
-const topUsage = `selfplay plays Minishogi games and writes records (JSON Lines, datasets/README.md).
-
-Usage:
-  selfplay [run] [flags]                          play games (selfplay run -h for the flags)
-  selfplay merge -o OUT [--games N] FILES...      combine shard files; fails on a missing or duplicate id
-  selfplay verify [--seed N] FILES...             replay every record with the rules
-  selfplay export --format kif|csa|parquet FILES... write games as KIF or CSA, or as Parquet tables
-  selfplay openings -o FILE [--count N]           make a suite of balanced openings (random walks judged by an engine)
-`
 
 // parseFlags parses args with fs, printing usage on -h and turning a bad
 // flag into a one-line error.
 func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer, usage string) error {
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {}
-	err := fs.Parse(args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(stdout, usage)
-		fs.SetOutput(stdout)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage)
 		fs.PrintDefaults()
-		return err
 	}
-	if err != nil {
-		return fmt.Errorf("selfplay %s: %v", fs.Name(), err)
-	}
-	return nil
+	return cli.ParseFlags(fs, args, stdout)
 }

@@ -65,7 +65,7 @@ func runCmd(t *testing.T, args ...string) (stdout, stderr string, code int) {
 func TestHelp(t *testing.T) {
 	for _, args := range [][]string{{"-h"}, {"merge", "-h"}, {"verify", "-h"}, {"export", "-h"}, {"help"}} {
 		out, errOut, code := runCmd(t, args...)
-		if code != 0 || !strings.Contains(out, "Usage") || errOut != "" {
+		if code != 0 || !strings.Contains(out, "usage:") || errOut != "" {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
 		}
 	}

@@ -13,10 +13,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/selfplay"
 )
 
-const openingsUsage = `Usage: selfplay openings -o FILE [flags]
+const openingsUsage = `usage: selfplay openings -o FILE [flags]
 
 Makes a suite of balanced openings: random walks from the start position, each
 kept when a judge engine (by default Fairy-Stockfish at depth 14, one thread)
@@ -47,15 +48,15 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	switch {
 	case *out == "":
-		return fmt.Errorf("selfplay openings: -o FILE is required")
+		return cli.Usagef("-o FILE is required")
 	case fs.NArg() > 0:
-		return fmt.Errorf("selfplay openings: unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("unexpected argument %q", fs.Arg(0))
 	}
 	lo, hi, ok := strings.Cut(*plies, "-")
 	minPlies, err1 := strconv.Atoi(lo)
 	maxPlies, err2 := strconv.Atoi(hi)
 	if !ok || err1 != nil || err2 != nil {
-		return fmt.Errorf("selfplay openings: --plies %q is not MIN-MAX, as 2-8", *plies)
+		return cli.Usagef("--plies %q is not MIN-MAX, as 2-8", *plies)
 	}
 	spec, err := selfplay.ParsePlayerSpec(resolveFSF(*judge), selfplay.PlayerSpec{})
 	if err != nil {
@@ -86,7 +87,7 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		"Each line: SFEN # the walk's moves, the judge's score in centipawns.",
 	}
 	if err := writeAtomically(*out, func(w io.Writer) error { return selfplay.WriteOpenings(w, header, openings) }); err != nil {
-		return fmt.Errorf("selfplay openings: %w", err)
+		return err
 	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(struct {

@@ -12,12 +12,13 @@ import (
 	"time"
 
 	"github.com/shogilab/shogilab/dataset"
+	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/selfplay"
 )
 
-const playUsage = `Usage: selfplay [run] [flags]
+const playUsage = `usage: selfplay [run] [flags]
 
 Plays --games games between --sente and --gote and appends their records to
 OUT/games-I-of-N.jsonl (.jsonl.gz with --gzip; with --format parquet, to a
@@ -71,19 +72,19 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("selfplay: unexpected argument %q", fs.Arg(0))
+		return cli.Usagef("unexpected argument %q", fs.Arg(0))
 	}
 	switch {
 	case *games < 0:
-		return fmt.Errorf("selfplay: --games %d is negative", *games)
+		return cli.Usagef("--games %d is negative", *games)
 	case *parallel < 1:
-		return fmt.Errorf("selfplay: --parallel %d: want at least 1", *parallel)
+		return cli.Usagef("--parallel %d: want at least 1", *parallel)
 	case *threads < 1:
-		return fmt.Errorf("selfplay: --threads %d: want at least 1", *threads)
+		return cli.Usagef("--threads %d: want at least 1", *threads)
 	case *maxPlies < 0:
-		return fmt.Errorf("selfplay: --max-plies %d is negative", *maxPlies)
+		return cli.Usagef("--max-plies %d is negative", *maxPlies)
 	case *movetime < 0 || *playouts < 0:
-		return fmt.Errorf("selfplay: negative budget per move")
+		return cli.Usagef("negative budget per move")
 	}
 	format, err := selfplay.ParseFormat(*formatName)
 	if err != nil {
@@ -91,7 +92,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if *gzip {
 		if format != selfplay.JSONL && format != selfplay.JSONLGzip {
-			return fmt.Errorf("selfplay: --gzip and --format %s: choose one", format)
+			return cli.Usagef("--gzip and --format %s: choose one", format)
 		}
 		format = selfplay.JSONLGzip
 	}
@@ -101,7 +102,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	rep, err := minishogi.ParseRepetitionRule(*repetition)
 	if err != nil {
-		return fmt.Errorf("selfplay: --repetition: %w", err)
+		return fmt.Errorf("--repetition: %w", err)
 	}
 	defaults := selfplay.PlayerSpec{Limits: selfplay.Limits{Nodes: *playouts, MoveTime: *movetime}}
 	if *movetime > 0 {
@@ -137,7 +138,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		case ok:
 			shard = s
 		case *shards > 0:
-			return fmt.Errorf("selfplay: --shards %d without JOB_COMPLETION_INDEX: use --shard i/n outside a Kubernetes Indexed Job", *shards)
+			return cli.Usagef("--shards %d without JOB_COMPLETION_INDEX: use --shard i/n outside a Kubernetes Indexed Job", *shards)
 		}
 	}
 	for _, s := range []selfplay.PlayerSpec{senteSpec, goteSpec} {
@@ -200,7 +201,7 @@ func report(w io.Writer, sum selfplay.Summary, took time.Duration, asJSON bool) 
 		return err
 	}
 	if v.Games != sum.Total {
-		return fmt.Errorf("selfplay: %s holds %d games, want %d", sum.Path, v.Games, sum.Total)
+		return fmt.Errorf("%s holds %d games, want %d", sum.Path, v.Games, sum.Total)
 	}
 	rep := runReport{
 		File: sum.Path, Shard: sum.Shard.String(), Games: v.Games, Kept: sum.Kept, Played: sum.Played,

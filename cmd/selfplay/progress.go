@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
+	"github.com/shogilab/shogilab/internal/cli"
 
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/selfplay"
@@ -28,7 +28,7 @@ type progress struct {
 
 func newProgress(w io.Writer, unit string, interval time.Duration) *progress {
 	p := &progress{w: w, unit: unit, interval: interval}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := w.(*os.File); ok && cli.IsTerminal(f) {
 		p.bar = progressbar.NewOptions(0,
 			progressbar.OptionSetWriter(w),
 			progressbar.OptionSetItsString(unit),

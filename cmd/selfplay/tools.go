@@ -9,11 +9,12 @@ import (
 	"slices"
 	"text/tabwriter"
 
+	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/selfplay"
 )
 
-const mergeUsage = `Usage: selfplay merge -o OUT [--games N] [--json] FILES...
+const mergeUsage = `usage: selfplay merge -o OUT [--games N] [--json] FILES...
 
 Combines shard files into OUT (gzip when it ends in .gz), sorted by id. Fails,
 writing nothing, when an id is in two files or missing (ids 0..N-1 with
@@ -31,10 +32,10 @@ func runMerge(args []string, stdout io.Writer) error {
 		return err
 	}
 	if *out == "" {
-		return fmt.Errorf("selfplay merge: -o OUT is required")
+		return cli.Usagef("-o OUT is required")
 	}
 	if fs.NArg() == 0 {
-		return fmt.Errorf("selfplay merge: no input files")
+		return cli.Usagef("no input files")
 	}
 	sum, err := selfplay.Merge(fs.Args(), *out, *games)
 	if err != nil {
@@ -47,7 +48,7 @@ func runMerge(args []string, stdout io.Writer) error {
 	return err
 }
 
-const verifyUsage = `Usage: selfplay verify [--seed N] [--json] FILES...
+const verifyUsage = `usage: selfplay verify [--seed N] [--json] FILES...
 
 Replays every record with the rules: legal moves, and the termination, result
 and plies the moves lead to. Stops at the first bad record, naming its file
@@ -64,12 +65,12 @@ func runVerify(args []string, stdout io.Writer) error {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return fmt.Errorf("selfplay verify: no input files")
+		return cli.Usagef("no input files")
 	}
 	var opts selfplay.VerifyOptions
 	if *seed != "" {
 		if _, err := fmt.Sscan(*seed, &opts.Seed); err != nil {
-			return fmt.Errorf("selfplay verify: --seed %q is not a number", *seed)
+			return cli.Usagef("--seed %q is not a number", *seed)
 		}
 		opts.CheckSeeds = true
 	}

@@ -16,49 +16,46 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
+	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/retro"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
 )
 
-func main() {
-	if err := run(os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return
-		}
-		fmt.Fprintln(os.Stderr, "tactics:", err)
-		os.Exit(1)
-	}
-}
+func main() { os.Exit(cli.RunOne("tactics", run, os.Args[1:], os.Stdout, os.Stderr)) }
 
 func run(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tactics", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	out := fs.String("out", "", "directory for mate3.sfen, mate5.sfen and mate7.sfen (required)")
 	most := fs.Int("max", 50, "positions kept of each length, the first found")
 	fsfPath := fs.String("fsf", "/usr/games/fairy-stockfish", "fairy-stockfish, which confirms each mate's length")
 	asJSON := fs.Bool("json", false, "print the counts as JSON")
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tactics --out DIR RECORDS...\n\nFinds the tactical suite's mates in the positions of game records (jsonl, jsonl.gz).")
+		fmt.Fprintln(fs.Output(), "usage: tactics --out DIR [flags] RECORDS...\n\nFinds the tactical suite's mates in the positions of game records (jsonl, jsonl.gz).")
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := cli.ParseFlags(fs, args, stdout); err != nil {
 		return err
 	}
 	if *out == "" || fs.NArg() == 0 {
-		return errors.New("need --out DIR and at least one records file (tactics -h)")
+		return cli.Usagef("need --out DIR and at least one records file (tactics -h)")
 	}
 	if *most < 1 {
-		return fmt.Errorf("--max %d: need 1 or more", *most)
+		return cli.Usagef("--max %d: need 1 or more", *most)
 	}
+	if err := cli.CheckOutputDir(*out); err != nil {
+		return err
+	}
+	ctx, stop := cli.Interruptible()
+	defer stop()
 	fsf, err := startFSF(*fsfPath)
 	if err != nil {
 		return err
@@ -66,7 +63,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	defer fsf.quit()
 
 	var bar *progressbar.ProgressBar
-	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if f, ok := stderr.(*os.File); ok && cli.IsTerminal(f) {
 		bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(stderr),
 			progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
 	}
@@ -77,6 +74,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	defer r.Close()
 	var checks ms.MoveList
 	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		g, err := r.Read()
 		if err == io.EOF {
 			break
@@ -182,6 +182,9 @@ func startFSF(path string) (*fsf, error) {
 		return nil, err
 	}
 	if err := cmd.Start(); err != nil {
+		if errors.Is(err, iofs.ErrNotExist) {
+			return nil, fmt.Errorf("--fsf %s: no such program", path)
+		}
 		return nil, fmt.Errorf("--fsf %s: %w", path, err)
 	}
 	f := &fsf{cmd, in, bufio.NewScanner(out)}

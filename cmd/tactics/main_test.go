@@ -4,22 +4,39 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/shogilab/shogilab/internal/cli"
 )
 
+// Each bad command line gives its exit status and one line on stderr, prefixed once, with
+// the bad value as typed.
 func TestBadCommandLines(t *testing.T) {
+	dir := t.TempDir()
 	for _, c := range []struct {
 		args []string
+		code int
 		want string
 	}{
-		{nil, "need --out DIR"},
-		{[]string{"--out", t.TempDir()}, "need --out DIR"},
-		{[]string{"--out", t.TempDir(), "--max", "0", "x.jsonl"}, "--max 0"},
-		{[]string{"--out", t.TempDir(), "--fsf", "/nonexistent/fsf", "x.jsonl"}, "--fsf /nonexistent/fsf"},
+		{nil, cli.ExitUsage, "need --out DIR"},
+		{[]string{"--out", dir}, cli.ExitUsage, "need --out DIR"},
+		{[]string{"--out", dir, "--max", "0", "x.jsonl"}, cli.ExitUsage, "--max 0"},
+		{[]string{"--out", dir, "--max", "-5x", "x.jsonl"}, cli.ExitUsage, `"-5x"`},
+		{[]string{"--bogus"}, cli.ExitUsage, "-bogus"},
+		// A flag after the records file is still a flag.
+		{[]string{"x.jsonl", "--out", dir, "--fsf", "/nonexistent/fsf"}, cli.ExitFailure, "--fsf /nonexistent/fsf: no such program"},
 	} {
 		var out, errs bytes.Buffer
-		err := run(c.args, &out, &errs)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%v: error %v, want one containing %q", c.args, err, c.want)
+		code := cli.RunOne("tactics", run, c.args, &out, &errs)
+		msg := errs.String()
+		if code != c.code || strings.Count(msg, "\n") != 1 || strings.Count(msg, "tactics:") != 1 || !strings.Contains(msg, c.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d, one line with %q", c.args, code, msg, c.code, c.want)
 		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	var out, errs bytes.Buffer
+	if code := cli.RunOne("tactics", run, []string{"-h"}, &out, &errs); code != 0 || !strings.Contains(out.String(), "usage: tactics") || errs.Len() > 0 {
+		t.Errorf("-h: exit %d, stdout %q, stderr %q", code, out.String(), errs.String())
 	}
 }

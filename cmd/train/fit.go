@@ -53,7 +53,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	generation := fs.Int("generation", 0, "generation number written into the file")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: train fit -o FILE [flags] RECORDS...\n\n"+
+		fmt.Fprintln(fs.Output(), "usage: train fit -o FILE [flags] RECORDS...\n\n"+
 			"Fits a small NNUE network (engine/nnue) to the positions of game records (JSON\n"+
 			"Lines, plain or gzip, or Parquet tables): the target of a position is\n"+
 			"lambda·result + (1-lambda)·root value for the side to move, averaged over its\n"+
@@ -138,7 +138,7 @@ func runInfo(args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("train info", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the header as one JSON object")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: train info [-json] FILE\n\nPrints the header of an evaluation file, after checking the whole file.\n\nFlags:")
+		fmt.Fprintln(fs.Output(), "usage: train info [-json] FILE\n\nPrints the header of an evaluation file, after checking the whole file.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := cli.ParseFlags(fs, args, stdout); err != nil {

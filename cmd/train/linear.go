@@ -31,7 +31,7 @@ func runLinear(args []string, stdout, stderr io.Writer) error {
 	priors := fs.Bool("priors", true, "also fit the prior weights to the visit shares of the records' searches (positions without them are left out of that fit)")
 	out := fs.String("o", "", "write the weights to this linear evaluation `file` (engine/eval/file.go), which the engine loads with EvalFile")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: train linear [flags] RECORDS...\n\n"+
+		fmt.Fprintln(fs.Output(), "usage: train linear [flags] RECORDS...\n\n"+
 			"Fits the value weights of the hand-set evaluation (eval.Weights: piece values on the\n"+
 			"board and in hand, king safety, Threat, Tempo) to the positions of game records by\n"+
 			"L-BFGS (train/linfit), starting from the defaults; with -priors also the prior weights\n"+

@@ -53,7 +53,7 @@ func runLoop(args []string, stdout, stderr io.Writer) error {
 	sbatchArgs := fs.String("sbatch-args", "", "with --slurm: further sbatch flags, space-separated")
 	asJSON := fs.Bool("json", false, "print each generation's line (as in RUN/loop.jsonl) instead of a sentence")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: train loop [flags] RUN\n\n"+
+		fmt.Fprintln(fs.Output(), "usage: train loop [flags] RUN\n\n"+
 			"The self-play learning loop (train/loop): each generation the best network plays\n"+
 			"itself, a candidate is fitted from its weights to the latest games, an SPRT match\n"+
 			"gates it against the best, and the best after the gate plays a fixed anchor for\n"+

@@ -12,21 +12,26 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"github.com/shogilab/shogilab/engine"
+	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/usi"
 )
 
-func main() {
-	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), `usage: usi
+func main() { os.Exit(cli.RunOne("usi", serve, os.Args[1:], os.Stdout, os.Stderr)) }
+
+// serve is the command: -perft counts and exits, else the engine serves USI on stdin.
+func serve(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("usi", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), `usage: usi [flags]
 
 usi is the shogilab Minishogi engine. It reads USI commands on standard input and answers on
 standard output: usi, isready, setoption, usinewgame, position startpos|sfen ... [moves ...],
@@ -36,28 +41,22 @@ d (show the position), quit. It reads commands while it searches: isready is ans
 once, and commands that need the engine idle wait for the search's end. The reply to usi
 lists the options: %s.
 `, optionNames())
-		flag.PrintDefaults()
-		fmt.Fprintf(flag.CommandLine.Output(), "\nexample: usi -perft 7 -threads 0   (leaves from the start position, and leaves per second)\n")
+		fs.PrintDefaults()
+		fmt.Fprintf(fs.Output(), "\nexample: usi -perft 7 -threads 0   (leaves from the start position, and leaves per second)\n")
 	}
-	perft := flag.Int("perft", 0, "instead of serving USI, count the leaves at this depth, print the speed, and exit")
-	sfen := flag.String("sfen", minishogi.StartSFEN, "with -perft: the position to count from")
-	threads := flag.Int("threads", 1, "with -perft: goroutines (0: all CPUs)")
-	flag.Parse()
+	perft := fs.Int("perft", 0, "instead of serving USI, count the leaves at this depth, print the speed, and exit")
+	sfen := fs.String("sfen", minishogi.StartSFEN, "with -perft: the position to count from")
+	threads := fs.Int("threads", 1, "with -perft: goroutines (0: all CPUs)")
+	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return cli.Usagef("unexpected argument %q (the engine reads commands on stdin)", fs.Arg(0))
+	}
 	if *perft != 0 {
-		if err := runPerft(*sfen, *perft, *threads, os.Stderr); err != nil {
-			fmt.Fprintf(os.Stderr, "usi: %v\n", err)
-			os.Exit(2)
-		}
-		return
+		return runPerft(*sfen, *perft, *threads, stdout, stderr)
 	}
-	if flag.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "usi: unexpected argument %q (the engine reads commands on stdin)\n", flag.Arg(0))
-		os.Exit(2)
-	}
-	if err := usi.NewServer(engine.New(), os.Stdout).Serve(os.Stdin); err != nil {
-		fmt.Fprintf(os.Stderr, "usi: %v\n", err)
-		os.Exit(1)
-	}
+	return usi.NewServer(engine.New(), stdout).Serve(os.Stdin)
 }
 
 // optionNames lists the engine's settings, the options it announces.
@@ -72,18 +71,18 @@ func optionNames() string {
 // runPerft counts leaves (bulk counting at the last ply) and reports the speed. The depth
 // is bounded as `go perft` bounds it; a deep count shows a progress bar over the root moves
 // on a terminal.
-func runPerft(sfen string, depth, threads int, stderr *os.File) error {
+func runPerft(sfen string, depth, threads int, stdout, stderr io.Writer) error {
 	if depth < 1 || depth > usi.MaxPerftDepth {
-		return fmt.Errorf("-perft %d: want a depth from 1 to %d (deeper counts could overflow 64 bits; each ply takes about sixteen times longer, and perft 8 already takes seconds)", depth, usi.MaxPerftDepth)
+		return cli.Usagef("-perft %d: want a depth from 1 to %d (deeper counts could overflow 64 bits; each ply takes about sixteen times longer, and perft 8 already takes seconds)", depth, usi.MaxPerftDepth)
 	}
 	pos, err := minishogi.ParseSFEN(sfen)
 	if err != nil {
-		return err
+		return cli.Usagef("-sfen %q: %v", sfen, err)
 	}
 	start := time.Now()
 	moves := pos.LegalMoves(nil)
 	var bar *progressbar.ProgressBar
-	if depth >= 8 && term.IsTerminal(int(stderr.Fd())) {
+	if f, ok := stderr.(*os.File); ok && depth >= 8 && cli.IsTerminal(f) {
 		bar = progressbar.NewOptions(len(moves), progressbar.OptionSetWriter(stderr),
 			progressbar.OptionSetDescription(fmt.Sprintf("perft %d: root moves", depth)),
 			progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
@@ -105,6 +104,6 @@ func runPerft(sfen string, depth, threads int, stderr *os.File) error {
 		bar.Finish()
 	}
 	secs := time.Since(start).Seconds()
-	fmt.Printf("perft %d of %s: %d leaves in %.3f s, %.1f million leaves/s\n", depth, pos.SFEN(), leaves, secs, float64(leaves)/secs/1e6)
+	fmt.Fprintf(stdout, "perft %d of %s: %d leaves in %.3f s, %.1f million leaves/s\n", depth, pos.SFEN(), leaves, secs, float64(leaves)/secs/1e6)
 	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/usi"
 )
@@ -169,4 +171,34 @@ func exitCode(err error) int {
 		return -1
 	}
 	return 0
+}
+
+// Each bad command line gives exit 2 and one line on stderr, prefixed once, with the bad
+// value as typed; -h prints the help on stdout and exits 0.
+func TestBadCommandLines(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"-perft", "x"}, cli.ExitUsage, `"x"`},
+		{[]string{"-perft", "5q"}, cli.ExitUsage, `"5q"`},
+		{[]string{"-perft", "2", "-sfen", "rbsgk/4p"}, cli.ExitUsage, `-sfen "rbsgk/4p"`},
+		{[]string{"-bogus"}, cli.ExitUsage, "-bogus"},
+		{[]string{"extra", "-perft", "2"}, cli.ExitUsage, `unexpected argument "extra"`},
+		{[]string{"-h"}, 0, ""},
+	} {
+		var out, errs bytes.Buffer
+		code := cli.RunOne("usi", serve, c.args, &out, &errs)
+		msg := errs.String()
+		if c.code == 0 {
+			if code != 0 || msg != "" || !strings.Contains(out.String(), "usage: usi") {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q; want the help", c.args, code, out.String(), msg)
+			}
+			continue
+		}
+		if code != c.code || strings.Count(msg, "\n") != 1 || strings.Count(msg, "usi:") != 1 || !strings.Contains(msg, c.want) {
+			t.Errorf("%q: exit %d, stderr %q; want exit %d, one line with %q", c.args, code, msg, c.code, c.want)
+		}
+	}
 }

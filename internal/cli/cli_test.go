@@ -2,8 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -20,19 +22,27 @@ func TestRun(t *testing.T) {
 			fs.Int("n", 1, "a number")
 			return ParseFlags(fs, args, stdout)
 		}},
+		{"again", "fails with the names", func(args []string, stdout, stderr io.Writer) error {
+			return errors.New("tool: again: record: bad file")
+		}},
+		{"stop", "is interrupted", func(args []string, stdout, stderr io.Writer) error {
+			return fmt.Errorf("after 3 games: %w", context.Canceled)
+		}},
 	}}
 	cases := []struct {
 		args     []string
 		code     int
 		out, err string
 	}{
-		{nil, ExitUsage, "", "tool: no subcommand (want one of ok, fail, flags; tool -h for help)\n"},
-		{[]string{"-h"}, 0, "Usage: tool SUBCOMMAND", ""},
-		{[]string{"nope"}, ExitUsage, "", "tool: unknown subcommand \"nope\" (want one of ok, fail, flags)\n"},
+		{nil, ExitUsage, "", "tool: no subcommand (want one of ok, fail, flags, again, stop; tool -h for help)\n"},
+		{[]string{"-h"}, 0, "usage: tool SUBCOMMAND", ""},
+		{[]string{"nope"}, ExitUsage, "", "tool: unknown subcommand \"nope\" (want one of ok, fail, flags, again, stop)\n"},
 		{[]string{"ok"}, 0, "", ""},
 		{[]string{"fail"}, ExitFailure, "", "tool fail: it broke\n"},
+		{[]string{"again"}, ExitFailure, "", "tool again: record: bad file\n"},
 		{[]string{"flags", "-n", "x"}, ExitUsage, "", "tool flags: invalid value \"x\" for flag -n: parse error\n"},
 		{[]string{"flags", "-h"}, 0, "-n int", ""},
+		{[]string{"stop"}, ExitInterrupted, "", "tool stop: after 3 games: interrupted\n"},
 	}
 	for _, c := range cases {
 		var out, errOut bytes.Buffer
@@ -40,6 +50,78 @@ func TestRun(t *testing.T) {
 		if code != c.code || !strings.Contains(out.String(), c.out) || errOut.String() != c.err && c.err != "" || c.err == "" && errOut.Len() > 0 {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr %q", c.args, code, out.String(), errOut.String(), c.code, c.out, c.err)
 		}
+	}
+}
+
+// Flags after positional arguments are parsed; "--" ends the flags.
+func TestParseFlagsInterspersed(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		n    int
+		pos  string
+	}{
+		{[]string{"a", "-n", "3", "b"}, 3, "a b"},
+		{[]string{"-n", "2", "a"}, 2, "a"},
+		{[]string{"a", "b", "-n=4"}, 4, "a b"},
+		{[]string{"a", "--", "-n", "5"}, 1, "a -n 5"},
+		{nil, 1, ""},
+	} {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		n := fs.Int("n", 1, "")
+		if err := ParseFlags(fs, c.args, io.Discard); err != nil {
+			t.Errorf("%q: %v", c.args, err)
+			continue
+		}
+		if *n != c.n || strings.Join(fs.Args(), " ") != c.pos {
+			t.Errorf("%q: -n %d, positional %q; want %d, %q", c.args, *n, fs.Args(), c.n, c.pos)
+		}
+	}
+}
+
+func TestRunOne(t *testing.T) {
+	cases := []struct {
+		err  error
+		code int
+		msg  string
+	}{
+		{nil, 0, ""},
+		{flag.ErrHelp, 0, ""},
+		{Usagef("need --out DIR"), ExitUsage, "usi: need --out DIR\n"},
+		{errors.New("open x.jsonl: no such file"), ExitFailure, "usi: open x.jsonl: no such file\n"},
+		{errors.New("two\nlines"), ExitFailure, "usi: two; lines\n"},
+		{context.Canceled, ExitInterrupted, "usi: interrupted\n"},
+		{errors.New("usi: engine: bad option"), ExitFailure, "usi: engine: bad option\n"},
+	}
+	for _, c := range cases {
+		var errOut bytes.Buffer
+		code := RunOne("usi", func([]string, io.Writer, io.Writer) error { return c.err }, nil, io.Discard, &errOut)
+		if code != c.code || errOut.String() != c.msg {
+			t.Errorf("%v: exit %d, stderr %q; want %d, %q", c.err, code, errOut.String(), c.code, c.msg)
+		}
+	}
+}
+
+// A program with a default subcommand runs it for flags or no arguments, and -h still
+// lists every subcommand.
+func TestDefault(t *testing.T) {
+	var got []string
+	p := Program{Name: "tool", Default: "play", Commands: []Command{
+		{"play", "plays", func(args []string, stdout, stderr io.Writer) error { got = args; return nil }},
+		{"merge", "merges", func(args []string, stdout, stderr io.Writer) error { return nil }},
+	}}
+	for _, c := range []struct{ args, want []string }{
+		{nil, []string{}},
+		{[]string{"--games", "2"}, []string{"--games", "2"}},
+		{[]string{"play", "x"}, []string{"x"}},
+	} {
+		got = nil
+		if code := p.Run(c.args, io.Discard, io.Discard); code != 0 || strings.Join(got, " ") != strings.Join(c.want, " ") || got == nil {
+			t.Errorf("%q: exit %d, play got %q; want %q", c.args, code, got, c.want)
+		}
+	}
+	var out bytes.Buffer
+	if code := p.Run([]string{"-h"}, &out, io.Discard); code != 0 || !strings.Contains(out.String(), "play       plays (the default: tool [flags])") || !strings.Contains(out.String(), "merge") {
+		t.Errorf("-h: exit %d, %q", code, out.String())
 	}
 }
 
