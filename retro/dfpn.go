@@ -37,9 +37,6 @@ type Knowledge[S any, M comparable] interface {
 // ErrDeadline is returned when a search passes the deadline set with SetDeadline.
 var ErrDeadline = errors.New("retro: df-pn: the deadline passed")
 
-// ErrNodeLimit is returned when a search reaches the node count set with SetNodeLimit.
-var ErrNodeLimit = errors.New("retro: df-pn: the node limit was reached")
-
 // infinity is the proof or disproof number of a decided node. Sums of numbers saturate one
 // below it, so that only a decided node ever reaches it.
 const infinity = 1<<31 - 1
@@ -91,7 +88,6 @@ type MateSearch[S any, M comparable, K comparable] struct {
 	tt       *table[K]
 	workers  []*worker[S, M, K]
 	deadline time.Time
-	limit    int64 // SetNodeLimit's count; 0: none
 	stop     atomic.Bool
 	nodes    int64
 	// nodeLimit and interrupt stop a search early (SetNodeLimit, SetInterrupt).
@@ -102,16 +98,6 @@ type MateSearch[S any, M comparable, K comparable] struct {
 // SetDeadline makes searches stop with ErrDeadline once t has passed (the zero time: never).
 // The table keeps what was decided, so a later search resumes the work.
 func (ms *MateSearch[S, M, K]) SetDeadline(t time.Time) { ms.deadline = t }
-
-// SetNodeLimit makes searches stop with ErrNodeLimit once Nodes reaches n (0: never). Unlike
-// a deadline, a node limit stops a one-worker search at the same place on every run. The
-// table keeps what was decided, so a later search with a higher limit resumes the work.
-func (ms *MateSearch[S, M, K]) SetNodeLimit(n int64) {
-	if n < 0 {
-		panic(fmt.Sprintf("retro: SetNodeLimit: %d nodes, want 0 (no limit) or more", n))
-	}
-	ms.limit = n
-}
 
 // checkDeadlineEvery is how many generated nodes pass between looks at the clock: about a
 // millisecond of search, so a deadline is met closely and the clock costs nothing.
@@ -347,9 +333,6 @@ func (w *worker[S, M, K]) mid(s S, k nodeKey[K], thPhi, thDelta uint32, ply int)
 		}
 	}
 	if ms.nodeLimit > 0 && ms.nodes+w.nodes >= ms.nodeLimit && w.err == nil {
-		w.err = ErrNodeLimit
-	}
-	if ms.limit > 0 && ms.nodes+w.nodes >= ms.limit {
 		w.err = ErrNodeLimit
 	}
 	if p, d, ok := leaf(len(f.moves), &k); ok {
