@@ -67,6 +67,7 @@ func TestBadCommandLines(t *testing.T) {
 		{"analyze", []string{"games", "--bogus"}, 2, "-bogus"},
 		{"solve", []string{"frobnicate"}, 2, `"frobnicate"`},
 		{"solve", []string{"mate", "--bogus"}, 2, "-bogus"},
+		{"solve", []string{"handicap", "bare-king", "--memory", "-5GiB"}, 2, `"-5GiB"`},
 		{"train", []string{"nope"}, 2, `"nope"`},
 		{"train", []string{"fit", "--epochs", "x"}, 2, `"x"`},
 		{"selfplay", []string{"nope"}, 2, `"nope"`},
@@ -90,7 +91,7 @@ func TestBadCommandLines(t *testing.T) {
 func TestHelp(t *testing.T) {
 	subcommands := map[string][]string{
 		"analyze":  {"mawari", "openings", "games", "ratings", "match"},
-		"solve":    {"bushi", "handicap", "mate", "check", "verify"},
+		"solve":    {"bushi", "handicap", "mate", "check", "shard", "merge", "verify"},
 		"train":    {"fit", "linear", "loop", "curve", "info"},
 		"selfplay": {"run", "merge", "verify", "export", "openings"},
 		"match":    nil, "usi": nil, "figures": nil, "tactics": nil,

@@ -151,14 +151,16 @@ func parseBytes(s string) (uint64, error) {
 		suffix string
 		scale  uint64
 	}{{"GiB", 1 << 30}, {"MiB", 1 << 20}, {"KiB", 1 << 10}, {"GB", 1e9}, {"MB", 1e6}, {"KB", 1e3}, {"B", 1}}
-	scale := uint64(1)
+	// The number is read without its unit, but the error quotes the size as typed
+	// (docs/architecture.md#commands): "-5GiB", not "-5".
+	number, scale := s, uint64(1)
 	for _, u := range units {
 		if strings.HasSuffix(s, u.suffix) {
-			s, scale = strings.TrimSuffix(s, u.suffix), u.scale
+			number, scale = strings.TrimSuffix(s, u.suffix), u.scale
 			break
 		}
 	}
-	n, err := strconv.ParseFloat(s, 64)
+	n, err := strconv.ParseFloat(number, 64)
 	if err != nil || n <= 0 {
 		return 0, fmt.Errorf("%q is not a size such as 6GiB or 512MiB", s)
 	}
