@@ -153,9 +153,27 @@ func runInfo(args []string, stdout, _ io.Writer) error {
 	}
 	h := net.Header
 	if *asJSON {
-		return json.NewEncoder(stdout).Encode(h)
+		return json.NewEncoder(stdout).Encode(headerJSON{File: fs.Arg(0), Version: h.Version, Family: h.Family,
+			FeatureSet: h.FeatureSet, Inputs: nnue.NumFeatures, Hidden1: h.Hidden1, Hidden2: h.Hidden2,
+			Generation: h.Generation, Data: h.Data, Command: h.Command})
 	}
 	fmt.Fprintf(stdout, "file:        %s\nversion:     %d\nfamily:      %s\nfeatures:    %s (%d inputs)\nsizes:       %d×2 → %d → 1\ngeneration:  %d\ndata:        %s\ncommand:     %s\n",
 		fs.Arg(0), h.Version, h.Family, h.FeatureSet, nnue.NumFeatures, h.Hidden1, h.Hidden2, h.Generation, h.Data, h.Command)
 	return nil
+}
+
+// headerJSON is train info's JSON: the header's fields under snake_case keys, as every
+// command's JSON has them (docs/architecture.md#commands). nnue.Header has no tags of its
+// own: a loop run's provenance.json (datasets/loop) keeps it under its Go field names.
+type headerJSON struct {
+	File       string `json:"file"`
+	Version    int    `json:"version"`
+	Family     string `json:"family"`
+	FeatureSet string `json:"feature_set"`
+	Inputs     int    `json:"inputs"`
+	Hidden1    int    `json:"hidden1"`
+	Hidden2    int    `json:"hidden2"`
+	Generation int    `json:"generation"`
+	Data       string `json:"data"`
+	Command    string `json:"command"`
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -38,6 +39,7 @@ func TestFitAndInfo(t *testing.T) {
 	if s.Games != 100 || s.Train == 0 || s.Held == 0 || len(s.Epochs) == 0 || s.Bytes < 2*nnue.NumFeatures*4 {
 		t.Errorf("summary %+v", s)
 	}
+	checkSnakeCase(t, out)
 	if !strings.Contains(stderr, "epoch 1: train loss") {
 		t.Errorf("no epoch line on stderr: %q", stderr)
 	}
@@ -52,7 +54,42 @@ func TestFitAndInfo(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "halfkp-5x5") || !strings.Contains(out, "4×2") {
 		t.Errorf("train info: exit %d, %q %q", code, out, stderr)
 	}
+	code, out, stderr = run("info", "-json", file)
+	var h headerJSON
+	if err := json.Unmarshal([]byte(out), &h); code != 0 || err != nil || h.FeatureSet != "halfkp-5x5" || h.Hidden1 != 4 || h.File != file {
+		t.Errorf("train info -json: exit %d, %v, %q %q", code, err, out, stderr)
+	}
+	checkSnakeCase(t, out)
 }
+
+// checkSnakeCase fails the test unless every key of the JSON object text, at any depth, is
+// snake_case, as docs/architecture.md#commands promises.
+func checkSnakeCase(t *testing.T, text string) {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal([]byte(text), &v); err != nil {
+		t.Fatalf("%q: %v", text, err)
+	}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if !snakeCase.MatchString(k) {
+					t.Errorf("JSON key %q is not snake_case", k)
+				}
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(v)
+}
+
+var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9]*(_[a-z0-9]+)*$`)
 
 func TestErrors(t *testing.T) {
 	for _, c := range []struct {
@@ -92,6 +129,7 @@ func TestLinear(t *testing.T) {
 	if !(s.Result.TrainAfter < s.Result.TrainBefore) || s.Weights.ValueScale != 700 {
 		t.Errorf("summary %+v", s)
 	}
+	checkSnakeCase(t, out)
 }
 
 // TestLinearPriorsFile fits the value and the prior weights to the shipped self-play

@@ -16,45 +16,45 @@ import (
 // point, not a fitted result.
 type Weights struct {
 	// Board is the value of a piece on the board, by PieceType (index 0 and King unused).
-	Board [ms.Dragon + 1]float32
+	Board [ms.Dragon + 1]float32 `json:"board"`
 	// Hand is the value of a piece in hand, by PieceType (Pawn..Rook). A piece in hand is
 	// worth more than on the board because it can be dropped anywhere.
-	Hand [ms.Rook + 1]float32
+	Hand [ms.Rook + 1]float32 `json:"hand"`
 	// KingZoneAttacked is subtracted for every square next to a side's king that the
 	// opponent attacks; KingEscape is added for every such square that is empty of the
 	// side's own pieces and not attacked (room to run).
-	KingZoneAttacked float32
-	KingEscape       float32
+	KingZoneAttacked float32 `json:"king_zone_attacked"`
+	KingEscape       float32 `json:"king_escape"`
 	// Threat is the share of the best capture the side to move has (the value of an
 	// undefended piece, or of a defended piece minus its cheapest attacker) that counts
 	// in its favour: the opponent cannot save everything at once.
-	Threat float32
+	Threat float32 `json:"threat"`
 	// Tempo is the worth of having the move.
-	Tempo float32
+	Tempo float32 `json:"tempo"`
 	// ValueScale maps centipawns to a value for the search: value = tanh(cp/ValueScale).
-	ValueScale float32
+	ValueScale float32 `json:"value_scale"`
 
 	// PriorCapture is added per 100 centipawns of the captured piece.
-	PriorCapture float32
+	PriorCapture float32 `json:"prior_capture"`
 	// PriorPromote is added to a promotion; PriorDecline is subtracted when a bishop or
 	// rook declines to promote (it loses nothing by promoting in Minishogi).
-	PriorPromote float32
-	PriorDecline float32
+	PriorPromote float32 `json:"prior_promote"`
+	PriorDecline float32 `json:"prior_decline"`
 	// PriorCheck is added to a move that gives check.
-	PriorCheck float32
+	PriorCheck float32 `json:"prior_check"`
 	// PriorDropNearKing is added to a drop next to the enemy king, half of it two squares
 	// away.
-	PriorDropNearKing float32
+	PriorDropNearKing float32 `json:"prior_drop_near_king"`
 	// PriorEscape is added per 100 centipawns of a piece that leaves an attacked square
 	// for a square the opponent does not attack.
-	PriorEscape float32
+	PriorEscape float32 `json:"prior_escape"`
 	// PriorHang is subtracted per 100 centipawns that a move puts en prise: the whole
 	// piece on an undefended attacked square, or what it is worth more than what it
 	// captured on a defended one.
-	PriorHang float32
+	PriorHang float32 `json:"prior_hang"`
 	// PriorMate is added to a move that the mate search proves wins, so that the search
 	// visits it first.
-	PriorMate float32
+	PriorMate float32 `json:"prior_mate"`
 }
 
 // DefaultWeights returns the hand-set defaults described on Weights.

@@ -69,10 +69,17 @@ func weights(base eval.Weights, p []float64) eval.Weights {
 
 // Result reports a fit.
 type Result struct {
-	Train, Held             int     // examples
-	TrainBefore, TrainAfter float64 // mean loss with the starting weights and the fitted ones
-	HeldBefore, HeldAfter   float64 // the same on the held-out examples (NaN without them)
-	Evaluations             int     // loss evaluations L-BFGS made
+	// Train and Held count the examples fitted to and held out.
+	Train int `json:"train"`
+	Held  int `json:"held"`
+	// TrainBefore and TrainAfter are the mean loss with the starting weights and the
+	// fitted ones; HeldBefore and HeldAfter the same on the held-out examples (NaN without
+	// them).
+	TrainBefore float64 `json:"train_before"`
+	TrainAfter  float64 `json:"train_after"`
+	HeldBefore  float64 `json:"held_before"`
+	HeldAfter   float64 `json:"held_after"`
+	Evaluations int     `json:"evaluations"` // loss evaluations L-BFGS made
 }
 
 type sample struct {

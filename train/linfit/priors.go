@@ -13,10 +13,17 @@ import (
 
 // PriorResult reports a fit of the prior weights.
 type PriorResult struct {
-	Train, Held             int     // examples
-	TrainBefore, TrainAfter float64 // mean cross-entropy with the starting weights and the fitted ones
-	HeldBefore, HeldAfter   float64 // the same on the held-out examples (NaN without them)
-	Evaluations             int
+	// Train and Held count the examples fitted to and held out.
+	Train int `json:"train"`
+	Held  int `json:"held"`
+	// TrainBefore and TrainAfter are the mean cross-entropy with the starting weights and the
+	// fitted ones; HeldBefore and HeldAfter the same on the held-out examples (NaN without
+	// them).
+	TrainBefore float64 `json:"train_before"`
+	TrainAfter  float64 `json:"train_after"`
+	HeldBefore  float64 `json:"held_before"`
+	HeldAfter   float64 `json:"held_after"`
+	Evaluations int     `json:"evaluations"` // loss evaluations L-BFGS made
 }
 
 // policySample is one searched position: its moves' prior terms and visit shares.
