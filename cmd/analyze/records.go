@@ -7,10 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"time"
-
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/shogilab/shogilab/analysis/selection"
 	"github.com/shogilab/shogilab/internal/figure"
@@ -90,7 +87,7 @@ func (f *recordFlags) stream(paths []string, fields record.Fields, stderr io.Wri
 			return selection.Counts{}, fmt.Errorf("--plots: %w", err)
 		}
 	}
-	update, finish := newStreamProgress(stderr)
+	update, finish := cli.NewCounter(stderr, "games read", progressEvery)
 	defer finish()
 	opts := selection.Options{Fields: fields | selection.CheckMovesFields, Check: selection.CheckMoves, SkipBad: f.skipBad, Progress: update}
 	return selection.Stream(paths, sel, opts, fn)
@@ -100,33 +97,3 @@ func (f *recordFlags) stream(paths []string, fields record.Fields, stderr io.Wri
 // stderr is not a terminal: a line per 100,000 games keeps a log of a
 // million-game run short.
 const progressEvery = 100_000
-
-// newStreamProgress reports games read so far: a spinner with a count and
-// rate when stderr is a terminal, else a plain line every progressEvery
-// games. The total is unknown until the files end.
-func newStreamProgress(stderr io.Writer) (update func(read int), finish func()) {
-	if f, ok := stderr.(*os.File); ok && cli.IsTerminal(f) {
-		bar := progressbar.NewOptions(-1,
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("games"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(),
-			progressbar.OptionSetItsString("games"),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-		)
-		return func(read int) {
-				if read%1000 == 0 { // the bar's own throttle still costs a lock per call
-					bar.Set(read)
-				}
-			}, func() {
-				bar.Finish()
-			}
-	}
-	start := time.Now()
-	return func(read int) {
-		if read%progressEvery == 0 {
-			fmt.Fprintf(stderr, "games: %d read (%.0f/s)\n", read, float64(read)/time.Since(start).Seconds())
-		}
-	}, func() {}
-}

@@ -3,13 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
-	"golang.org/x/term"
-
 	"github.com/shogilab/shogilab/analysis/sprt"
+	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/selfplay"
 )
 
@@ -24,11 +22,7 @@ type live struct {
 }
 
 func newLive(w io.Writer, o *options) *live {
-	l := &live{w: w, o: o}
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		l.terminal = true
-	}
-	return l
+	return &live{w: w, o: o, terminal: cli.IsTerminal(w)}
 }
 
 // rate takes the games this run played and the time it took.

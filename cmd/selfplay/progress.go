@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -28,7 +27,7 @@ type progress struct {
 
 func newProgress(w io.Writer, unit string, interval time.Duration) *progress {
 	p := &progress{w: w, unit: unit, interval: interval}
-	if f, ok := w.(*os.File); ok && cli.IsTerminal(f) {
+	if cli.IsTerminal(w) {
 		p.bar = progressbar.NewOptions(0,
 			progressbar.OptionSetWriter(w),
 			progressbar.OptionSetItsString(unit),

@@ -12,9 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
-
 	"github.com/shogilab/shogilab/internal/bushiplay"
 	"github.com/shogilab/shogilab/retro"
 	"github.com/shogilab/shogilab/rules/bushi"
@@ -278,11 +275,13 @@ func studyLayouts(f bushiFlags, stdout, stderr io.Writer) error {
 		total = min(total, f.limit)
 	}
 	start := time.Now()
+	update, finish := cli.NewProgress(stderr, total, "solve bushi: layouts")
 	st := bushiplay.StudyLayouts(bushiplay.StudyOptions{
 		Workers:  f.workers,
 		Limit:    f.limit,
-		Progress: newProgress(stderr, total),
+		Progress: update,
 	})
+	finish()
 	elapsed := time.Since(start)
 	workers := f.workers
 	if workers == 0 {
@@ -334,31 +333,6 @@ func count(c bushiplay.Counts, r bushiplay.Result) int {
 		return c.WhiteWins
 	}
 	return c.Draws
-}
-
-// newProgress returns a progress callback: a bar on a terminal, otherwise a plain line at
-// each tenth of the work (so logs of batch jobs stay readable).
-func newProgress(stderr io.Writer, total int) func(done int) {
-	if file, ok := stderr.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
-		bar := progressbar.NewOptions(total,
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("layouts"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionClearOnFinish())
-		last := 0
-		return func(done int) {
-			bar.Add(done - last)
-			last = done
-		}
-	}
-	start, next := time.Now(), total/10
-	return func(done int) {
-		if done >= next && done < total {
-			fmt.Fprintf(stderr, "solve bushi: %d/%d layouts, %.0f s\n", done, total, time.Since(start).Seconds())
-			next += total / 10
-		}
-	}
 }
 
 func defaultWorkers() int { return runtime.GOMAXPROCS(0) }

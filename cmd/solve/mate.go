@@ -17,8 +17,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
 
 	"github.com/shogilab/shogilab/analysis/matestats"
 	"github.com/shogilab/shogilab/internal/figure"
@@ -634,17 +632,13 @@ func printMate(w io.Writer, rep *mateReport) {
 func newMateProgress(stderr io.Writer, maxPlies int) func(method string, depth int, mate bool, count int64) {
 	var mu sync.Mutex // the two methods may report at once
 	start := time.Now()
-	if file, ok := stderr.(*os.File); ok && term.IsTerminal(int(file.Fd())) {
-		bar := progressbar.NewOptions(maxPlies,
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("plies decided (df-pn)"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionClearOnFinish())
+	if cli.IsTerminal(stderr) {
+		update, _ := cli.NewProgress(stderr, maxPlies, "plies decided (df-pn)")
 		return func(method string, depth int, mate bool, count int64) {
 			mu.Lock()
 			defer mu.Unlock()
 			if method == "df-pn" {
-				bar.Set(depth)
+				update(depth)
 			}
 		}
 	}

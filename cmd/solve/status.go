@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"sync"
 
 	"github.com/shogilab/shogilab/internal/cli"
@@ -24,11 +23,7 @@ type status struct {
 }
 
 func newStatus(stderr io.Writer) *status {
-	s := &status{w: stderr}
-	if f, ok := stderr.(*os.File); ok {
-		s.terminal = cli.IsTerminal(f)
-	}
-	return s
+	return &status{w: stderr, terminal: cli.IsTerminal(stderr)}
 }
 
 // decided records that a length was decided when the search had generated nodes nodes.

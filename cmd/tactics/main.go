@@ -22,7 +22,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/record"
@@ -62,11 +61,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	}
 	defer fsf.quit()
 
-	var bar *progressbar.ProgressBar
-	if f, ok := stderr.(*os.File); ok && cli.IsTerminal(f) {
-		bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("games"), progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
-	}
+	update, finish := cli.NewCounter(stderr, "games", 0)
+	defer finish()
+	games := 0
 	found := map[int][]string{}
 	seen := map[string]bool{}
 	rejected := 0
@@ -117,9 +114,8 @@ func run(args []string, stdout, stderr io.Writer) error {
 			}
 			pos.MakeMove(m)
 		}
-		if bar != nil {
-			bar.Add(1)
-		}
+		games++
+		update(games)
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err

@@ -17,7 +17,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 
 	"github.com/shogilab/shogilab/engine"
 	"github.com/shogilab/shogilab/internal/cli"
@@ -81,14 +80,13 @@ func runPerft(sfen string, depth, threads int, stdout, stderr io.Writer) error {
 	}
 	start := time.Now()
 	moves := pos.LegalMoves(nil)
-	var bar *progressbar.ProgressBar
-	if f, ok := stderr.(*os.File); ok && depth >= 8 && cli.IsTerminal(f) {
-		bar = progressbar.NewOptions(len(moves), progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription(fmt.Sprintf("perft %d: root moves", depth)),
-			progressbar.OptionShowCount(), progressbar.OptionClearOnFinish())
+	// Perft 8 and deeper take seconds to hours: their progress is shown by root move.
+	update, finish := func(int) {}, func() {}
+	if depth >= 8 {
+		update, finish = cli.NewProgress(stderr, len(moves), fmt.Sprintf("perft %d: root moves", depth))
 	}
 	var leaves uint64
-	for _, m := range moves {
+	for i, m := range moves {
 		u := pos.MakeMove(m)
 		if threads == 1 {
 			leaves += pos.Perft(depth - 1)
@@ -96,13 +94,9 @@ func runPerft(sfen string, depth, threads int, stdout, stderr io.Writer) error {
 			leaves += pos.ParallelPerft(depth-1, threads)
 		}
 		pos.UnmakeMove(m, u)
-		if bar != nil {
-			bar.Add(1)
-		}
+		update(i + 1)
 	}
-	if bar != nil {
-		bar.Finish()
-	}
+	finish()
 	secs := time.Since(start).Seconds()
 	fmt.Fprintf(stdout, "perft %d of %s: %d leaves in %.3f s, %.1f million leaves/s\n", depth, pos.SFEN(), leaves, secs, float64(leaves)/secs/1e6)
 	return nil

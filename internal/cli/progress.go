@@ -7,17 +7,48 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
 )
 
 // progressLines is how many plain lines report long work when stderr is not a terminal:
 // one per tenth keeps a log readable.
 const progressLines = 10
 
-// NewProgress returns a function to call with the count of items done out of total: a
-// progress bar when stderr is a terminal, else a plain line at every tenth.
+// NewProgress is the commands' one progress reporter for work of a known size: it returns
+// a function to call with the count of items done out of total, and one to call when the
+// work ends. On a terminal it draws a progress bar; otherwise (a log, a pipe) it writes a
+// plain line "what: done/total, N s" each time the count passes a tenth of total, and at
+// total. The count may jump (work reported in batches) but never goes back.
 func NewProgress(stderr io.Writer, total int, what string) (update func(done int), finish func()) {
-	if f, ok := stderr.(*os.File); ok && IsTerminal(f) {
+	if IsTerminal(stderr) {
 		bar := progressbar.NewOptions(total,
+			progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription(what),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionSetPredictTime(true),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
+		return func(done int) { bar.Set(done) }, func() { bar.Finish() }
+	}
+	start := time.Now()
+	step := max(total/progressLines, 1)
+	next := step
+	return func(done int) {
+		if done >= next || done == total {
+			fmt.Fprintf(stderr, "%s: %d/%d, %.0f s\n", what, done, total, time.Since(start).Seconds())
+			next = (done/step + 1) * step
+		}
+	}, func() {}
+}
+
+// NewCounter is NewProgress for work whose size is not known until it ends (records read
+// from files): a spinner with the count and rate on a terminal; otherwise a plain line
+// "what: done (R/s)" every every items, or none if every is 0.
+func NewCounter(stderr io.Writer, what string, every int) (update func(done int), finish func()) {
+	if IsTerminal(stderr) {
+		bar := progressbar.NewOptions(-1,
 			progressbar.OptionSetWriter(stderr),
 			progressbar.OptionSetDescription(what),
 			progressbar.OptionShowCount(),
@@ -25,19 +56,24 @@ func NewProgress(stderr io.Writer, total int, what string) (update func(done int
 			progressbar.OptionThrottle(100*time.Millisecond),
 			progressbar.OptionClearOnFinish(),
 		)
+		// A call costs the bar's lock, not a redraw (the throttle): little beside reading
+		// a record.
 		return func(done int) { bar.Set(done) }, func() { bar.Finish() }
 	}
-	step := max(total/progressLines, 1)
+	start := time.Now()
+	next := every
 	return func(done int) {
-		if done%step == 0 || done == total {
-			fmt.Fprintf(stderr, "%s: %d/%d\n", what, done, total)
+		if every > 0 && done >= next {
+			fmt.Fprintf(stderr, "%s: %d (%.0f/s)\n", what, done, float64(done)/time.Since(start).Seconds())
+			next = (done/every + 1) * every
 		}
 	}, func() {}
 }
 
-// IsTerminal reports whether f is a terminal (a character device), where a progress bar
-// belongs; a log file or pipe gets plain lines instead.
-func IsTerminal(f *os.File) bool {
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+// IsTerminal reports whether w is a terminal, where a progress bar or a status redrawn in
+// place belongs; a log file, a pipe or /dev/null gets plain lines instead. It is the
+// commands' one terminal check.
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
