@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -101,5 +102,25 @@ func TestSettingsAgree(t *testing.T) {
 	}
 	if want := settingsTable(); !strings.Contains(string(readme), want) {
 		t.Errorf("README.md lacks the table of engine settings; it should read\n%s", want)
+	}
+
+	// The USI contract of docs/architecture.md names every option, in the table's order.
+	arch, err := os.ReadFile("../docs/architecture.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, item, _ := strings.Cut(string(arch), "\n- options (`usi` lists them")
+	item, _, _ = strings.Cut(item, "\n- ")
+	var listed, names []string
+	for _, m := range regexp.MustCompile("`([A-Za-z_]+)`").FindAllStringSubmatch(item, -1) {
+		if m[1] != "usi" && m[1] != "selfplay" {
+			listed = append(listed, m[1])
+		}
+	}
+	for _, s := range table {
+		names = append(names, s.Name)
+	}
+	if !slices.Equal(listed, names) {
+		t.Errorf("docs/architecture.md#usi lists the options %v; the table has %v", listed, names)
 	}
 }
