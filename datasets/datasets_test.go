@@ -524,7 +524,7 @@ func TestDuckDBQuestion(t *testing.T) {
 		return
 	}
 	dir := t.TempDir()
-	run(t, "selfplay", withFlag(t, exportArgs, "-o", dir)...)
+	run(t, "selfplay", withFlag(t, exportArgs, "--out", dir)...)
 	sql = strings.ReplaceAll(sql, "/tmp/mcts400", dir)
 	got = nil
 	for _, r := range duckdbtest.Query(t, sql) {

@@ -13,11 +13,11 @@ import (
 	"github.com/shogilab/shogilab/record"
 )
 
-const exportUsage = `usage: selfplay export --format kif|csa|parquet [--id N] [-o DIR] FILES...
+const exportUsage = `usage: selfplay export --format kif|csa|parquet [--id N] [--out DIR] FILES...
 
-Writes games as KIF (lishogi, ShogiGUI, Shogidokoro) or CSA 2.2. With -o DIR
+Writes games as KIF (lishogi, ShogiGUI, Shogidokoro) or CSA 2.2. With --out DIR
 every game (or only game N) goes to DIR/game-ID.kif or .csa; without it the
-one game selected by --id goes to stdout.
+one game selected by --id goes to stdout. -o is the same as --out.
 
 With --format parquet the games of FILES (plain or gzip, shards or a merged
 file, in the order given) become two Parquet tables for DuckDB, pandas and
@@ -30,7 +30,10 @@ func runExport(args []string, stdout io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	format := fs.String("format", "kif", "kif, csa or parquet")
 	id := fs.Int("id", -1, "export only the game with this id")
-	dir := fs.String("o", "", "output directory (default: stdout, which needs --id)")
+	// --out names an output directory in every command (docs/architecture.md#commands);
+	// -o, this command's first spelling, still works.
+	dir := fs.String("out", "", "output directory (default: stdout, which needs --id)")
+	fs.StringVar(dir, "o", "", "the same as --out")
 	if err := parseFlags(fs, args, stdout, exportUsage); err != nil {
 		return err
 	}
@@ -51,7 +54,7 @@ func runExport(args []string, stdout io.Writer) error {
 		return exportParquet(fs.Args(), *dir, *id, stdout)
 	}
 	if *dir == "" && *id < 0 {
-		return cli.Usagef("give --id N to write one game to stdout, or -o DIR")
+		return cli.Usagef("give --id N to write one game to stdout, or --out DIR")
 	}
 	if *dir != "" {
 		if err := os.MkdirAll(*dir, 0o755); err != nil {
@@ -99,7 +102,7 @@ func runExport(args []string, stdout io.Writer) error {
 func exportParquet(files []string, dir string, id int, stdout io.Writer) error {
 	switch {
 	case dir == "":
-		return cli.Usagef("--format parquet needs -o DIR")
+		return cli.Usagef("--format parquet needs --out DIR")
 	case id >= 0:
 		return cli.Usagef("--format parquet converts every game; --id is for kif and csa")
 	}

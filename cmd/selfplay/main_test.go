@@ -160,7 +160,7 @@ func TestRunReportAndTools(t *testing.T) {
 	}
 	// Parquet: the tables hold the games; verify and export read them.
 	tables := filepath.Join(dir, "tables")
-	if o, e, code := runCmd(t, "export", "--format", "parquet", "-o", tables, merged); code != 0 || !strings.Contains(o, "wrote 5 games") {
+	if o, e, code := runCmd(t, "export", "--format", "parquet", "--out", tables, merged); code != 0 || !strings.Contains(o, "wrote 5 games") {
 		t.Fatalf("export parquet: %s %s", o, e)
 	}
 	games := filepath.Join(tables, "games.parquet")
@@ -171,7 +171,7 @@ func TestRunReportAndTools(t *testing.T) {
 	if o, e, code := runCmd(t, "export", "--format", "kif", "--id", "3", games); code != 0 || o == "" {
 		t.Errorf("export kif from the games table: %s", e)
 	}
-	if _, e, code := runCmd(t, "export", "--format", "parquet", merged); code == 0 || !strings.Contains(e, "needs -o DIR") {
+	if _, e, code := runCmd(t, "export", "--format", "parquet", merged); code == 0 || !strings.Contains(e, "needs --out DIR") {
 		t.Errorf("export parquet without -o: %s", e)
 	}
 }

@@ -14,7 +14,10 @@ import (
 
 func runCurve(args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("train curve", flag.ContinueOnError)
-	out := fs.String("o", "", "output directory of the plot (default: the run directory)")
+	// --out names an output directory in every command (docs/architecture.md#commands);
+	// -o, this command's first spelling, still works.
+	out := fs.String("out", "", "output directory of the plot (default: the run directory)")
+	fs.StringVar(out, "o", "", "the same as --out")
 	name := fs.String("name", "learning-curve", "file name of the plot, without extension")
 	o := figure.Screen()
 	o.AddFlags(fs)
