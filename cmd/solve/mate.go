@@ -17,7 +17,6 @@ import (
 	"syscall"
 	"time"
 
-
 	"github.com/shogilab/shogilab/analysis/matestats"
 	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/rules/minishogi"

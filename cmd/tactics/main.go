@@ -22,7 +22,6 @@ import (
 	"path/filepath"
 	"strings"
 
-
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/retro"

@@ -17,7 +17,6 @@ import (
 	"strings"
 	"time"
 
-
 	"github.com/shogilab/shogilab/engine"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/rules/minishogi"
