@@ -148,7 +148,7 @@ func describe(g loop.Generation) string {
 	return b.String()
 }
 
-func eloText(m *loop.Match) string {
+func eloText(m *loop.MatchResult) string {
 	if m.Exact {
 		return "0 (the anchor itself)"
 	}

@@ -68,7 +68,7 @@ func (s *LoopStudy) Figures() []Figure {
 }
 
 // eloInterval is an Elo with its 95% interval, "+12 [-30, +54]".
-func eloInterval(m *loop.Match) string {
+func eloInterval(m *loop.MatchResult) string {
 	f := func(x loop.Num) string {
 		if math.IsNaN(float64(x)) {
 			return "unbounded"

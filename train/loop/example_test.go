@@ -9,7 +9,7 @@ import (
 // The gate's rule: an SPRT that accepted H1 promotes; one that reached its bound
 // undecided promotes when the evidence leans to H1 (a positive log-likelihood ratio).
 func ExamplePromotes() {
-	for _, m := range []loop.Match{
+	for _, m := range []loop.MatchResult{
 		{State: "H1", LLR: 2.94},
 		{State: "H0", LLR: -2.94},
 		{State: "continue", LLR: 0.4},

@@ -122,16 +122,17 @@ type Generation struct {
 	TrainLoss     Num `json:"train_loss,omitempty"`
 	HeldLoss      Num `json:"held_loss,omitempty"`
 	// Gate: the candidate against the best.
-	Gate *Match `json:"gate,omitempty"`
+	Gate *MatchResult `json:"gate,omitempty"`
 	// Result is "promoted" or "rejected" ("initial" for generation 0).
 	Result string `json:"result"`
 	// After is the best after the generation.
-	After  string `json:"best_after"`
-	Anchor *Match `json:"anchor,omitempty"`
+	After  string       `json:"best_after"`
+	Anchor *MatchResult `json:"anchor,omitempty"`
 }
 
-// Match is a match's result from the first player's side.
-type Match struct {
+// MatchResult is a match's result from the first player's side (selfplay.Match is the
+// match itself: its players, openings and rules).
+type MatchResult struct {
 	Games  int `json:"games"`
 	Wins   int `json:"wins"`
 	Draws  int `json:"draws"`
@@ -276,7 +277,7 @@ func Run(ctx context.Context, c Config) error {
 func (c *Config) generationZero(ctx context.Context) (Generation, error) {
 	g0 := Generation{N: 0, Best: "initial", After: "initial", Result: "initial"}
 	if c.Anchor == "" && c.Initial == engine.BuiltinEval {
-		g0.Anchor = &Match{Of: "initial", Exact: true, Score: 0.5}
+		g0.Anchor = &MatchResult{Of: "initial", Exact: true, Score: 0.5}
 		return g0, nil
 	}
 	m, err := c.anchorMatch(ctx, 0, "initial")
@@ -354,7 +355,7 @@ func (c *Config) generation(ctx context.Context, g int, before []Generation) (Ge
 	line.StartHeldLoss, line.TrainLoss, line.HeldLoss = fr.StartHeldLoss, fr.TrainLoss, fr.HeldLoss
 
 	// 3. Gate.
-	var gate Match
+	var gate MatchResult
 	if err := readJSON(filepath.Join(dir, "gate.json"), &gate); err != nil {
 		start := time.Now()
 		m, err := c.gate(ctx, g, line.Best)
@@ -381,7 +382,7 @@ func (c *Config) generation(ctx context.Context, g int, before []Generation) (Ge
 
 	// 4. Anchor.
 	if g%c.AnchorEvery == 0 || g == c.Generations {
-		var a Match
+		var a MatchResult
 		if err := readJSON(filepath.Join(dir, "anchor.json"), &a); err != nil {
 			start := time.Now()
 			if last := lastAnchor(before); last != nil && last.Of == line.After {
@@ -424,12 +425,12 @@ func (c *Config) generation(ctx context.Context, g int, before []Generation) (Ge
 
 // Promotes is the gate's rule: the SPRT accepted H1, or the match reached its bound
 // undecided with a positive log-likelihood ratio.
-func Promotes(m Match) bool {
+func Promotes(m MatchResult) bool {
 	return m.State == string(sprt.H1) || (m.State == string(sprt.Continue) && m.LLR > 0)
 }
 
 // lastAnchor is the latest anchor result of the lines, nil for none.
-func lastAnchor(gens []Generation) *Match {
+func lastAnchor(gens []Generation) *MatchResult {
 	for i := len(gens) - 1; i >= 0; i-- {
 		if gens[i].Anchor != nil {
 			return gens[i].Anchor
@@ -643,7 +644,7 @@ func loadNet(name string) (*nnue.Net, error) {
 
 // play runs a match of a against b in dir, stopped by test when it is not nil, and
 // returns a's result.
-func (c *Config) play(ctx context.Context, step string, m selfplay.Match, games int, dir string, test *sprt.Test) (*Match, error) {
+func (c *Config) play(ctx context.Context, step string, m selfplay.Match, games int, dir string, test *sprt.Test) (*MatchResult, error) {
 	m.Pairs, m.Openings, m.Rules, m.Version = true, c.Openings, c.rules(), c.Version
 	st := selfplay.NewStandings(&m)
 	var seq *sprt.Sequence
@@ -664,7 +665,7 @@ func (c *Config) play(ctx context.Context, step string, m selfplay.Match, games 
 		return nil, err
 	}
 	e := st.Estimate()
-	res := &Match{Games: st.Played(), Wins: st.Games.Wins, Draws: st.Games.Draws, Losses: st.Games.Losses,
+	res := &MatchResult{Games: st.Played(), Wins: st.Games.Wins, Draws: st.Games.Draws, Losses: st.Games.Losses,
 		Score: Num(e.Score), Elo: Num(e.Elo), Low: Num(e.EloLow), High: Num(e.EloHigh)}
 	if verdict != nil {
 		res.LLR, res.State = Num(verdict.LLR), string(verdict.State)
@@ -673,7 +674,7 @@ func (c *Config) play(ctx context.Context, step string, m selfplay.Match, games 
 }
 
 // gate plays generation g's candidate against network best.
-func (c *Config) gate(ctx context.Context, g int, best string) (*Match, error) {
+func (c *Config) gate(ctx context.Context, g int, best string) (*MatchResult, error) {
 	a, err := c.mcts(genDir(g), "candidate", c.GatePlayouts, false)
 	if err != nil {
 		return nil, err
@@ -706,7 +707,7 @@ func (c *Config) anchorSpec() (selfplay.PlayerSpec, error) {
 }
 
 // anchorMatch plays network name, the best after generation g, against the anchor.
-func (c *Config) anchorMatch(ctx context.Context, g int, name string) (*Match, error) {
+func (c *Config) anchorMatch(ctx context.Context, g int, name string) (*MatchResult, error) {
 	a, err := c.mcts(name, "best", c.AnchorPlayouts, false)
 	if err != nil {
 		return nil, err
