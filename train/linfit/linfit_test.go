@@ -1,8 +1,10 @@
 package linfit
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/shogilab/shogilab/engine/eval"
@@ -88,5 +90,28 @@ func TestGradient(t *testing.T) {
 		if num := (up - down) / 2e-3; math.Abs(num-g[k]) > 1e-8+1e-5*math.Abs(num) {
 			t.Errorf("parameter %d: gradient %g, finite differences %g", k, g[k], num)
 		}
+	}
+}
+
+// TestResultJSONWithoutHeldOut: a fit with nothing held out has NaN held-out losses, which
+// encoding/json refuses; they are written as null, and the other keys as they are.
+func TestResultJSONWithoutHeldOut(t *testing.T) {
+	nan := math.NaN()
+	for _, v := range []any{
+		Result{Train: 3, TrainBefore: 0.5, TrainAfter: 0.25, HeldBefore: nan, HeldAfter: nan, Evaluations: 7},
+		PriorResult{Train: 3, TrainBefore: 0.5, TrainAfter: 0.25, HeldBefore: nan, HeldAfter: nan, Evaluations: 7},
+	} {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatalf("%T: %v", v, err)
+		}
+		want := `{"train":3,"held":0,"train_before":0.5,"train_after":0.25,"evaluations":7,"held_before":null,"held_after":null}`
+		if string(b) != want {
+			t.Errorf("%T:\n got %s\nwant %s", v, b, want)
+		}
+	}
+	b, err := json.Marshal(Result{Held: 2, HeldBefore: 0.75, HeldAfter: 0.5})
+	if err != nil || !strings.Contains(string(b), `"held_before":0.75,"held_after":0.5`) {
+		t.Errorf("with held-out examples: %s, %v", b, err)
 	}
 }

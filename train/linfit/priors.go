@@ -18,7 +18,7 @@ type PriorResult struct {
 	Held  int `json:"held"`
 	// TrainBefore and TrainAfter are the mean cross-entropy with the starting weights and the
 	// fitted ones; HeldBefore and HeldAfter the same on the held-out examples (NaN without
-	// them).
+	// them, null in JSON).
 	TrainBefore float64 `json:"train_before"`
 	TrainAfter  float64 `json:"train_after"`
 	HeldBefore  float64 `json:"held_before"`
