@@ -70,30 +70,7 @@ func strengthTable(t *testing.T) []strengthRow {
 // the match's code), to the table's rounding.
 func TestStrengthTable(t *testing.T) {
 	for _, r := range strengthTable(t) {
-		games, _, err := record.Recover(filepath.Join(root, "datasets", "strength", r.match, "games-0-of-1.jsonl.gz"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var w, d, l int
-		for _, g := range games {
-			var ours record.Result
-			switch r.player {
-			case g.Players.Sente.Name:
-				ours = record.Sente
-			case g.Players.Gote.Name:
-				ours = record.Gote
-			default:
-				t.Fatalf("%s game %d: %q does not play", r.match, g.ID, r.player)
-			}
-			switch g.Result {
-			case ours:
-				w++
-			case record.Draw:
-				d++
-			default:
-				l++
-			}
-		}
+		w, d, l := recount(t, r.match, r.player)
 		if w != r.wins || d != r.draws || l != r.los {
 			t.Errorf("%s: records count %d–%d–%d; README says %d–%d–%d", r.match, w, d, l, r.wins, r.draws, r.los)
 		}
@@ -105,6 +82,71 @@ func TestStrengthTable(t *testing.T) {
 		if elo := -400 * math.Log10(1/score-1); math.Abs(elo-r.elo) > 0.5 {
 			t.Errorf("%s: Elo %.1f; README says %.0f", r.match, elo, r.elo)
 		}
+	}
+}
+
+// recount counts the wins, draws and losses of player in the shipped records of the match
+// directory under datasets/strength.
+func recount(t *testing.T, match, player string) (w, d, l int) {
+	t.Helper()
+	games, _, err := record.Recover(filepath.Join(root, "datasets", "strength", match, "games-0-of-1.jsonl.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range games {
+		var ours record.Result
+		switch player {
+		case g.Players.Sente.Name:
+			ours = record.Sente
+		case g.Players.Gote.Name:
+			ours = record.Gote
+		default:
+			t.Fatalf("%s game %d: %q does not play", match, g.ID, player)
+		}
+		switch g.Result {
+		case ours:
+			w++
+		case record.Draw:
+			d++
+		default:
+			l++
+		}
+	}
+	return w, d, l
+}
+
+// TestThreadsMatch recounts docs/tactics.md's match of two search goroutines against one
+// from its shipped records: the row's W-D-L and the logistic Elo of its score.
+func TestThreadsMatch(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(root, "docs", "tactics.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wins, draws, losses int
+	var elo float64
+	found := false
+	for _, line := range strings.Split(string(doc), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 6 || strings.TrimSpace(cells[1]) != "Threads 2 vs Threads 1" {
+			continue
+		}
+		_, err1 := fmt.Sscanf(strings.TrimSpace(cells[2]), "%d-%d-%d", &wins, &draws, &losses)
+		_, err2 := fmt.Sscanf(strings.TrimSpace(cells[4]), "%f", &elo)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("docs/tactics.md row %q: %v, %v", line, err1, err2)
+		}
+		found = true
+	}
+	if !found {
+		t.Fatal("docs/tactics.md has no row for Threads 2 vs Threads 1")
+	}
+	w, d, l := recount(t, "nnue-mmw/threads-2v1", "threads2")
+	if w != wins || d != draws || l != losses {
+		t.Errorf("records count %d-%d-%d; docs/tactics.md says %d-%d-%d", w, d, l, wins, draws, losses)
+	}
+	score := (float64(w) + float64(d)/2) / float64(w+d+l)
+	if got := -400 * math.Log10(1/score-1); math.Abs(got-elo) > 0.5 {
+		t.Errorf("Elo %.1f; docs/tactics.md says %+.0f", got, elo)
 	}
 }
 
