@@ -74,6 +74,15 @@ func (e *Evaluator) countReplies(pos *ms.Position, g Game, ply, depth int, check
 		}
 		u := pos.MakeMove(c)
 		e.nodes++
+		if depth <= 1 {
+			// The last ply: only whether c mates counts, not how many replies it leaves.
+			mates := !pos.HasLegalMove()
+			pos.UnmakeMove(c, u)
+			if mates {
+				return nil, c, true
+			}
+			continue
+		}
 		pos.GenerateLegal(replies)
 		seen := depth > 1 && g.MaybeSeen(pos.Hash())
 		pos.UnmakeMove(c, u)

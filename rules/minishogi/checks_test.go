@@ -226,3 +226,41 @@ func BenchmarkFilterChecks(b *testing.B) {
 		})
 	}
 }
+
+// TestHasLegalMoveMatchesReference: HasLegalMove against the reference generator's legal
+// moves, in the walk's positions and in every position one of their checks leads to, where
+// the defender is in check and often mated (the mate searches ask it there).
+func TestHasLegalMoveMatchesReference(t *testing.T) {
+	games := 100
+	if testing.Short() {
+		games = 30
+	}
+	var checks MoveList
+	mated, escapes := 0, 0
+	try := func(p *Position) {
+		r := toRef(p)
+		n := len(r.legal())
+		want := n > 0
+		if got := p.HasLegalMove(); got != want {
+			t.Fatalf("%s: HasLegalMove %v; the reference has %d legal moves", p.SFEN(), got, n)
+		}
+		if want {
+			escapes++
+		} else {
+			mated++
+		}
+	}
+	for _, p := range checkWalkPositions(t, games, 80) {
+		try(&p)
+		p.GenerateChecks(&checks)
+		for _, m := range checks.Slice() {
+			u := p.MakeMove(m)
+			try(&p)
+			p.UnmakeMove(m, u)
+		}
+	}
+	t.Logf("%d positions without a legal move, %d with", mated, escapes)
+	if mated == 0 || escapes == 0 {
+		t.Errorf("%d mated and %d not: the comparison proves little", mated, escapes)
+	}
+}

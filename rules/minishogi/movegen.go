@@ -151,6 +151,90 @@ func (p *Position) GenerateLegal(ml *MoveList) {
 	}
 }
 
+// HasLegalMove reports whether the side to move has a legal move: whether GenerateLegal
+// would give any. It follows GenerateLegal's rules but stops at the first move found, the
+// king's steps and the drops first, so that a mate search asking whether a check mates
+// (engine/eval's mate search, which asks it of every check at its last ply) does not build
+// the defender's whole list. Tested against GenerateLegal on random games.
+func (p *Position) HasLegalMove() bool {
+	us, them := p.stm, p.stm.Opponent()
+	k := p.king[us]
+	occ := p.Occupied()
+	own := p.byColor[us]
+	checkers := p.Attackers(k, them, occ)
+
+	occWithoutKing := occ &^ squareBB(k)
+	for t := kingAttacks[k] &^ own; t != 0; t &= t - 1 {
+		if p.Attackers(t.First(), them, occWithoutKing) == 0 {
+			return true
+		}
+	}
+	if checkers&(checkers-1) != 0 {
+		return false
+	}
+	target := fullBoard &^ own
+	dropTarget := fullBoard &^ occ
+	if checkers != 0 {
+		c := checkers.First()
+		target &= checkers | between[k][c]
+		dropTarget &= between[k][c]
+	}
+	hand := &p.hand[us]
+	if dropTarget != 0 && hand[Silver]|hand[Gold]|hand[Bishop]|hand[Rook] != 0 {
+		return true
+	}
+	pinned := p.pinned(us)
+	for b := p.Pieces(us, Pawn); b != 0; b &= b - 1 {
+		from := b.First()
+		if pawnAttacks[us][from]&movable(from, target, pinned, k) != 0 {
+			return true
+		}
+	}
+	for b := p.Pieces(us, Silver); b != 0; b &= b - 1 {
+		from := b.First()
+		if silverAttacks[us][from]&movable(from, target, pinned, k) != 0 {
+			return true
+		}
+	}
+	for b := p.goldMovers() & own; b != 0; b &= b - 1 {
+		from := b.First()
+		if goldAttacks[us][from]&movable(from, target, pinned, k) != 0 {
+			return true
+		}
+	}
+	for b := (p.Pieces(us, Bishop) | p.Pieces(us, Horse)); b != 0; b &= b - 1 {
+		from := b.First()
+		t := bishopAttacks(from, occ)
+		if p.board[from].Type() == Horse {
+			t |= kingAttacks[from]
+		}
+		if t&movable(from, target, pinned, k) != 0 {
+			return true
+		}
+	}
+	for b := (p.Pieces(us, Rook) | p.Pieces(us, Dragon)); b != 0; b &= b - 1 {
+		from := b.First()
+		t := rookAttacks(from, occ)
+		if p.board[from].Type() == Dragon {
+			t |= kingAttacks[from]
+		}
+		if t&movable(from, target, pinned, k) != 0 {
+			return true
+		}
+	}
+	if dropTarget == 0 || hand[Pawn] == 0 {
+		return false
+	}
+	t := dropTarget &^ promotionZone[us]
+	for b := p.Pieces(us, Pawn); b != 0; b &= b - 1 {
+		t &^= fileMask[b.First()]
+	}
+	if front := pawnAttacks[them][p.king[them]] & t; front != 0 && p.pawnDropMates(front.First()) {
+		t &^= front
+	}
+	return t != 0
+}
+
 // pawnDropMates reports whether dropping a pawn on s checkmates (uchifuzume, illegal).
 // It is called only for the one square in front of the enemy king, so a full generation for
 // the defender is affordable; the defender cannot answer a pawn check by a drop, so this does
