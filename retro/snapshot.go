@@ -3,6 +3,7 @@ package retro
 import (
 	"errors"
 	"hash/maphash"
+	"iter"
 )
 
 // ErrNodeLimit is returned when a search reaches the node count set with SetNodeLimit.
@@ -25,18 +26,31 @@ type TableEntry[K comparable] struct {
 }
 
 // Entries returns a copy of every node in the table, for a checkpoint. It must not be called
-// while a search runs.
+// while a search runs. A large table is better saved through All, which copies nothing.
 func (ms *MateSearch[S, M, K]) Entries() []TableEntry[K] {
 	out := make([]TableEntry[K], 0, ms.tt.size())
-	for i := range ms.tt.entries {
-		e := &ms.tt.entries[i]
-		if !e.used {
-			continue
-		}
-		out = append(out, TableEntry[K]{Board: e.board, Hash: e.hash, Hand: e.hand, Phi: e.phi,
-			Delta: e.delta, Work: e.work, Plies: e.plies, Attacker: e.attacker})
+	for e := range ms.All() {
+		out = append(out, e)
 	}
 	return out
+}
+
+// All yields every node in the table, as Entries lists them, without copying the table: a
+// checkpoint of a table of tens of millions of nodes is written as it is read. It must not
+// be used while a search runs.
+func (ms *MateSearch[S, M, K]) All() iter.Seq[TableEntry[K]] {
+	return func(yield func(TableEntry[K]) bool) {
+		for i := range ms.tt.entries {
+			e := &ms.tt.entries[i]
+			if !e.used {
+				continue
+			}
+			if !yield(TableEntry[K]{Board: e.board, Hash: e.hash, Hand: e.hand, Phi: e.phi,
+				Delta: e.delta, Work: e.work, Plies: e.plies, Attacker: e.attacker}) {
+				return
+			}
+		}
+	}
 }
 
 // Restore stores the given entries (from Entries) in the table, and adds nodes to the node

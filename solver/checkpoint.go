@@ -6,8 +6,10 @@ import (
 	"encoding/gob"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/shogilab/shogilab/retro"
 	"github.com/shogilab/shogilab/rules/minishogi"
@@ -16,9 +18,27 @@ import (
 // CheckpointFormat is the version of the checkpoint layout, raised whenever it changes.
 //
 // A checkpoint file is gzip (compress/gzip) over encoding/gob: first a CheckpointHeader,
-// then a CheckpointState. The header names what is being solved, so that resuming a
+// then the state's numbers and its table's size, then the table in messages of at most
+// checkpointChunk entries. The header names what is being solved, so that resuming a
 // different problem, or with different options, is refused before the table is read.
-const CheckpointFormat = 1
+// gob holds a whole message in memory while it encodes or decodes it, so format 1, which
+// wrote the table as one message, took some three times the table's memory to save a table
+// of tens of millions of entries (20 GB for the two-piece search on a 6 GiB budget, which
+// the system killed); format 2 saves in constant memory beyond the table. Format 1 files
+// are still read.
+const CheckpointFormat = 2
+
+// checkpointChunk is the most table entries one gob message of a checkpoint holds.
+const checkpointChunk = 1 << 16
+
+// checkpointCounts is the state of a format 2 checkpoint before its table.
+type checkpointCounts struct {
+	Plies     int
+	Disproved int
+	Nodes     int64
+	Seconds   float64
+	Entries   int // the table entries that follow
+}
 
 // checkpointMagic opens every header, so that a foreign gob stream is told apart.
 const checkpointMagic = "shogilab df-pn checkpoint"
@@ -42,7 +62,19 @@ type CheckpointState struct {
 	Disproved int
 	Nodes     int64
 	Seconds   float64
-	Entries   []retro.TableEntry[minishogi.Code]
+	// Entries is the table as ReadCheckpoint read it. A checkpoint that a search makes
+	// streams its live table instead (table), so that saving does not copy it.
+	Entries []retro.TableEntry[minishogi.Code]
+	table   iter.Seq[retro.TableEntry[minishogi.Code]]
+	size    int // the live table's entries
+}
+
+// liveTable returns the state's table and its size: the live table of a search, or Entries.
+func (s *CheckpointState) liveTable() (iter.Seq[retro.TableEntry[minishogi.Code]], int) {
+	if s.table != nil {
+		return s.table, s.size
+	}
+	return slices.Values(s.Entries), len(s.Entries)
 }
 
 // Checkpoint is a saved df-pn search.
@@ -63,8 +95,13 @@ func WriteCheckpoint(path string, c *Checkpoint) error {
 	zw := gzip.NewWriter(bw)
 	enc := gob.NewEncoder(zw)
 	err = enc.Encode(&c.Header)
+	table, size := c.State.liveTable()
 	if err == nil {
-		err = enc.Encode(&c.State)
+		err = enc.Encode(checkpointCounts{Plies: c.State.Plies, Disproved: c.State.Disproved,
+			Nodes: c.State.Nodes, Seconds: c.State.Seconds, Entries: size})
+	}
+	if err == nil {
+		err = writeChunks(enc, table, size)
 	}
 	if err == nil {
 		err = zw.Close()
@@ -88,6 +125,31 @@ func WriteCheckpoint(path string, c *Checkpoint) error {
 	if d, err := os.Open(filepath.Dir(path)); err == nil {
 		d.Sync() // make the rename itself durable where the system allows
 		d.Close()
+	}
+	return nil
+}
+
+// writeChunks encodes the size entries of table in messages of at most checkpointChunk.
+func writeChunks(enc *gob.Encoder, table iter.Seq[retro.TableEntry[minishogi.Code]], size int) error {
+	chunk := make([]retro.TableEntry[minishogi.Code], 0, min(size, checkpointChunk))
+	n := 0
+	for e := range table {
+		chunk = append(chunk, e)
+		n++
+		if len(chunk) == checkpointChunk {
+			if err := enc.Encode(chunk); err != nil {
+				return err
+			}
+			chunk = chunk[:0]
+		}
+	}
+	if len(chunk) > 0 {
+		if err := enc.Encode(chunk); err != nil {
+			return err
+		}
+	}
+	if n != size {
+		return fmt.Errorf("the table has %d entries, not the %d announced", n, size)
 	}
 	return nil
 }
@@ -120,11 +182,35 @@ func readCheckpoint(r io.Reader) (*Checkpoint, error) {
 	if c.Header.Magic != checkpointMagic {
 		return nil, fmt.Errorf("not a df-pn checkpoint")
 	}
-	if c.Header.Format != CheckpointFormat {
-		return nil, fmt.Errorf("format %d, this program reads format %d", c.Header.Format, CheckpointFormat)
-	}
-	if err := dec.Decode(&c.State); err != nil {
-		return nil, fmt.Errorf("truncated or damaged: %v", err)
+	switch c.Header.Format {
+	case 1: // the state and its table in one message
+		if err := dec.Decode(&c.State); err != nil {
+			return nil, fmt.Errorf("truncated or damaged: %v", err)
+		}
+	case CheckpointFormat:
+		var n checkpointCounts
+		if err := dec.Decode(&n); err != nil {
+			return nil, fmt.Errorf("truncated or damaged: %v", err)
+		}
+		if n.Entries < 0 {
+			return nil, fmt.Errorf("damaged: a table of %d entries", n.Entries)
+		}
+		c.State = CheckpointState{Plies: n.Plies, Disproved: n.Disproved, Nodes: n.Nodes, Seconds: n.Seconds}
+		// The size is the file's word, so memory is reserved for at most a chunk ahead of
+		// what the file really holds.
+		c.State.Entries = make([]retro.TableEntry[minishogi.Code], 0, min(n.Entries, checkpointChunk))
+		for len(c.State.Entries) < n.Entries {
+			var chunk []retro.TableEntry[minishogi.Code]
+			if err := dec.Decode(&chunk); err != nil {
+				return nil, fmt.Errorf("truncated or damaged after %d of %d table entries: %v", len(c.State.Entries), n.Entries, err)
+			}
+			if len(chunk) == 0 || len(chunk) > checkpointChunk || len(c.State.Entries)+len(chunk) > n.Entries {
+				return nil, fmt.Errorf("damaged: a table message of %d entries after %d of %d", len(chunk), len(c.State.Entries), n.Entries)
+			}
+			c.State.Entries = append(c.State.Entries, chunk...)
+		}
+	default:
+		return nil, fmt.Errorf("format %d, this program reads formats 1 and %d", c.Header.Format, CheckpointFormat)
 	}
 	// gzip checks its CRC and length only at the end of the stream.
 	if _, err := io.Copy(io.Discard, zr); err != nil {

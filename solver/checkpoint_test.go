@@ -1,8 +1,11 @@
 package solver
 
 import (
+	"compress/gzip"
+	"encoding/gob"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -155,4 +158,61 @@ func TestRestoreDecided(t *testing.T) {
 	if err := CheckProof(root, p); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestCheckpointChunks: a table of more entries than one message holds is written in
+// several and read back whole and in order; a format 1 file (the state and its table in
+// one gob message, as earlier versions wrote) is still read.
+func TestCheckpointChunks(t *testing.T) {
+	dir := t.TempDir()
+	entries := make([]retro.TableEntry[minishogi.Code], 2*checkpointChunk+123)
+	for i := range entries {
+		entries[i] = retro.TableEntry[minishogi.Code]{Board: minishogi.Code{uint64(i), ^uint64(i)}, Hash: uint64(i) * 0x9e3779b97f4a7c15,
+			Hand: retro.Hand(i % 7), Phi: uint32(i), Delta: uint32(3 * i), Work: uint32(i % 1000), Plies: int16(i % 30), Attacker: i%2 == 0}
+	}
+	header := CheckpointHeader{Magic: checkpointMagic, Format: CheckpointFormat, Name: "test", MaxPlies: 22}
+	state := CheckpointState{Plies: 18, Disproved: 16, Nodes: 12345, Seconds: 6.5, Entries: entries}
+	check := func(name string, c *Checkpoint) {
+		t.Helper()
+		if c.State.Plies != 18 || c.State.Disproved != 16 || c.State.Nodes != 12345 || c.State.Seconds != 6.5 || c.Header.Name != "test" {
+			t.Errorf("%s: read back %+v, state %d/%d/%d/%v", name, c.Header, c.State.Plies, c.State.Disproved, c.State.Nodes, c.State.Seconds)
+		}
+		if !slices.Equal(c.State.Entries, entries) {
+			t.Errorf("%s: %d entries read back, not the %d written (or not in order)", name, len(c.State.Entries), len(entries))
+		}
+	}
+	path := filepath.Join(dir, "chunks.ckpt")
+	if err := WriteCheckpoint(path, &Checkpoint{Header: header, State: state}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := ReadCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("format 2", c)
+
+	// Format 1, written as earlier versions did.
+	old := filepath.Join(dir, "format1.ckpt")
+	f, err := os.Create(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(f)
+	enc := gob.NewEncoder(zw)
+	h1 := header
+	h1.Format = 1
+	if err := enc.Encode(&h1); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Encode(&state); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if c, err = ReadCheckpoint(old); err != nil {
+		t.Fatal(err)
+	}
+	check("format 1", c)
 }

@@ -281,7 +281,7 @@ func SolveDFPN(root minishogi.Position, attacker minishogi.Color, opt DFPNOption
 		}
 		c := &Checkpoint{Header: opt.Header(root, attacker), State: CheckpointState{Plies: plies,
 			Disproved: disproved, Nodes: ms.Nodes(), Seconds: before + time.Since(start).Seconds(),
-			Entries: ms.Entries()}}
+			table: ms.All(), size: ms.TableSize()}}
 		if err := opt.Checkpoint(c); err != nil {
 			return fmt.Errorf("solver: %w", err)
 		}
