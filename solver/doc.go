@@ -42,7 +42,9 @@
 // Upper) every CheckpointEvery and when a node limit (NodeLimit), the time limit or Interrupt
 // stops the search; DFPNOptions.Resume continues from one with nothing decided lost.
 // WriteCheckpoint saves it atomically (a .tmp file, fsync, rename) as gzip over encoding/gob,
-// format CheckpointFormat; ReadCheckpoint refuses a foreign, other-version or truncated file.
+// format CheckpointFormat, streaming the table from the search (retro.MateSearch.All) in
+// messages of 65,536 entries, so that saving costs no copy of the table; ReadCheckpoint
+// refuses a foreign, other-version or truncated file.
 // The periodic events cut the search into deadline slices (retro.MateSearch.SetDeadline),
 // after each of which the same length is searched on from the table; DFPNOptions.Status uses
 // the same slices to report progress (DFPNStatus).
