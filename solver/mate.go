@@ -163,8 +163,9 @@ func PeakRSS() uint64 {
 type DFPN struct {
 	Mate
 	Proof *Proof // when Found: a proof of the mate in Plies plies
-	// Stopped is set when the time limit ended the search; MaxPlies is then the longest
-	// length proved to have no mate (-1 if none was decided).
+	// Stopped is set when the time limit, the node limit or Interrupt ended the search
+	// before it decided; MaxPlies is then the longest length proved to have no mate (-1 if
+	// none was decided).
 	Stopped bool
 	// Minimal is set when Plies is proved minimal (every shorter length disproved).
 	Minimal bool

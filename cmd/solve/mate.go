@@ -225,10 +225,11 @@ type mateReport struct {
 	Attacker  string `json:"attacker"`
 	MaxPlies  int    `json:"max_plies"`
 	MatePlies *int   `json:"mate_plies"`
-	// NoMateWithin is the longest length proved to have no mate: max_plies, or less when the
-	// time limit stopped the search.
+	// NoMateWithin is the longest length proved to have no mate: max_plies, or less when
+	// the search was stopped early. Stopped says it was: by --time-limit, --node-limit, or
+	// SIGINT or SIGTERM (which one, stderr says).
 	NoMateWithin *int     `json:"no_mate_within,omitempty"`
-	Stopped      bool     `json:"stopped_by_time_limit,omitempty"`
+	Stopped      bool     `json:"stopped,omitempty"`
 	PV           []string `json:"pv"`
 	Positions    int      `json:"positions"`
 	Nodes        int64    `json:"nodes"`

@@ -220,3 +220,28 @@ func TestVerify(t *testing.T) {
 		t.Fatalf("a corrupted certificate verified: status %d\n%s", code, out.String())
 	}
 }
+
+// TestStoppedJSON: a df-pn stopped by --node-limit says so in its JSON (stopped), with the
+// longest length it disproved; a search that decides says nothing of it. The four-piece mate
+// is in 10 plies (datasets/README.md), so 3,000 nodes cannot decide it.
+func TestStoppedJSON(t *testing.T) {
+	for _, tc := range []struct {
+		args    []string
+		stopped bool
+	}{
+		{[]string{"handicap", "four-piece", "--max-plies", "10", "--retro-plies", "0", "--node-limit", "3000", "--json"}, true},
+		{[]string{"handicap", "four-piece", "--max-plies", "10", "--retro-plies", "0", "--json"}, false},
+	} {
+		var out, errOut bytes.Buffer
+		if code := program.Run(tc.args, &out, &errOut); code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, errOut.String())
+		}
+		var rep map[string]any
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			t.Fatalf("%v: %v in %s", tc.args, err, out.String())
+		}
+		if got := rep["stopped"] == true; got != tc.stopped {
+			t.Errorf("%v: stopped %v, want %v (%s)", tc.args, rep["stopped"], tc.stopped, out.String())
+		}
+	}
+}
