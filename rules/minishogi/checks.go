@@ -90,13 +90,7 @@ func (p *Position) GenerateChecks(ml *MoveList) {
 		return // double check: only the king can move
 	}
 
-	target := fullBoard &^ own
-	dropTarget := fullBoard &^ occ
-	if checkers != 0 {
-		c := checkers.First()
-		target &= checkers | between[k][c]
-		dropTarget &= between[k][c]
-	}
+	target, dropTarget := evasionTargets(k, checkers, own, occ)
 	pinned := p.pinned(us)
 	zone := promotionZone[us]
 
@@ -188,14 +182,8 @@ func (p *Position) GenerateChecks(ml *MoveList) {
 	}
 	hand := &p.hand[us]
 	if hand[Pawn] != 0 {
-		// Only the square in front of the king; never on the last rank (it is not: the king
-		// stands beyond it), not beside another pawn of ours (nifu), and not a mate
-		// (uchifuzume).
-		t := dropTarget & checkFrom[Pawn]
-		for b := p.Pieces(us, Pawn); b != 0; b &= b - 1 {
-			t &^= fileMask[b.First()]
-		}
-		if t != 0 && !p.pawnDropMates(t.First()) {
+		// Only the square in front of the king checks, where the drop rules allow it.
+		if t := p.pawnDropSquares(dropTarget) & checkFrom[Pawn]; t != 0 {
 			ml.add(NewDrop(Pawn, t.First()))
 		}
 	}

@@ -51,6 +51,37 @@ func movable(from Square, target, pinned Bitboard, k Square) Bitboard {
 	return target
 }
 
+// evasionTargets returns where a piece other than the king k may move (target) and where a
+// piece may be dropped (dropTarget), given the checkers of k: any square not holding a piece
+// of ours (an empty one for a drop) when k is not in check, and with one checker only its
+// square or a square between it and k (a drop: only between). GenerateLegal, GenerateChecks
+// and HasLegalMove share it; under a double check only the king moves, which they test first.
+func evasionTargets(k Square, checkers, own, occ Bitboard) (target, dropTarget Bitboard) {
+	target, dropTarget = fullBoard&^own, fullBoard&^occ
+	if checkers != 0 {
+		c := checkers.First()
+		target &= checkers | between[k][c]
+		dropTarget &= between[k][c]
+	}
+	return target, dropTarget
+}
+
+// pawnDropSquares returns the squares of dropTarget where the side to move may drop a pawn
+// (docs/rules.md#legal-moves): not on the last rank, not on a file that holds an unpromoted
+// pawn of its own (nifu), and not a drop that mates (uchifuzume; only the square in front of
+// the enemy king can give check, so only that one is tried).
+func (p *Position) pawnDropSquares(dropTarget Bitboard) Bitboard {
+	us, them := p.stm, p.stm.Opponent()
+	t := dropTarget &^ promotionZone[us]
+	for b := p.Pieces(us, Pawn); b != 0; b &= b - 1 {
+		t &^= fileMask[b.First()]
+	}
+	if front := pawnAttacks[them][p.king[them]] & t; front != 0 && p.pawnDropMates(front.First()) {
+		t &^= front
+	}
+	return t
+}
+
 // GenerateLegal fills ml with every legal move of the side to move (docs/rules.md#legal-moves):
 // both promotion choices where promotion is optional, forced promotion of a pawn reaching the
 // last rank, drops except a pawn on the last rank, nifu and uchifuzume, and no move that
@@ -76,13 +107,7 @@ func (p *Position) GenerateLegal(ml *MoveList) {
 		return // double check: only the king can move
 	}
 
-	target := fullBoard &^ own
-	dropTarget := fullBoard &^ occ
-	if checkers != 0 {
-		c := checkers.First()
-		target &= checkers | between[k][c]
-		dropTarget &= between[k][c]
-	}
+	target, dropTarget := evasionTargets(k, checkers, own, occ)
 	pinned := p.pinned(us)
 	zone := promotionZone[us]
 
@@ -130,15 +155,7 @@ func (p *Position) GenerateLegal(ml *MoveList) {
 	}
 	hand := &p.hand[us]
 	if hand[Pawn] != 0 {
-		t := dropTarget &^ zone // never on the last rank
-		for b := p.Pieces(us, Pawn); b != 0; b &= b - 1 {
-			t &^= fileMask[b.First()] // nifu
-		}
-		// Uchifuzume: only a drop on the square in front of the enemy king gives check.
-		if front := pawnAttacks[them][p.king[them]] & t; front != 0 && p.pawnDropMates(front.First()) {
-			t &^= front
-		}
-		for ; t != 0; t &= t - 1 {
+		for t := p.pawnDropSquares(dropTarget); t != 0; t &= t - 1 {
 			ml.add(NewDrop(Pawn, t.First()))
 		}
 	}
@@ -172,13 +189,7 @@ func (p *Position) HasLegalMove() bool {
 	if checkers&(checkers-1) != 0 {
 		return false
 	}
-	target := fullBoard &^ own
-	dropTarget := fullBoard &^ occ
-	if checkers != 0 {
-		c := checkers.First()
-		target &= checkers | between[k][c]
-		dropTarget &= between[k][c]
-	}
+	target, dropTarget := evasionTargets(k, checkers, own, occ)
 	hand := &p.hand[us]
 	if dropTarget != 0 && hand[Silver]|hand[Gold]|hand[Bishop]|hand[Rook] != 0 {
 		return true
@@ -222,17 +233,7 @@ func (p *Position) HasLegalMove() bool {
 			return true
 		}
 	}
-	if dropTarget == 0 || hand[Pawn] == 0 {
-		return false
-	}
-	t := dropTarget &^ promotionZone[us]
-	for b := p.Pieces(us, Pawn); b != 0; b &= b - 1 {
-		t &^= fileMask[b.First()]
-	}
-	if front := pawnAttacks[them][p.king[them]] & t; front != 0 && p.pawnDropMates(front.First()) {
-		t &^= front
-	}
-	return t != 0
+	return dropTarget != 0 && hand[Pawn] != 0 && p.pawnDropSquares(dropTarget) != 0
 }
 
 // pawnDropMates reports whether dropping a pawn on s checkmates (uchifuzume, illegal).
