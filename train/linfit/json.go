@@ -24,12 +24,5 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	}{plain(r), heldLoss(r.HeldBefore), heldLoss(r.HeldAfter)})
 }
 
-// MarshalJSON writes r with held_before and held_after null when nothing was held out.
-func (r PriorResult) MarshalJSON() ([]byte, error) {
-	type plain PriorResult
-	return json.Marshal(struct {
-		plain
-		HeldBefore *float64 `json:"held_before"`
-		HeldAfter  *float64 `json:"held_after"`
-	}{plain(r), heldLoss(r.HeldBefore), heldLoss(r.HeldAfter)})
-}
+// MarshalJSON writes r as a Result, whose fields and keys it shares.
+func (r PriorResult) MarshalJSON() ([]byte, error) { return Result(r).MarshalJSON() }
