@@ -13,7 +13,7 @@ var ErrNodeLimit = errors.New("retro: df-pn: the node limit was reached")
 var ErrInterrupted = errors.New("retro: df-pn: interrupted")
 
 // TableEntry is one stored node of a MateSearch's table, exported so that a long search can
-// be saved to disk and resumed (Entries, Restore). Phi and Delta are from the side to move's
+// be saved to disk and resumed (All, Restore). Phi and Delta are from the side to move's
 // view, as the table keeps them; Work is the size of the node's last search.
 type TableEntry[K comparable] struct {
 	Board      K
@@ -25,19 +25,9 @@ type TableEntry[K comparable] struct {
 	Attacker   bool
 }
 
-// Entries returns a copy of every node in the table, for a checkpoint. It must not be called
-// while a search runs. A large table is better saved through All, which copies nothing.
-func (ms *MateSearch[S, M, K]) Entries() []TableEntry[K] {
-	out := make([]TableEntry[K], 0, ms.tt.size())
-	for e := range ms.All() {
-		out = append(out, e)
-	}
-	return out
-}
-
-// All yields every node in the table, as Entries lists them, without copying the table: a
-// checkpoint of a table of tens of millions of nodes is written as it is read. It must not
-// be used while a search runs.
+// All yields every node in the table without copying it, so that a checkpoint of tens of
+// millions of nodes is written as the table is read. It must not be used while a search
+// runs.
 func (ms *MateSearch[S, M, K]) All() iter.Seq[TableEntry[K]] {
 	return func(yield func(TableEntry[K]) bool) {
 		for i := range ms.tt.entries {
@@ -53,7 +43,7 @@ func (ms *MateSearch[S, M, K]) All() iter.Seq[TableEntry[K]] {
 	}
 }
 
-// Restore stores the given entries (from Entries) in the table, and adds nodes to the node
+// Restore stores the given entries (from All) in the table, and adds nodes to the node
 // count, so that a search resumes where a saved one stopped. A game without HandGame hashes
 // its codes with a seed of this process, so their hashes are computed again here; a
 // HandGame's hashes are its own and kept. A table smaller than the saved one keeps the

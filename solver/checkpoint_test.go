@@ -147,7 +147,7 @@ func TestRestoreDecided(t *testing.T) {
 	if ok, err := ms.Prove(root, false, 10); err != nil || !ok {
 		t.Fatalf("prove: %v %v", ok, err)
 	}
-	ms2.Restore(ms.Entries(), 0)
+	ms2.Restore(slices.Collect(ms.All()), 0)
 	if ok, err := ms2.Prove(root, false, 10); err != nil || !ok || ms2.Nodes() != 0 {
 		t.Fatalf("restored: mate %v, err %v, %d nodes; want a mate from the table alone", ok, err, ms2.Nodes())
 	}
