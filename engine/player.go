@@ -11,6 +11,7 @@ import (
 	"github.com/shogilab/shogilab/engine/eval"
 	"github.com/shogilab/shogilab/engine/nnue"
 	"github.com/shogilab/shogilab/mcts"
+	"github.com/shogilab/shogilab/outcome"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -184,7 +185,7 @@ func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, e
 	if found {
 		return Decision{Move: mate, Value: 1, Score: Score{Mate: plies, CP: 30000, Proven: true},
 			Elapsed: spent, PV: []minishogi.Move{mate}, Stop: mcts.StopProven,
-			Top: []MoveStat{{Move: mate, Proof: mcts.Proof{Status: mcts.Win, Plies: plies}}}}, nil
+			Top: []MoveStat{{Move: mate, Proof: mcts.Proof{Outcome: outcome.Win, Plies: plies}}}}, nil
 	}
 	if lim.Time > 0 {
 		lim.Time = max(lim.Time-spent, time.Millisecond)
@@ -223,7 +224,7 @@ func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, e
 	}
 	d := Decision{
 		Move:       minishogi.Move(res.Best),
-		Resign:     res.Proof.Status == mcts.Loss,
+		Resign:     res.Proof.Outcome == outcome.Loss,
 		Value:      res.Value,
 		Score:      p.score(res.Info),
 		RootVisits: res.RootVisits,
@@ -240,12 +241,12 @@ func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, e
 		d.PV = append(d.PV, minishogi.Move(m))
 	}
 	for _, c := range res.Root {
-		if c.Visits > 0 || c.Proof.Status != mcts.Unproven {
+		if c.Visits > 0 || c.Proof.Outcome != outcome.Unknown {
 			d.Top = append(d.Top, MoveStat{minishogi.Move(c.Move), c.Visits, c.Q, c.Prior, c.Proof})
 		}
 	}
 	slices.SortStableFunc(d.Top, func(a, b MoveStat) int { return int(b.Visits) - int(a.Visits) })
-	if res.RootVisits <= 1 && len(res.Root) > 0 && res.Proof.Status == mcts.Unproven {
+	if res.RootVisits <= 1 && len(res.Root) > 0 && res.Proof.Outcome == outcome.Unknown {
 		// Stopped before any child was visited: the best prior is the best guess.
 		best := res.Root[0]
 		for _, c := range res.Root[1:] {
@@ -260,12 +261,12 @@ func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, e
 
 // score turns a search snapshot into a USI score.
 func (p *Player) score(in mcts.Info) Score {
-	switch in.Proof.Status {
-	case mcts.Win:
+	switch in.Proof.Outcome {
+	case outcome.Win:
 		return Score{Mate: in.Proof.Plies, CP: 30000, Proven: true}
-	case mcts.Loss:
+	case outcome.Loss:
 		return Score{Mate: -max(in.Proof.Plies, 1), CP: -30000, Proven: true}
-	case mcts.Draw:
+	case outcome.Draw:
 		return Score{Proven: true}
 	}
 	return Score{CP: p.cfg.Eval.Weights.Centipawns(in.Value)}

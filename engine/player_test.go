@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/shogilab/shogilab/mcts"
+	"github.com/shogilab/shogilab/outcome"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/usi"
 )
@@ -96,7 +97,7 @@ func TestThinkAvoidsMateInOne(t *testing.T) {
 		t.Errorf("played %s, want P*1b", d.Move)
 	}
 	for _, s := range d.Top {
-		if want := (mcts.Proof{Status: mcts.Loss, Plies: 2}); s.Move.String() != "P*1b" && s.Proof != want {
+		if want := (mcts.Proof{Outcome: outcome.Loss, Plies: 2}); s.Move.String() != "P*1b" && s.Proof != want {
 			t.Errorf("%s: proof %v, want %v", s.Move, s.Proof, want)
 		}
 	}

@@ -3,6 +3,7 @@ package mcts
 import (
 	"math"
 
+	"github.com/shogilab/shogilab/outcome"
 	"gonum.org/v1/gonum/stat/distmv"
 )
 
@@ -22,10 +23,10 @@ func (s *Searcher) rankOf(c uint32) rank {
 }
 
 func (a rank) tier() int {
-	switch a.proof.Status {
-	case Win:
+	switch a.proof.Outcome {
+	case outcome.Win:
 		return 2
-	case Loss:
+	case outcome.Loss:
 		return 0
 	}
 	return 1
@@ -107,7 +108,7 @@ func (s *Searcher) pv() []Move {
 			return pv
 		}
 		c := s.bestChild(idx)
-		if r := s.rankOf(c); r.visits == 0 && r.proof.Status == Unproven {
+		if r := s.rankOf(c); r.visits == 0 && r.proof.Outcome == outcome.Unknown {
 			return pv
 		}
 		pv = append(pv, s.pool.nodes[c].move)

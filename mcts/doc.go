@@ -69,7 +69,7 @@
 // Info maps onto an info line: depth Depth, seldepth SelDepth, nodes
 // Playouts, nps PlayoutsPerSecond, pv PV, and score mate ±Proof.Plies when
 // the root is proven (negative for a loss), else a cp score from Value.
-// "bestmove resign" is right exactly when Result.Proof.Status is Loss. A hash
+// "bestmove resign" is right exactly when Result.Proof.Outcome is outcome.Loss. A hash
 // size of H MiB is MaxNodes = H<<20 / NodeBytes. Search returns as soon as
 // the root is proven, even without limits; under "go infinite" the engine
 // holds the bestmove until "stop".

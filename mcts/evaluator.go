@@ -22,7 +22,7 @@ type Evaluator interface {
 type Evaluation struct {
 	// Value is the expected result for the side to move, in [-1, 1].
 	Value float32
-	// Proof, when not Unproven, is a result the evaluator has proven (for
+	// Proof, when not outcome.Unknown, is a result the evaluator has proven (for
 	// example a mate search found a forced win): the search treats the
 	// position as solved, as it treats a finished game.
 	Proof Proof

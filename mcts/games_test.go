@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"strings"
+
+	"github.com/shogilab/shogilab/outcome"
 )
 
 // Small games with values known by hand or by the plain negamax below, for
@@ -228,10 +230,10 @@ func solve(g Game, memo map[uint64]Proof) Proof {
 	}
 	var best Proof
 	score := func(p Proof) int { // higher is better for the side to move
-		switch p.Status {
-		case Win:
+		switch p.Outcome {
+		case outcome.Win:
 			return 2000 - p.Plies
-		case Loss:
+		case outcome.Loss:
 			return -2000 + p.Plies
 		}
 		return 0

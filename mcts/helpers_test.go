@@ -3,6 +3,8 @@ package mcts
 import (
 	"context"
 	"testing"
+
+	"github.com/shogilab/shogilab/outcome"
 )
 
 func newSearcher(t testing.TB, cfg Config, eval func() Evaluator) *Searcher {
@@ -45,8 +47,8 @@ func checkTree(t *testing.T, s *Searcher, g Game) {
 		if metaState(meta) == expanding {
 			t.Fatalf("node %d: left expanding", idx)
 		}
-		if p := metaProof(meta); p.Status != Unproven {
-			if want := solve(g, memo); want.Status != p.Status {
+		if p := metaProof(meta); p.Outcome != outcome.Unknown {
+			if want := solve(g, memo); want.Outcome != p.Outcome {
 				t.Fatalf("node %d (%v): proved %v, negamax says %v", idx, g, p, want)
 			}
 		}
@@ -61,7 +63,7 @@ func checkTree(t *testing.T, s *Searcher, g Game) {
 			walk(c)
 			g.Undo()
 		}
-		if metaStatus(meta) == Unproven && n.visits() != sum+1 {
+		if metaOutcome(meta) == outcome.Unknown && n.visits() != sum+1 {
 			t.Fatalf("node %d: %d visits, children %d", idx, n.visits(), sum)
 		}
 		if priors < 0.999 || priors > 1.001 {

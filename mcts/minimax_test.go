@@ -4,6 +4,8 @@ import (
 	"math"
 	"reflect"
 	"testing"
+
+	"github.com/shogilab/shogilab/outcome"
 )
 
 // checkMinimax checks the implicit minimax values (Config.MinimaxWeight) of a quiet tree
@@ -57,7 +59,7 @@ func TestMinimaxBackups(t *testing.T) {
 		checkMinimax(t, s)
 		want := solve(g, map[uint64]Proof{})
 		g.Play(res.Best)
-		if got := solve(g, map[uint64]Proof{}).parent(); got.Status != want.Status {
+		if got := solve(g, map[uint64]Proof{}).parent(); got.Outcome != want.Outcome {
 			t.Errorf("%v: best move gives %v, not %v", g, got, want)
 		}
 		if over, _ := g.Outcome(); !over {
@@ -97,7 +99,7 @@ func TestMinimaxParallel(t *testing.T) {
 	res := search(t, s, g, Limits{Playouts: 20000})
 	checkTree(t, s, g)
 	g.Play(res.Best)
-	if got := solve(g, map[uint64]Proof{}); got.Status != Draw {
+	if got := solve(g, map[uint64]Proof{}); got.Outcome != outcome.Draw {
 		t.Errorf("best move %d leaves %v, want a draw", res.Best, got)
 	}
 }

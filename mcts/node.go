@@ -4,6 +4,8 @@ import (
 	"slices"
 	"sync/atomic"
 	"unsafe"
+
+	"github.com/shogilab/shogilab/outcome"
 )
 
 // node is one position of the tree. The children of a node lie side by side
@@ -52,10 +54,10 @@ const (
 // 16-31 number of children.
 const (
 	stateMask      = 3
-	statusShift    = 2
+	outcomeShift   = 2
 	pliesShift     = 4
 	proofPliesBits = 12
-	proofMask      = (1<<(2+proofPliesBits) - 1) << statusShift
+	proofMask      = (1<<(2+proofPliesBits) - 1) << outcomeShift
 	childShift     = 16
 )
 
@@ -69,16 +71,16 @@ func packMeta(state uint32, p Proof, children int) uint32 {
 
 func packProof(p Proof) uint32 {
 	plies := min(max(p.Plies, 0), MaxProofPlies)
-	return uint32(p.Status)<<statusShift | uint32(plies)<<pliesShift
+	return uint32(p.Outcome)<<outcomeShift | uint32(plies)<<pliesShift
 }
 
-func metaState(m uint32) uint32  { return m & stateMask }
-func metaStatus(m uint32) Status { return Status(m >> statusShift & 3) }
+func metaState(m uint32) uint32          { return m & stateMask }
+func metaOutcome(m uint32) outcome.Value { return outcome.Value(m >> outcomeShift & 3) }
 func metaChildren(m uint32) uint32 {
 	return m >> childShift
 }
 func metaProof(m uint32) Proof {
-	return Proof{Status: metaStatus(m), Plies: int(m >> pliesShift & MaxProofPlies)}
+	return Proof{Outcome: metaOutcome(m), Plies: int(m >> pliesShift & MaxProofPlies)}
 }
 
 // setProof records p unless the node is already proven; it reports whether
@@ -86,7 +88,7 @@ func metaProof(m uint32) Proof {
 func (n *node) setProof(p Proof) bool {
 	for {
 		m := n.meta.Load()
-		if metaStatus(m) != Unproven {
+		if metaOutcome(m) != outcome.Unknown {
 			return true
 		}
 		if n.meta.CompareAndSwap(m, m&^proofMask|packProof(p)) {

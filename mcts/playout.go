@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sync/atomic"
+
+	"github.com/shogilab/shogilab/outcome"
 )
 
 // worker is one search goroutine's state. Its buffers are reused from
@@ -117,7 +119,7 @@ func (w *worker) playout(twin bool) int {
 		w.path = append(w.path, idx)
 		w.deferred = append(w.deferred, deferred)
 		meta := n.meta.Load()
-		if metaStatus(meta) != Unproven {
+		if metaOutcome(meta) != outcome.Unknown {
 			value = metaProof(meta).Value()
 			break
 		}
@@ -355,11 +357,11 @@ func (s *Searcher) selectChild(n *node, meta uint32) (uint32, bool) {
 	first := n.children
 	for c := first; c < first+metaChildren(meta); c++ {
 		child := &nodes[c]
-		status := metaStatus(child.meta.Load())
+		status := metaOutcome(child.meta.Load())
 		switch status {
-		case Loss: // the child's side to move loses: this move wins
+		case outcome.Loss: // the child's side to move loses: this move wins
 			return c, true
-		case Win:
+		case outcome.Win:
 			continue
 		}
 		counts := child.counts.Load()
@@ -372,7 +374,7 @@ func (s *Searcher) selectChild(n *node, meta uint32) (uint32, bool) {
 		}
 		visitedPrior += child.prior
 		sum := float32(0) // a proven draw is worth exactly 0
-		if status == Unproven {
+		if status == outcome.Unknown {
 			sum = float32(child.valueSum.Load()) / valueScale
 		}
 		virtual := cfg.VirtualLoss * flying
@@ -380,7 +382,7 @@ func (s *Searcher) selectChild(n *node, meta uint32) (uint32, bool) {
 		if visits+virtual == 0 {
 			q = 0
 		}
-		if mm := s.pool.minimax; mm != nil && status == Unproven {
+		if mm := s.pool.minimax; mm != nil && status == outcome.Unknown {
 			if v := math.Float32frombits(mm[c].Load()); v == v {
 				q += cfg.MinimaxWeight * (v - q)
 			}
@@ -458,7 +460,7 @@ func (w *worker) evaluateLeaf(idx uint32) (float32, bool) {
 	}
 	n.children = first
 	n.meta.Store(packMeta(expanded, ev.Proof, count))
-	if ev.Proof.Status != Unproven {
+	if ev.Proof.Outcome != outcome.Unknown {
 		return ev.Proof.Value(), true
 	}
 	if ev.Value != ev.Value {
@@ -540,7 +542,7 @@ func normalize(priors []float32) {
 
 // proven reports whether node idx is proven.
 func (s *Searcher) proven(idx uint32) bool {
-	return metaStatus(s.pool.nodes[idx].meta.Load()) != Unproven
+	return metaOutcome(s.pool.nodes[idx].meta.Load()) != outcome.Unknown
 }
 
 // tryProve proves node idx from its children if they allow: a win if some
@@ -551,7 +553,7 @@ func (s *Searcher) tryProve(idx uint32) bool {
 	nodes := s.pool.nodes
 	n := &nodes[idx]
 	meta := n.meta.Load()
-	if metaStatus(meta) != Unproven {
+	if metaOutcome(meta) != outcome.Unknown {
 		return true
 	}
 	if metaState(meta) != expanded || metaChildren(meta) == 0 {
@@ -562,17 +564,17 @@ func (s *Searcher) tryProve(idx uint32) bool {
 	first := n.children
 	for c := first; c < first+metaChildren(meta); c++ {
 		p := metaProof(nodes[c].meta.Load()).parent()
-		switch p.Status {
-		case Win:
-			if win.Status == Unproven || p.Plies < win.Plies {
+		switch p.Outcome {
+		case outcome.Win:
+			if win.Outcome == outcome.Unknown || p.Plies < win.Plies {
 				win = p
 			}
-		case Draw:
-			if draw.Status == Unproven || p.Plies < draw.Plies {
+		case outcome.Draw:
+			if draw.Outcome == outcome.Unknown || p.Plies < draw.Plies {
 				draw = p
 			}
-		case Loss:
-			if loss.Status == Unproven || p.Plies > loss.Plies {
+		case outcome.Loss:
+			if loss.Outcome == outcome.Unknown || p.Plies > loss.Plies {
 				loss = p
 			}
 		default:
@@ -580,11 +582,11 @@ func (s *Searcher) tryProve(idx uint32) bool {
 		}
 	}
 	switch {
-	case win.Status != Unproven:
+	case win.Outcome != outcome.Unknown:
 		return n.setProof(win)
 	case open:
 		return false
-	case draw.Status != Unproven:
+	case draw.Outcome != outcome.Unknown:
 		return n.setProof(draw)
 	}
 	return n.setProof(loss)

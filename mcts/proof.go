@@ -1,30 +1,10 @@
 package mcts
 
-import "fmt"
+import (
+	"fmt"
 
-// Status is the game-theoretic result of a position, for its side to move.
-type Status uint8
-
-const (
-	Unproven Status = iota // the search does not know the result
-	Win                    // the side to move wins with best play
-	Loss                   // the side to move loses with best play
-	Draw                   // best play from both sides ends in a draw
+	"github.com/shogilab/shogilab/outcome"
 )
-
-func (s Status) String() string {
-	switch s {
-	case Unproven:
-		return "unproven"
-	case Win:
-		return "win"
-	case Loss:
-		return "loss"
-	case Draw:
-		return "draw"
-	}
-	return fmt.Sprintf("Status(%d)", uint8(s))
-}
 
 // MaxProofPlies is the largest distance a Proof records; longer distances
 // are stored as MaxProofPlies (the proof itself stays valid).
@@ -35,23 +15,23 @@ const MaxProofPlies = 1<<proofPliesBits - 1
 // one winning move is proven, which need not be the fastest. For a loss it is
 // the longest resistance among the moves the search proved.
 type Proof struct {
-	Status Status
-	Plies  int
+	Outcome outcome.Value
+	Plies   int
 }
 
 func (p Proof) String() string {
-	if p.Status == Unproven {
-		return "unproven"
+	if p.Outcome == outcome.Unknown {
+		return "unknown"
 	}
-	return fmt.Sprintf("%s in %d", p.Status, p.Plies)
+	return fmt.Sprintf("%s in %d", p.Outcome, p.Plies)
 }
 
 // Value is the proven result as a value for the side to move: +1, -1 or 0.
 func (p Proof) Value() float32 {
-	switch p.Status {
-	case Win:
+	switch p.Outcome {
+	case outcome.Win:
 		return 1
-	case Loss:
+	case outcome.Loss:
 		return -1
 	}
 	return 0
@@ -60,13 +40,13 @@ func (p Proof) Value() float32 {
 // parent is this proof, held by the position after a move, seen from the
 // position before it: the mover's opponent wins where the mover loses.
 func (p Proof) parent() Proof {
-	q := Proof{Status: p.Status, Plies: min(p.Plies+1, MaxProofPlies)}
-	switch p.Status {
-	case Win:
-		q.Status = Loss
-	case Loss:
-		q.Status = Win
-	case Unproven:
+	q := Proof{Outcome: p.Outcome, Plies: min(p.Plies+1, MaxProofPlies)}
+	switch p.Outcome {
+	case outcome.Win:
+		q.Outcome = outcome.Loss
+	case outcome.Loss:
+		q.Outcome = outcome.Win
+	case outcome.Unknown:
 		return Proof{}
 	}
 	return q
@@ -76,9 +56,9 @@ func (p Proof) parent() Proof {
 func outcomeProof(value float32) Proof {
 	switch {
 	case value > 0:
-		return Proof{Status: Win}
+		return Proof{Outcome: outcome.Win}
 	case value < 0:
-		return Proof{Status: Loss}
+		return Proof{Outcome: outcome.Loss}
 	}
-	return Proof{Status: Draw}
+	return Proof{Outcome: outcome.Draw}
 }

@@ -3,6 +3,8 @@ package mcts
 import (
 	"fmt"
 	"testing"
+
+	"github.com/shogilab/shogilab/outcome"
 )
 
 // shuttle is a game of repetitions: a token on squares 0 to 4 that the players, taking
@@ -64,7 +66,7 @@ func checkRepetitionTree(t *testing.T, s *Searcher, g *shuttle) (leaves int) {
 		if f := n.counts.Load() & countMask; f != 0 {
 			t.Fatalf("node %d: %d playouts in flight", idx, f)
 		}
-		if metaState(meta) != expanded || metaStatus(meta) != Unproven {
+		if metaState(meta) != expanded || metaOutcome(meta) != outcome.Unknown {
 			return
 		}
 		if metaChildren(meta) == 0 {
@@ -108,7 +110,7 @@ func TestRepetitionLeaves(t *testing.T) {
 			res := search(t, s, g, Limits{Playouts: 3000})
 			leaves := checkRepetitionTree(t, s, g)
 			back := res.Root[1] // right: back to 2
-			if back.Proof.Status != Unproven {
+			if back.Proof.Outcome != outcome.Unknown {
 				t.Errorf("on=%v threads=%d: the repetition is proven %v", on, threads, back.Proof)
 			}
 			switch {

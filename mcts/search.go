@@ -9,6 +9,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/shogilab/shogilab/outcome"
 )
 
 // Limits bounds one search. With no playout or time limit the search runs
@@ -381,7 +383,7 @@ func (s *Searcher) Search(ctx context.Context, g Game, lim Limits) (Result, erro
 // proves it from its children if they allow, and mixes in root noise.
 func (s *Searcher) prepareRoot() error {
 	root := &s.pool.nodes[0]
-	if m := root.meta.Load(); metaState(m) == expanded && metaChildren(m) == 0 && metaStatus(m) == Unproven {
+	if m := root.meta.Load(); metaState(m) == expanded && metaChildren(m) == 0 && metaOutcome(m) == outcome.Unknown {
 		// A repetition leaf of the last search, now the root: it is searched afresh.
 		root.counts.Store(0)
 		root.valueSum.Store(0)
@@ -480,7 +482,7 @@ func (s *Searcher) info() Info {
 	if in.Playouts > 0 {
 		in.Depth = int(math.Round(float64(depthSum) / float64(in.Playouts)))
 	}
-	if in.Proof.Status != Unproven {
+	if in.Proof.Outcome != outcome.Unknown {
 		in.Value = in.Proof.Value()
 	}
 	return in

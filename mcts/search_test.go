@@ -50,7 +50,7 @@ func TestTicTacToeSelfPlayIsPerfect(t *testing.T) {
 		for _, res := range results {
 			before := solve(replay, memo)
 			replay.Play(res.Best)
-			if after := solve(replay, memo).parent(); after.Status != before.Status {
+			if after := solve(replay, memo).parent(); after.Outcome != before.Outcome {
 				t.Fatalf("seed %d: move %d at %v turns %v into %v", seed, res.Best, replay, before, after)
 			}
 		}
@@ -152,7 +152,7 @@ func TestParallelSearch(t *testing.T) {
 		}
 		want := solve(g, map[uint64]Proof{})
 		g.Play(res.Best)
-		if got := solve(g, map[uint64]Proof{}).parent(); got.Status != want.Status {
+		if got := solve(g, map[uint64]Proof{}).parent(); got.Outcome != want.Outcome {
 			t.Errorf("best move gives %v, not %v", got, want)
 		}
 		if over, _ := g.Outcome(); !over {

@@ -2,6 +2,8 @@ package mcts
 
 import (
 	"testing"
+
+	"github.com/shogilab/shogilab/outcome"
 )
 
 func TestWinInOneIsPlayedAtOnce(t *testing.T) {
@@ -9,7 +11,7 @@ func TestWinInOneIsPlayedAtOnce(t *testing.T) {
 	g := newTicTacToe("XX.OO....")
 	s := newSearcher(t, testConfig(), rollouts)
 	res := search(t, s, g, Limits{Playouts: 100000})
-	if res.Best != 2 || res.Proof != (Proof{Win, 1}) || res.Stop != StopProven {
+	if res.Best != 2 || res.Proof != (Proof{outcome.Win, 1}) || res.Stop != StopProven {
 		t.Fatalf("got best %d, proof %v, stop %v; want 2, win in 1, proven", res.Best, res.Proof, res.Stop)
 	}
 	if res.Playouts >= 100000 {
@@ -27,7 +29,7 @@ func TestForcedBlock(t *testing.T) {
 		t.Fatalf("best %d, want the block on 2", res.Best)
 	}
 	for _, c := range res.Root {
-		if c.Move != 2 && c.Proof != (Proof{Loss, 2}) {
+		if c.Move != 2 && c.Proof != (Proof{outcome.Loss, 2}) {
 			t.Errorf("move %d: proof %v, want loss in 2", c.Move, c.Proof)
 		}
 	}
@@ -49,11 +51,11 @@ func TestTicTacToeProofsMatchNegamax(t *testing.T) {
 			s := newSearcher(t, testConfig(), rollouts)
 			res := search(t, s, g, Limits{Playouts: 300000})
 			want := solve(g, memo)
-			if res.Stop != StopProven || res.Proof.Status != want.Status {
+			if res.Stop != StopProven || res.Proof.Outcome != want.Outcome {
 				t.Fatalf("stop %v, proof %v; negamax %v", res.Stop, res.Proof, want)
 			}
 			g.Play(res.Best)
-			if got := solve(g, memo).parent(); got.Status != want.Status {
+			if got := solve(g, memo).parent(); got.Outcome != want.Outcome {
 				t.Errorf("best %d gives %v, not %v", res.Best, got, want)
 			}
 			g.Undo()
@@ -69,9 +71,9 @@ func TestSubtractionGameDistances(t *testing.T) {
 	// resists longest by taking 1, so a win takes 1+2⌊n/4⌋ plies and a
 	// loss n/2.
 	for n := 1; n <= 13; n++ {
-		want := Proof{Win, 1 + 2*(n/4)}
+		want := Proof{outcome.Win, 1 + 2*(n/4)}
 		if n%4 == 0 {
-			want = Proof{Loss, n / 2}
+			want = Proof{outcome.Loss, n / 2}
 		}
 		g := newNim(3, n)
 		s := newSearcher(t, testConfig(), uniform)
@@ -79,7 +81,7 @@ func TestSubtractionGameDistances(t *testing.T) {
 		if res.Proof != want {
 			t.Errorf("n=%d: proof %v, want %v", n, res.Proof, want)
 		}
-		if want.Status == Win && int(res.Best&0xff) != n%4 {
+		if want.Outcome == outcome.Win && int(res.Best&0xff) != n%4 {
 			t.Errorf("n=%d: takes %d, want %d", n, res.Best&0xff, n%4)
 		}
 		checkTree(t, s, g)
@@ -97,11 +99,11 @@ func TestNimBouton(t *testing.T) {
 		g := newNim(0, heaps...)
 		s := newSearcher(t, testConfig(), rollouts)
 		res := search(t, s, g, Limits{Playouts: 200000})
-		if wantLoss := xor == 0; (res.Proof.Status == Loss) != wantLoss || res.Proof.Status == Unproven {
+		if wantLoss := xor == 0; (res.Proof.Outcome == outcome.Loss) != wantLoss || res.Proof.Outcome == outcome.Unknown {
 			t.Errorf("%v: proof %v, xor %d", heaps, res.Proof, xor)
 			continue
 		}
-		if res.Proof.Status == Win {
+		if res.Proof.Outcome == outcome.Win {
 			g.Play(res.Best)
 			after := 0
 			for _, h := range g.heaps {
@@ -142,7 +144,7 @@ func TestProvenLossAvoided(t *testing.T) {
 	tree := trapTree()
 	s := newSearcher(t, testConfig(), func() Evaluator { return treeEvaluator{} })
 	res := search(t, s, tree.game(), Limits{Playouts: 2000})
-	if res.Root[0].Proof != (Proof{Loss, 2}) {
+	if res.Root[0].Proof != (Proof{outcome.Loss, 2}) {
 		t.Fatalf("move 0: proof %v, want loss in 2 (root %+v)", res.Root[0].Proof, res.Root)
 	}
 	if res.Root[0].Visits <= res.Root[1].Visits {
@@ -171,7 +173,7 @@ func TestAllMovesLoseLongestResistance(t *testing.T) {
 
 	s := newSearcher(t, testConfig(), func() Evaluator { return treeEvaluator{} })
 	res := search(t, s, tree.game(), Limits{Playouts: 1000})
-	if res.Proof != (Proof{Loss, 4}) || res.Best != 1 || res.Stop != StopProven {
+	if res.Proof != (Proof{outcome.Loss, 4}) || res.Best != 1 || res.Stop != StopProven {
 		t.Fatalf("proof %v, best %d, stop %v; want loss in 4, move 1, proven", res.Proof, res.Best, res.Stop)
 	}
 }
@@ -184,7 +186,7 @@ func TestEvaluatorProofIsTerminal(t *testing.T) {
 	a := tree.add(0)
 	tree.link(a, []int{tree.leaf(0)}, []float32{1})
 	b := tree.add(0)
-	tree.proof[b] = Proof{Loss, 4}
+	tree.proof[b] = Proof{outcome.Loss, 4}
 	deep := tree.add(0) // stands for the rest of the game; never searched
 	tree.link(deep, []int{tree.leaf(1)}, []float32{1})
 	tree.link(b, []int{deep}, []float32{1})
@@ -192,7 +194,7 @@ func TestEvaluatorProofIsTerminal(t *testing.T) {
 
 	s := newSearcher(t, testConfig(), func() Evaluator { return treeEvaluator{} })
 	res := search(t, s, tree.game(), Limits{Playouts: 1000})
-	if res.Proof != (Proof{Win, 5}) || res.Best != 1 {
+	if res.Proof != (Proof{outcome.Win, 5}) || res.Best != 1 {
 		t.Fatalf("proof %v, best %d; want win in 5 by move 1", res.Proof, res.Best)
 	}
 	if n := &s.pool.nodes[s.pool.nodes[0].children+1]; n.visits() != 1 {

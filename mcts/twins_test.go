@@ -94,7 +94,7 @@ func TestTwinsOneThread(t *testing.T) {
 		twins += res.Twins
 		before := solve(replay, memo)
 		replay.Play(res.Best)
-		if after := solve(replay, memo).parent(); after.Status != before.Status {
+		if after := solve(replay, memo).parent(); after.Outcome != before.Outcome {
 			t.Fatalf("move %d at %v turns %v into %v", res.Best, replay, before, after)
 		}
 	}

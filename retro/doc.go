@@ -19,7 +19,7 @@
 //
 // Enumerate walks breadth first, so gr.Layers() gives the positions first reached after each
 // ply; Options.MaxPly bounds the walk, and positions whose value depends on the unexpanded
-// horizon are then Unknown while all other labels stay exact. The graph keeps successor and
+// horizon are then outcome.Unknown while all other labels stay exact. The graph keeps successor and
 // predecessor lists in compressed form. Solve is the classical backward induction on a
 // cyclic graph: losses and wins propagate from the terminal positions breadth first, so the
 // winner's distance is the shortest and the loser's the longest; positions never reached are

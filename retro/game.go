@@ -1,44 +1,6 @@
 package retro
 
-import "fmt"
-
-// Value is the game-theoretic value of a position for the side to move.
-type Value int8
-
-// The values. Unknown is only given to positions whose fate lies beyond a ply bound of the
-// enumeration; a fully enumerated graph has none.
-const (
-	Unknown Value = iota
-	Loss
-	Draw
-	Win
-)
-
-// String returns "unknown", "loss", "draw" or "win".
-func (v Value) String() string {
-	switch v {
-	case Unknown:
-		return "unknown"
-	case Loss:
-		return "loss"
-	case Draw:
-		return "draw"
-	case Win:
-		return "win"
-	}
-	return fmt.Sprintf("Value(%d)", int8(v))
-}
-
-// Negate returns the value for the other player: a win for one side is a loss for the other.
-func (v Value) Negate() Value {
-	switch v {
-	case Loss:
-		return Win
-	case Win:
-		return Loss
-	}
-	return v
-}
+import "github.com/shogilab/shogilab/outcome"
 
 // Game is a two-player game with alternating moves, given to the solver as a small table of
 // functions in the manner of GamesmanOne's tier solver API. S is a position; K is an exact,
@@ -57,7 +19,7 @@ type Game[S any, K comparable] interface {
 	// Terminal reports whether the game is over in s and, if so, its value for the side to
 	// move. A non-terminal position without children is a loss for the side to move (as in
 	// shogi, where a player with no legal move loses).
-	Terminal(s S) (v Value, over bool)
+	Terminal(s S) (v outcome.Value, over bool)
 }
 
 // DenseGame is an optional extension of Game for games whose positions are numbered densely:

@@ -1,11 +1,15 @@
 package retro
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/shogilab/shogilab/outcome"
+)
 
 // Options bound an enumeration.
 type Options struct {
 	// MaxPly, if positive, stops the enumeration at positions MaxPly plies from a root: they
-	// are stored but not expanded, and positions whose value hinges on them stay Unknown.
+	// are stored but not expanded, and positions whose value hinges on them stay outcome.Unknown.
 	MaxPly int
 }
 
@@ -20,9 +24,9 @@ type Graph[S any, K comparable] struct {
 	game     Game[S, K]
 	dense    DenseGame[S] // game, if it numbers its positions densely; else nil
 	states   []S
-	terminal []Value // Unknown where not terminal
-	layerEnd []int32 // layer d is nodes [layerEnd[d-1], layerEnd[d])
-	expanded int32   // nodes [0, expanded) had their children generated
+	terminal []outcome.Value // outcome.Unknown where not terminal
+	layerEnd []int32         // layer d is nodes [layerEnd[d-1], layerEnd[d])
+	expanded int32           // nodes [0, expanded) had their children generated
 	succ     []int32
 	succAt   []int32 // node i's children are succ[succAt[i]:succAt[i+1]]
 	pred     []int32
@@ -63,7 +67,7 @@ func (gr *Graph[S, K]) Build(g Game[S, K], roots []S, opt Options) {
 			break // layer MaxPly is stored but not expanded
 		}
 		for i := start; i < end; i++ {
-			if gr.terminal[i] == Unknown {
+			if gr.terminal[i] == outcome.Unknown {
 				gr.scratch = g.Children(gr.states[i], gr.scratch[:0])
 				for _, c := range gr.scratch {
 					gr.succ = append(gr.succ, gr.add(c))
@@ -131,8 +135,8 @@ func (gr *Graph[S, K]) add(s S) int32 {
 	v, over := gr.game.Terminal(s)
 	switch {
 	case !over:
-		v = Unknown
-	case v == Unknown:
+		v = outcome.Unknown
+	case v == outcome.Unknown:
 		panic(fmt.Sprintf("retro: Terminal reported the game over with value %v", v))
 	}
 	gr.terminal = append(gr.terminal, v)
@@ -192,8 +196,8 @@ func (gr *Graph[S, K]) Parents(i int) []int32 { return gr.pred[gr.predAt[i]:gr.p
 func (gr *Graph[S, K]) Expanded(i int) bool { return int32(i) < gr.expanded }
 
 // Terminal returns node i's value if the game is over there.
-func (gr *Graph[S, K]) Terminal(i int) (Value, bool) {
-	return gr.terminal[i], gr.terminal[i] != Unknown
+func (gr *Graph[S, K]) Terminal(i int) (outcome.Value, bool) {
+	return gr.terminal[i], gr.terminal[i] != outcome.Unknown
 }
 
 // Layers returns the number of positions at each distance from the roots: element d counts

@@ -1,5 +1,7 @@
 package retro
 
+import "github.com/shogilab/shogilab/outcome"
+
 // MateSolution is the bounded mate labelling of a graph: for each node, the number of plies in
 // which the attacker forces mate from it, or −1 where the defender escapes. Where the attacker
 // mates, Dist is the minimal forced mate (the attacker hurries) against the longest defence
@@ -65,7 +67,7 @@ func (gr *Graph[S, K]) SolveMate(attackerFirst bool, sol *MateSolution) *MateSol
 			continue
 		}
 		v := gr.terminal[i]
-		if v == Loss || v == Unknown && int32(i) < gr.expanded && sol.remaining[i] == 0 {
+		if v == outcome.Loss || v == outcome.Unknown && int32(i) < gr.expanded && sol.remaining[i] == 0 {
 			sol.Dist[i] = 0
 			queue = append(queue, int32(i))
 		}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/shogilab/shogilab/outcome"
 	"github.com/shogilab/shogilab/retro"
 )
 
@@ -26,11 +27,11 @@ func (a arena) Children(s int, dst []int) []int {
 	}
 	return dst
 }
-func (a arena) Terminal(s int) (retro.Value, bool) {
+func (a arena) Terminal(s int) (outcome.Value, bool) {
 	if len(a.edges[s/2]) == 0 {
-		return retro.Loss, true
+		return outcome.Loss, true
 	}
-	return retro.Unknown, false
+	return outcome.Unknown, false
 }
 
 func randomArena(rng *rand.Rand, vertices int) arena {

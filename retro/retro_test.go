@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/shogilab/shogilab/internal/retrotest"
+	"github.com/shogilab/shogilab/outcome"
 	"github.com/shogilab/shogilab/retro"
 )
 
@@ -21,7 +22,7 @@ func (subtraction) Children(n int, dst []int) []int {
 	}
 	return dst
 }
-func (subtraction) Terminal(int) (retro.Value, bool) { return retro.Unknown, false }
+func (subtraction) Terminal(int) (outcome.Value, bool) { return outcome.Unknown, false }
 
 // denseSubtraction is the same game numbered densely, to exercise the slice index.
 type denseSubtraction struct{ subtraction }
@@ -41,9 +42,9 @@ func TestSubtractionClosedForm(t *testing.T) {
 		sol := gr.Solve(nil)
 		for i := range gr.Len() {
 			n := gr.State(i)
-			wantV, wantD := retro.Win, int32(2*(n/3)+1)
+			wantV, wantD := outcome.Win, int32(2*(n/3)+1)
 			if n%3 == 0 {
-				wantV, wantD = retro.Loss, int32(2*(n/3))
+				wantV, wantD = outcome.Loss, int32(2*(n/3))
 			}
 			if sol.Value[i] != wantV || sol.Dist[i] != wantD {
 				t.Errorf("%T: n=%d: %v in %d, want %v in %d", g, n, sol.Value[i], sol.Dist[i], wantV, wantD)
@@ -75,11 +76,11 @@ func (g graphGame) Code(s int) int { return s }
 func (g graphGame) Children(s int, dst []int) []int {
 	return append(dst, g.moves[s]...)
 }
-func (g graphGame) Terminal(s int) (retro.Value, bool) {
+func (g graphGame) Terminal(s int) (outcome.Value, bool) {
 	if g.terminal[s] {
-		return retro.Loss, true
+		return outcome.Loss, true
 	}
-	return retro.Unknown, false
+	return outcome.Unknown, false
 }
 
 // A hand-solved cyclic graph:
@@ -98,12 +99,12 @@ func TestCyclicGraphByHand(t *testing.T) {
 	gr := retro.Enumerate[int, int](g, []int{0, 2, 4, 5, 6, 7}, retro.Options{})
 	sol := gr.Solve(nil)
 	want := []struct {
-		v    retro.Value
+		v    outcome.Value
 		d    int32
 		best int // state chosen by Best, −1 for none
 	}{
-		{retro.Draw, -1, 1}, {retro.Draw, -1, 0}, {retro.Win, 1, 3}, {retro.Loss, 0, -1},
-		{retro.Loss, 2, 2}, {retro.Draw, -1, 0}, {retro.Win, 3, 4}, {retro.Win, 1, 3},
+		{outcome.Draw, -1, 1}, {outcome.Draw, -1, 0}, {outcome.Win, 1, 3}, {outcome.Loss, 0, -1},
+		{outcome.Loss, 2, 2}, {outcome.Draw, -1, 0}, {outcome.Win, 3, 4}, {outcome.Win, 1, 3},
 	}
 	for s, w := range want {
 		i, ok := gr.Find(s)
@@ -139,7 +140,7 @@ func TestPlyBound(t *testing.T) {
 		t.Fatalf("layers %v, want [1 2 1]", gr.Layers())
 	}
 	sol := gr.Solve(nil)
-	for s, w := range map[int]retro.Value{0: retro.Win, 1: retro.Loss, 2: retro.Unknown, 3: retro.Unknown} {
+	for s, w := range map[int]outcome.Value{0: outcome.Win, 1: outcome.Loss, 2: outcome.Unknown, 3: outcome.Unknown} {
 		if i, _ := gr.Find(s); sol.Value[i] != w {
 			t.Errorf("state %d: %v, want %v", s, sol.Value[i], w)
 		}

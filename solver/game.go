@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"github.com/shogilab/shogilab/outcome"
 	"github.com/shogilab/shogilab/retro"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -34,14 +35,14 @@ func (codeGame) Children(c minishogi.Code, dst []minishogi.Code) []minishogi.Cod
 // Terminal reports a position without legal moves as lost for the side to move (checkmate
 // or stalemate, docs/rules.md#no-legal-move). The enumeration asks it of every position, including
 // those at the ply bound that are never expanded, so mates on the last ply are seen.
-func (codeGame) Terminal(c minishogi.Code) (retro.Value, bool) {
+func (codeGame) Terminal(c minishogi.Code) (outcome.Value, bool) {
 	p := decode(c)
 	var ml minishogi.MoveList
 	p.GenerateLegal(&ml)
 	if ml.N == 0 {
-		return retro.Loss, true
+		return outcome.Loss, true
 	}
-	return retro.Unknown, false
+	return outcome.Unknown, false
 }
 
 // moveGame is Minishogi for df-pn and the proof checker, move by move with the rules

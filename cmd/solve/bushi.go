@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/shogilab/shogilab/internal/cli"
+	"github.com/shogilab/shogilab/outcome"
 
 	"encoding/json"
 	"flag"
@@ -13,7 +14,6 @@ import (
 	"time"
 
 	"github.com/shogilab/shogilab/internal/bushiplay"
-	"github.com/shogilab/shogilab/retro"
 	"github.com/shogilab/shogilab/rules/bushi"
 )
 
@@ -217,7 +217,7 @@ func playBushi(f bushiFlags, sol *bushiplay.Solution, stdout io.Writer) error {
 		}
 		v, d := sol.Rating(p, m)
 		rating := v.String()
-		if v != retro.Draw {
+		if v != outcome.Draw {
 			rating = fmt.Sprintf("%v in %d", v, d)
 		}
 		history = append(history, m)

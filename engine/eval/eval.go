@@ -6,6 +6,7 @@ import (
 
 	"github.com/shogilab/shogilab/engine/nnue"
 	"github.com/shogilab/shogilab/mcts"
+	"github.com/shogilab/shogilab/outcome"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -81,7 +82,7 @@ func (e *Evaluator) Evaluate(g mcts.Game, moves []mcts.Move, priors []float32, _
 	if depth >= 1 && nChecks > 0 {
 		if m, plies, ok := e.findMate(pos, game, checks, depth); ok {
 			e.markMate(moves, priors, m)
-			return mcts.Evaluation{Value: 1, Proof: mcts.Proof{Status: mcts.Win, Plies: plies}}
+			return mcts.Evaluation{Value: 1, Proof: mcts.Proof{Outcome: outcome.Win, Plies: plies}}
 		}
 	}
 	return mcts.Evaluation{Value: e.value(pos, &maps)}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/shogilab/shogilab/mcts"
+	"github.com/shogilab/shogilab/outcome"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -119,7 +120,7 @@ func TestMates(t *testing.T) {
 				t.Fatalf("the full-width search finds no mate in 1 in %s", c.sfen)
 			}
 			ev, moves, priors := evaluate(t, DefaultConfig(), c.sfen)
-			want := mcts.Proof{Status: mcts.Win, Plies: c.plies}
+			want := mcts.Proof{Outcome: outcome.Win, Plies: c.plies}
 			if ev.Proof != want {
 				t.Errorf("proof %v, want %v", ev.Proof, want)
 			}
@@ -129,7 +130,7 @@ func TestMates(t *testing.T) {
 			if c.plies == 3 {
 				shallow := DefaultConfig()
 				shallow.MateDepth = 1
-				if ev, _, _ := evaluate(t, shallow, c.sfen); ev.Proof.Status != mcts.Unproven {
+				if ev, _, _ := evaluate(t, shallow, c.sfen); ev.Proof.Outcome != outcome.Unknown {
 					t.Errorf("MateDepth 1 proves %v", ev.Proof)
 				}
 			}
@@ -154,7 +155,7 @@ func TestPawnDropMateIsNoMate(t *testing.T) {
 		t.Fatal("the full-width search finds a legal mate in 1")
 	}
 	ev, moves, _ := evaluate(t, DefaultConfig(), sfen)
-	if ev.Proof.Status != mcts.Unproven {
+	if ev.Proof.Outcome != outcome.Unknown {
 		t.Errorf("proof %v, want none", ev.Proof)
 	}
 	for _, m := range moves {

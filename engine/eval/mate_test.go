@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/shogilab/shogilab/mcts"
+	"github.com/shogilab/shogilab/outcome"
 	"github.com/shogilab/shogilab/retro"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -126,7 +127,7 @@ func TestMateInFive(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.MateDepth = 5
 	ev, moves, priors := evaluate(t, cfg, sfen)
-	if want := (mcts.Proof{Status: mcts.Win, Plies: 5}); ev.Proof != want {
+	if want := (mcts.Proof{Outcome: outcome.Win, Plies: 5}); ev.Proof != want {
 		t.Errorf("MateDepth 5: proof %v, want %v", ev.Proof, want)
 	}
 	after := pos
@@ -139,7 +140,7 @@ func TestMateInFive(t *testing.T) {
 		t.Errorf("the top prior %s does not check", m)
 	}
 	cfg.MateDepth = 3
-	if ev, _, _ := evaluate(t, cfg, sfen); ev.Proof.Status != mcts.Unproven {
+	if ev, _, _ := evaluate(t, cfg, sfen); ev.Proof.Outcome != outcome.Unknown {
 		t.Errorf("MateDepth 3 proves %v", ev.Proof)
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/shogilab/shogilab/retro"
+	"github.com/shogilab/shogilab/outcome"
 	"github.com/shogilab/shogilab/rules/bushi"
 )
 
@@ -82,7 +82,7 @@ func TestMCTSPicksAWinningMove(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v, d := sol.Rating(p, m); v != retro.Win {
+	if v, d := sol.Rating(p, m); v != outcome.Win {
 		t.Errorf("after %v MCTS plays %v, rated %v in %d; a win exists", history, m, v, d)
 	}
 }
@@ -99,9 +99,9 @@ func firstTrap(r *bushi.Rules, sol *Solution) ([]bushi.Move, bushi.Position, boo
 	for i := 0; i < len(order); i++ {
 		p := order[i]
 		moves := r.LegalMoves(p, nil)
-		if v, _ := sol.Value(p); v == retro.Win && slices.ContainsFunc(moves, func(m bushi.Move) bool {
+		if v, _ := sol.Value(p); v == outcome.Win && slices.ContainsFunc(moves, func(m bushi.Move) bool {
 			v, _ := sol.Rating(p, m)
-			return v == retro.Loss
+			return v == outcome.Loss
 		}) {
 			var path []bushi.Move
 			for j := i; from[order[j]].parent >= 0; j = from[order[j]].parent {

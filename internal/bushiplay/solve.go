@@ -1,6 +1,7 @@
 package bushiplay
 
 import (
+	"github.com/shogilab/shogilab/outcome"
 	"github.com/shogilab/shogilab/retro"
 	"github.com/shogilab/shogilab/rules/bushi"
 )
@@ -21,11 +22,11 @@ func (r Result) String() string {
 }
 
 // resultOf turns a value for the side to move into who wins.
-func resultOf(v retro.Value, toMove bushi.Color) Result {
+func resultOf(v outcome.Value, toMove bushi.Color) Result {
 	switch v {
-	case retro.Win:
+	case outcome.Win:
 		return BlackWins + Result(toMove)
-	case retro.Loss:
+	case outcome.Loss:
 		return WhiteWins - Result(toMove)
 	}
 	return Draw
@@ -52,11 +53,11 @@ func (g *game) Children(p bushi.Position, dst []bushi.Position) []bushi.Position
 }
 
 // Terminal: a mated position is lost for the side to move, who did not make the mating move.
-func (g *game) Terminal(p bushi.Position) (retro.Value, bool) {
+func (g *game) Terminal(p bushi.Position) (outcome.Value, bool) {
 	if _, over := g.rules.Winner(p); over {
-		return retro.Loss, true
+		return outcome.Loss, true
 	}
-	return retro.Unknown, false
+	return outcome.Unknown, false
 }
 
 // Solution is Bushi shogi solved for one layout: the value of every one of the
@@ -92,7 +93,7 @@ func (s *Solution) node(p bushi.Position) int {
 }
 
 // Value returns p's value for the side to move and its distance in plies (−1 for a draw).
-func (s *Solution) Value(p bushi.Position) (retro.Value, int) {
+func (s *Solution) Value(p bushi.Position) (outcome.Value, int) {
 	i := s.node(p)
 	return s.sol.Value[i], int(s.sol.Dist[i])
 }
@@ -114,7 +115,7 @@ func (s *Solution) BestMove(p bushi.Position) (bushi.Move, bool) {
 
 // Rating returns the value, for the mover, of playing m in p: the negation of the value of
 // the position it leads to, with that position's distance plus one.
-func (s *Solution) Rating(p bushi.Position, m bushi.Move) (retro.Value, int) {
+func (s *Solution) Rating(p bushi.Position, m bushi.Move) (outcome.Value, int) {
 	v, d := s.Value(s.game.rules.Play(p, m))
 	if d >= 0 {
 		d++

@@ -5,14 +5,14 @@ import (
 	"testing"
 
 	"github.com/shogilab/shogilab/internal/retrotest"
-	"github.com/shogilab/shogilab/retro"
+	"github.com/shogilab/shogilab/outcome"
 	"github.com/shogilab/shogilab/rules/bushi"
 )
 
 // valueIteration solves every one of the bushi.NumPositions positions by the plain value
 // iteration of internal/retrotest over the graph of legal moves; a finished position
 // (Rules.Winner) is lost for the side to move.
-func valueIteration(r *bushi.Rules) ([]retro.Value, []int32) {
+func valueIteration(r *bushi.Rules) ([]outcome.Value, []int32) {
 	children := make([][]int, bushi.NumPositions)
 	terminal := make([]bool, bushi.NumPositions)
 	for c := range bushi.NumPositions {
@@ -63,7 +63,7 @@ func TestOptimalLine(t *testing.T) {
 	r, _ := bushi.NewRules(bushi.DefaultLayout())
 	s := Solve(r)
 	v, d := s.Value(bushi.Start())
-	if v == retro.Draw {
+	if v == outcome.Draw {
 		t.Skip("the default layout is a draw; no line ends")
 	}
 	p := bushi.Start()

@@ -4,7 +4,7 @@
 // not for speed.
 package retrotest
 
-import "github.com/shogilab/shogilab/retro"
+import "github.com/shogilab/shogilab/outcome"
 
 // ValueIteration solves the game whose node s has the children children[s], a node in
 // terminal being lost for the side to move there (terminal may be nil). It recomputes every
@@ -12,14 +12,14 @@ import "github.com/shogilab/shogilab/retro"
 // lost in 0; a node with a lost child is won one ply longer than the shortest such; a node
 // whose children are all won is lost one ply longer than the longest; what never settles is
 // a draw (distance −1).
-func ValueIteration(children [][]int, terminal []bool) (val []retro.Value, dist []int32) {
+func ValueIteration(children [][]int, terminal []bool) (val []outcome.Value, dist []int32) {
 	n := len(children)
-	val, dist = make([]retro.Value, n), make([]int32, n)
+	val, dist = make([]outcome.Value, n), make([]int32, n)
 	lost := func(s int) bool { return len(children[s]) == 0 || terminal != nil && terminal[s] }
 	for s := range n {
 		dist[s] = -1
 		if lost(s) {
-			val[s], dist[s] = retro.Loss, 0
+			val[s], dist[s] = outcome.Loss, 0
 		}
 	}
 	for changed := true; changed; {
@@ -28,17 +28,17 @@ func ValueIteration(children [][]int, terminal []bool) (val []retro.Value, dist 
 			if lost(s) {
 				continue
 			}
-			v, d := retro.Unknown, int32(-1)
+			v, d := outcome.Unknown, int32(-1)
 			allWon, longest := true, int32(0)
 			for _, c := range kids {
-				if val[c] == retro.Loss && (v == retro.Unknown || dist[c]+1 < d) {
-					v, d = retro.Win, dist[c]+1
+				if val[c] == outcome.Loss && (v == outcome.Unknown || dist[c]+1 < d) {
+					v, d = outcome.Win, dist[c]+1
 				}
-				allWon = allWon && val[c] == retro.Win
+				allWon = allWon && val[c] == outcome.Win
 				longest = max(longest, dist[c]+1)
 			}
-			if v == retro.Unknown && allWon {
-				v, d = retro.Loss, longest
+			if v == outcome.Unknown && allWon {
+				v, d = outcome.Loss, longest
 			}
 			if v != val[s] || d != dist[s] {
 				val[s], dist[s], changed = v, d, true
@@ -46,8 +46,8 @@ func ValueIteration(children [][]int, terminal []bool) (val []retro.Value, dist 
 		}
 	}
 	for s := range val {
-		if val[s] == retro.Unknown {
-			val[s] = retro.Draw
+		if val[s] == outcome.Unknown {
+			val[s] = outcome.Draw
 		}
 	}
 	return val, dist
