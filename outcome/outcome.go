@@ -18,9 +18,9 @@ const (
 	// Unknown: the search or enumeration has not decided the position (in a bounded
 	// enumeration, its fate lies beyond the ply bound).
 	Unknown Value = iota
-	Loss // the side to move loses with best play
-	Draw // best play from both sides ends in a draw
-	Win  // the side to move wins with best play
+	Loss          // the side to move loses with best play
+	Draw          // best play from both sides ends in a draw
+	Win           // the side to move wins with best play
 )
 
 // String returns "unknown", "loss", "draw" or "win".
