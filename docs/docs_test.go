@@ -7,9 +7,11 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -538,4 +540,106 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// TestOneWordPerConcept checks the words block of architecture.md against the exported
+// types of every package: each type named by one of the block's words is listed under it,
+// and each listed package declares that type.
+func TestOneWordPerConcept(t *testing.T) {
+	root, _ := repoRoot(t)
+	text, err := os.ReadFile(filepath.Join(root, "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	listed, err := parseWords(string(text))
+	if err != nil {
+		t.Fatalf("docs/architecture.md: %v", err)
+	}
+	declared, err := typesNamed(root, slices.Collect(maps.Keys(listed)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, word := range sortedKeys(listed) {
+		for _, pkg := range sortedKeys(declared[word]) {
+			if !listed[word][pkg] {
+				t.Errorf("%s declares type %s, which the words block of docs/architecture.md does not list: list it under its concept, or give it another name", pkg, word)
+			}
+		}
+		for _, pkg := range sortedKeys(listed[word]) {
+			if !declared[word][pkg] {
+				t.Errorf("docs/architecture.md lists %s under %s, but %s declares no exported type %s", pkg, word, pkg, word)
+			}
+		}
+	}
+}
+
+// parseWords reads the words block: lines of a word and the packages (directories relative
+// to the root) that declare an exported type of that name.
+func parseWords(doc string) (map[string]map[string]bool, error) {
+	_, rest, ok := strings.Cut(doc, "```words\n")
+	if !ok {
+		return nil, fmt.Errorf("no ```words block")
+	}
+	block, _, ok := strings.Cut(rest, "```")
+	if !ok {
+		return nil, fmt.Errorf("the words block is not closed")
+	}
+	words := map[string]map[string]bool{}
+	for i, line := range strings.Split(strings.TrimSpace(block), "\n") {
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			return nil, fmt.Errorf("words block, line %d: %q: want a word and at least one package", i+1, line)
+		}
+		words[f[0]] = map[string]bool{}
+		for _, pkg := range f[1:] {
+			words[f[0]][pkg] = true
+		}
+	}
+	return words, nil
+}
+
+// typesNamed returns, for each of names, the package directories (relative to root) whose
+// non-test files declare an exported type of that name.
+func typesNamed(root string, names []string) (map[string]map[string]bool, error) {
+	found := map[string]map[string]bool{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != root && skipDir(d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(root, filepath.Dir(path))
+		if err != nil {
+			return err
+		}
+		for _, decl := range f.Decls {
+			g, ok := decl.(*ast.GenDecl)
+			if !ok || g.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range g.Specs {
+				name := spec.(*ast.TypeSpec).Name.Name
+				if slices.Contains(names, name) {
+					if found[name] == nil {
+						found[name] = map[string]bool{}
+					}
+					found[name][filepath.ToSlash(rel)] = true
+				}
+			}
+		}
+		return nil
+	})
+	return found, err
 }

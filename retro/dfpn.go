@@ -12,11 +12,11 @@ import (
 	"unsafe"
 )
 
-// MoveGame is a game seen move by move, as a mate search and a proof checker need it. A
+// MoveRules is a game seen move by move, as a mate search and a proof checker need it. A
 // position without legal moves is lost for the side to move (checkmate, and in shogi also
 // stalemate); the game has no other end inside a mate search.
-type MoveGame[S any, M comparable, K comparable] interface {
-	// Code returns the position's exact code (see Game.Code).
+type MoveRules[S any, M comparable, K comparable] interface {
+	// Code returns the position's exact code (see Rules.Code).
 	Code(s S) K
 	// Moves appends the legal moves of s to dst and returns the extended slice.
 	Moves(s S, dst []M) []M
@@ -24,7 +24,7 @@ type MoveGame[S any, M comparable, K comparable] interface {
 	Play(s S, m M) S
 }
 
-// Knowledge is an optional extension of MoveGame: cheap knowledge of a position that df-pn+
+// Knowledge is an optional extension of MoveRules: cheap knowledge of a position that df-pn+
 // turns into initial proof and disproof numbers for a node not yet searched (Nagai and
 // Kishimoto's df-pn+, as used by Kaneko et al. for shogi mating problems). The numbers are
 // from the mover's view, as the search stores them: phi is how hard it is for the mover to
@@ -75,16 +75,16 @@ type worker[S any, M comparable, K comparable] struct {
 // numbers in a transposition table of fixed size that is kept between calls, so iterative
 // deepening on the mate length (MinimalMate) and the principal-variation and proof walks
 // reuse earlier work. The table applies depth superiority (a mate within p plies is one
-// within more, an escape over p plies one over fewer) and, for a HandGame, hand superiority.
+// within more, an escape over p plies one over fewer) and, for a HandRules, hand superiority.
 // Children start from the game's Knowledge (df-pn+) or by mobility: a child whose mover has n
 // moves starts with phi 1 and delta n. With SetWorkers(n > 1) the search runs n goroutines on
 // the shared table, each steered away from the nodes the others are in by virtual proof
 // numbers (Kaneko, "Parallel depth first proof number search", AAAI 2010). A MateSearch is
 // not itself safe for concurrent calls.
 type MateSearch[S any, M comparable, K comparable] struct {
-	game     MoveGame[S, M, K]
-	hands    HandGame[S, M, K] // game, when it is one
-	know     Knowledge[S, M]   // game, when it has it
+	game     MoveRules[S, M, K]
+	hands    HandRules[S, M, K] // game, when it is one
+	know     Knowledge[S, M]    // game, when it has it
 	tt       *table[K]
 	workers  []*worker[S, M, K]
 	deadline time.Time
@@ -107,12 +107,12 @@ const checkDeadlineEvery = 1 << 12
 // table that grows as needed). A full table gives up the nodes of the smallest subtrees, so a
 // search within a budget runs as long as it must: a proof walk searches again what the table
 // forgot.
-func NewMateSearch[S any, M comparable, K comparable](g MoveGame[S, M, K], maxEntries int) *MateSearch[S, M, K] {
+func NewMateSearch[S any, M comparable, K comparable](g MoveRules[S, M, K], maxEntries int) *MateSearch[S, M, K] {
 	if maxEntries < 0 {
 		panic(fmt.Sprintf("retro: NewMateSearch: maxEntries is %d, want 0 (no limit) or more", maxEntries))
 	}
 	ms := &MateSearch[S, M, K]{game: g, tt: newTable[K](maxEntries)}
-	ms.hands, _ = g.(HandGame[S, M, K])
+	ms.hands, _ = g.(HandRules[S, M, K])
 	ms.know, _ = g.(Knowledge[S, M])
 	ms.SetWorkers(1)
 	return ms

@@ -114,7 +114,7 @@ func (ms *MateSearch[S, M, K]) Disproof(s S, attacker bool, plies, maxEntries in
 // The checker is as plain as CheckProof: a depth-first walk with the plies left, remembering
 // for each position the most plies it was verified with (an escape over more plies is an
 // escape over fewer).
-func CheckDisproof[S any, M comparable, K comparable](g MoveGame[S, M, K], root S, d *Disproof[K, M]) error {
+func CheckDisproof[S any, M comparable, K comparable](g MoveRules[S, M, K], root S, d *Disproof[K, M]) error {
 	type node struct {
 		code     K
 		attacker bool

@@ -4,11 +4,11 @@
 //
 // # Describing a game
 //
-// A game is a small table of functions (after GamesmanOne's tier solver API), the Game
+// A game is a small table of functions (after GamesmanOne's tier solver API), the Rules
 // interface: Code (an exact comparable code such as uint16 or [2]uint64; dedup is by the code
 // itself, never by a hash alone), Children (the positions after each move, in move order) and
 // Terminal (the value where the game is over). A game that numbers its positions densely
-// also implements DenseGame, and the solver indexes by slice instead of map. A game may make
+// also implements DenseRules, and the solver indexes by slice instead of map. A game may make
 // Code canonical under its symmetries; one representative of each class is then stored.
 //
 // # Solving

@@ -2,15 +2,16 @@ package retro
 
 import "github.com/shogilab/shogilab/outcome"
 
-// Game is a two-player game with alternating moves, given to the solver as a small table of
-// functions in the manner of GamesmanOne's tier solver API. S is a position; K is an exact,
+// Rules are a two-player game with alternating moves as the solver needs it: not a game in
+// progress (mcts.Game) but a small table of functions of a position, in the manner of
+// GamesmanOne's tier solver API. S is a position; K is an exact,
 // compact code for it (for example uint16, or [2]uint64 for a 128-bit Minishogi code).
 //
 // Code must be exact: two positions with equal codes are the same position for the game
 // (the solver deduplicates by the code itself, not by a hash of it). A game may make Code
 // canonical, mapping symmetric positions (same value) to one code; the solver then stores one
 // representative per class, and moves read off it are moves of that representative.
-type Game[S any, K comparable] interface {
+type Rules[S any, K comparable] interface {
 	// Code returns the position's exact code.
 	Code(s S) K
 	// Children appends to dst the positions after each legal move of s, in move order, and
@@ -22,10 +23,10 @@ type Game[S any, K comparable] interface {
 	Terminal(s S) (v outcome.Value, over bool)
 }
 
-// DenseGame is an optional extension of Game for games whose positions are numbered densely:
+// DenseRules is an optional extension of Rules for games whose positions are numbered densely:
 // DenseCode(s) is in [0, CodeSpace()) and equal exactly when Code is equal. The solver then
 // indexes positions with a slice instead of a map, which makes repeated small solves cheap.
-type DenseGame[S any] interface {
+type DenseRules[S any] interface {
 	CodeSpace() int
 	DenseCode(s S) int
 }

@@ -21,8 +21,8 @@ type Options struct {
 // A Graph can be rebuilt with Build, reusing its memory; solving many small games (Bushi
 // shogi's 700,160 layouts) then allocates almost nothing.
 type Graph[S any, K comparable] struct {
-	game     Game[S, K]
-	dense    DenseGame[S] // game, if it numbers its positions densely; else nil
+	game     Rules[S, K]
+	dense    DenseRules[S] // game, if it numbers its positions densely; else nil
 	states   []S
 	terminal []outcome.Value // outcome.Unknown where not terminal
 	layerEnd []int32         // layer d is nodes [layerEnd[d-1], layerEnd[d])
@@ -38,7 +38,7 @@ type Graph[S any, K comparable] struct {
 }
 
 // Enumerate builds the graph of positions reachable from roots. See Graph.Build.
-func Enumerate[S any, K comparable](g Game[S, K], roots []S, opt Options) *Graph[S, K] {
+func Enumerate[S any, K comparable](g Rules[S, K], roots []S, opt Options) *Graph[S, K] {
 	gr := new(Graph[S, K])
 	gr.Build(g, roots, opt)
 	return gr
@@ -47,7 +47,7 @@ func Enumerate[S any, K comparable](g Game[S, K], roots []S, opt Options) *Graph
 // Build replaces the graph with the positions reachable from roots in g, walking breadth
 // first and deduplicating by exact code. Terminal positions are not expanded. Roots that
 // repeat a code are stored once.
-func (gr *Graph[S, K]) Build(g Game[S, K], roots []S, opt Options) {
+func (gr *Graph[S, K]) Build(g Rules[S, K], roots []S, opt Options) {
 	if opt.MaxPly < 0 {
 		panic(fmt.Sprintf("retro: Options.MaxPly is %d, want 0 (no bound) or more", opt.MaxPly))
 	}
@@ -91,9 +91,9 @@ func (gr *Graph[S, K]) layerStart(d int) int32 {
 	return gr.layerEnd[d-1]
 }
 
-func (gr *Graph[S, K]) reset(g Game[S, K]) {
+func (gr *Graph[S, K]) reset(g Rules[S, K]) {
 	gr.game = g
-	gr.dense, _ = g.(DenseGame[S])
+	gr.dense, _ = g.(DenseRules[S])
 	gr.states = gr.states[:0]
 	gr.terminal = gr.terminal[:0]
 	gr.layerEnd = gr.layerEnd[:0]

@@ -143,7 +143,7 @@ func (ms *MateSearch[S, M, K]) MateLine(s S, attacker bool, plies int) ([]M, err
 // The checker is deliberately plain: a depth-first walk with the plies left, remembering for
 // each position the fewest plies it was verified with (a mate within fewer plies is a mate
 // within more).
-func CheckProof[S any, M comparable, K comparable](g MoveGame[S, M, K], root S, proof *Proof[K, M]) error {
+func CheckProof[S any, M comparable, K comparable](g MoveRules[S, M, K], root S, proof *Proof[K, M]) error {
 	type node struct {
 		code     K
 		attacker bool

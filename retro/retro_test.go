@@ -31,7 +31,7 @@ func (denseSubtraction) CodeSpace() int      { return 64 }
 func (denseSubtraction) DenseCode(n int) int { return n }
 
 func TestSubtractionClosedForm(t *testing.T) {
-	for _, g := range []retro.Game[int, int]{subtraction{}, denseSubtraction{}} {
+	for _, g := range []retro.Rules[int, int]{subtraction{}, denseSubtraction{}} {
 		gr := retro.Enumerate(g, []int{20}, retro.Options{})
 		if gr.Len() != 21 {
 			t.Fatalf("%T: %d positions, want 21", g, gr.Len())

@@ -44,9 +44,9 @@ func (ms *MateSearch[S, M, K]) All() iter.Seq[TableEntry[K]] {
 }
 
 // Restore stores the given entries (from All) in the table, and adds nodes to the node
-// count, so that a search resumes where a saved one stopped. A game without HandGame hashes
+// count, so that a search resumes where a saved one stopped. A game without HandRules hashes
 // its codes with a seed of this process, so their hashes are computed again here; a
-// HandGame's hashes are its own and kept. A table smaller than the saved one keeps the
+// HandRules's hashes are its own and kept. A table smaller than the saved one keeps the
 // larger subtrees, as it does in a search.
 func (ms *MateSearch[S, M, K]) Restore(entries []TableEntry[K], nodes int64) {
 	t := ms.tt

@@ -20,7 +20,7 @@ func (h Hand) Covers(o Hand) bool {
 	return ((uint64(h)|high)-uint64(o))&high == high
 }
 
-// HandGame is an optional extension of MoveGame that enables hand and depth superiority
+// HandRules is an optional extension of MoveRules that enables hand and depth superiority
 // (Seo, "The C* algorithm for AND/OR tree search and its application to a tsume-shogi
 // program", MSc thesis, University of Tokyo, 1995; used by Nagai's df-pn): Split returns the
 // position without its hands (an exact code of the board and side to move), a hash of that
@@ -29,8 +29,8 @@ func (h Hand) Covers(o Hand) bool {
 // hand of a disproved one is disproved. Without it, each code is its own board, hashed by
 // the runtime's hash with a random seed (so table collisions, and node counts, vary from run
 // to run; the answers do not).
-type HandGame[S any, M comparable, K comparable] interface {
-	MoveGame[S, M, K]
+type HandRules[S any, M comparable, K comparable] interface {
+	MoveRules[S, M, K]
 	Split(s S, attackerToMove bool) (board K, hash uint64, hand Hand)
 }
 

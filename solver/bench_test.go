@@ -14,14 +14,14 @@ func BenchmarkEnumerate(b *testing.B) {
 	root, _ := minishogi.Handicap("bare-king")
 	var gr *retro.Graph[minishogi.Code, minishogi.Code]
 	for b.Loop() {
-		gr = retro.Enumerate[minishogi.Code, minishogi.Code](codeGame{}, []minishogi.Code{root.Code()}, retro.Options{MaxPly: 6})
+		gr = retro.Enumerate[minishogi.Code, minishogi.Code](codeRules{}, []minishogi.Code{root.Code()}, retro.Options{MaxPly: 6})
 	}
 	b.ReportMetric(float64(gr.Len())*float64(b.N)/b.Elapsed().Seconds(), "positions/s")
 }
 
 func BenchmarkSweep(b *testing.B) {
 	root, _ := minishogi.Handicap("bare-king")
-	gr := retro.Enumerate[minishogi.Code, minishogi.Code](codeGame{}, []minishogi.Code{root.Code()}, retro.Options{MaxPly: 6})
+	gr := retro.Enumerate[minishogi.Code, minishogi.Code](codeRules{}, []minishogi.Code{root.Code()}, retro.Options{MaxPly: 6})
 	var sol *retro.MateSolution
 	for b.Loop() {
 		sol = gr.SolveMate(false, sol)

@@ -142,8 +142,8 @@ func TestRestoreDecided(t *testing.T) {
 	if err != nil || !d.Found || saved != nil {
 		t.Fatalf("found %v, err %v, checkpoint %v: want a mate and no checkpoint (no stop)", d.Found, err, saved != nil)
 	}
-	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, 0)
-	ms2 := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, 0)
+	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveRules{}, 0)
+	ms2 := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveRules{}, 0)
 	if ok, err := ms.Prove(root, false, 10); err != nil || !ok {
 		t.Fatalf("prove: %v %v", ok, err)
 	}

@@ -33,7 +33,7 @@
 // nodes that way, the minimal-length search 60M, nearly all to disprove 14).
 //
 // The df-pn table (retro.MateSearch) has a fixed budget, hand and depth superiority through
-// moveGame.Split, df-pn+ initial numbers through moveGame.Initial, and parallel workers
+// moveRules.Split, df-pn+ initial numbers through moveRules.Initial, and parallel workers
 // (DFPNOptions.Workers) with virtual proof numbers.
 //
 // Long solves. DFPNOptions.Checkpoint is given the search's state (a Checkpoint: the mate

@@ -6,9 +6,9 @@ import (
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
-// codeGame is Minishogi for retro's enumeration: a position is stored as its 85-bit code (16
+// codeRules is Minishogi for retro's enumeration: a position is stored as its 85-bit code (16
 // bytes instead of the Position's bitboards), decoded when its moves are needed.
-type codeGame struct{}
+type codeRules struct{}
 
 func decode(c minishogi.Code) minishogi.Position {
 	p, err := c.Decode()
@@ -18,9 +18,9 @@ func decode(c minishogi.Code) minishogi.Position {
 	return p
 }
 
-func (codeGame) Code(c minishogi.Code) minishogi.Code { return c }
+func (codeRules) Code(c minishogi.Code) minishogi.Code { return c }
 
-func (codeGame) Children(c minishogi.Code, dst []minishogi.Code) []minishogi.Code {
+func (codeRules) Children(c minishogi.Code, dst []minishogi.Code) []minishogi.Code {
 	p := decode(c)
 	var ml minishogi.MoveList
 	p.GenerateLegal(&ml)
@@ -35,7 +35,7 @@ func (codeGame) Children(c minishogi.Code, dst []minishogi.Code) []minishogi.Cod
 // Terminal reports a position without legal moves as lost for the side to move (checkmate
 // or stalemate, docs/rules.md#no-legal-move). The enumeration asks it of every position, including
 // those at the ply bound that are never expanded, so mates on the last ply are seen.
-func (codeGame) Terminal(c minishogi.Code) (outcome.Value, bool) {
+func (codeRules) Terminal(c minishogi.Code) (outcome.Value, bool) {
 	p := decode(c)
 	var ml minishogi.MoveList
 	p.GenerateLegal(&ml)
@@ -45,17 +45,17 @@ func (codeGame) Terminal(c minishogi.Code) (outcome.Value, bool) {
 	return outcome.Unknown, false
 }
 
-// moveGame is Minishogi for df-pn and the proof checker, move by move with the rules
+// moveRules is Minishogi for df-pn and the proof checker, move by move with the rules
 // engine's own legal move generator.
-type moveGame struct{}
+type moveRules struct{}
 
-func (moveGame) Code(p minishogi.Position) minishogi.Code { return p.Code() }
+func (moveRules) Code(p minishogi.Position) minishogi.Code { return p.Code() }
 
-func (moveGame) Moves(p minishogi.Position, dst []minishogi.Move) []minishogi.Move {
+func (moveRules) Moves(p minishogi.Position, dst []minishogi.Move) []minishogi.Move {
 	return p.LegalMoves(dst)
 }
 
-func (moveGame) Play(p minishogi.Position, m minishogi.Move) minishogi.Position {
+func (moveRules) Play(p minishogi.Position, m minishogi.Move) minishogi.Position {
 	p.MakeMove(m)
 	return p
 }
@@ -67,7 +67,7 @@ type Proof = retro.Proof[minishogi.Code, minishogi.Move]
 // CheckProof replays proof from root with the rules engine's move generator (see
 // retro.CheckProof) and returns nil only if it proves the forced mate.
 func CheckProof(root minishogi.Position, proof *Proof) error {
-	return retro.CheckProof[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, root, proof)
+	return retro.CheckProof[minishogi.Position, minishogi.Move, minishogi.Code](moveRules{}, root, proof)
 }
 
 // Initial gives df-pn+ its initial numbers (retro.Knowledge) from what the move list shows.
@@ -76,7 +76,7 @@ func CheckProof(root minishogi.Position, proof *Proof) error {
 // since the attacker must then also find the mating net; the defender needs one escape. At
 // an attacker node the attacker's work is one move, two when it must answer a check; the
 // defender must refute all its moves.
-func (moveGame) Initial(p minishogi.Position, moves []minishogi.Move, attackerToMove bool) (phi, delta uint32) {
+func (moveRules) Initial(p minishogi.Position, moves []minishogi.Move, attackerToMove bool) (phi, delta uint32) {
 	if attackerToMove {
 		phi = 1
 		if p.InCheck() {
@@ -97,13 +97,13 @@ func (moveGame) Initial(p minishogi.Position, moves []minishogi.Move, attackerTo
 	return 1, uint32(work)
 }
 
-// Split gives the table its board, hash and hands (retro.HandGame), so that hand superiority
+// Split gives the table its board, hash and hands (retro.HandRules), so that hand superiority
 // applies. The board is the position's code (docs: minishogi.Code) with each piece in hand
 // recoded as absent: the slots of a kind stay sorted, since a piece on the board codes below
 // one in hand and one in hand below an absent one. The hands pack the attacker's counts of
 // rook, bishop, gold, silver and pawn in nibbles 0..4 and 7 minus the defender's in 5..9, so
 // that more for the attacker and less for the defender both read as more.
-func (moveGame) Split(p minishogi.Position, attackerToMove bool) (board minishogi.Code, hash uint64, hand retro.Hand) {
+func (moveRules) Split(p minishogi.Position, attackerToMove bool) (board minishogi.Code, hash uint64, hand retro.Hand) {
 	board = boardOf(p.Code())
 	hash = mix(board[0] ^ mix(board[1]))
 	att := p.SideToMove()
@@ -156,5 +156,5 @@ type Certificate = retro.Disproof[minishogi.Code, minishogi.Move]
 // retro.CheckDisproof) and returns nil only if it shows there is no forced mate within
 // d.Plies plies.
 func CheckCertificate(root minishogi.Position, d *Certificate) error {
-	return retro.CheckDisproof[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, root, d)
+	return retro.CheckDisproof[minishogi.Position, minishogi.Move, minishogi.Code](moveRules{}, root, d)
 }

@@ -50,7 +50,7 @@ func CheckLine(root minishogi.Position, attacker minishogi.Color, line []string,
 		positions = append(positions, p)
 		moves = append(moves, m)
 	}
-	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, maxEntries)
+	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveRules{}, maxEntries)
 	// minimal returns the exact minimal mate from position i of the line within the plies
 	// the line has left, or -1.
 	minimal := func(q minishogi.Position, limit int) (int, error) {

@@ -76,7 +76,7 @@ func SolveRetro(root minishogi.Position, attacker minishogi.Color, opt RetroOpti
 	for d := 1; d <= opt.MaxPlies; d++ {
 		r = nil // let the previous depth's graph go before the next is built
 		t0 := time.Now()
-		gr := retro.Enumerate[minishogi.Code, minishogi.Code](codeGame{}, []minishogi.Code{root.Code()}, retro.Options{MaxPly: d})
+		gr := retro.Enumerate[minishogi.Code, minishogi.Code](codeRules{}, []minishogi.Code{root.Code()}, retro.Options{MaxPly: d})
 		t1 := time.Now()
 		sol := gr.SolveMate(att, nil)
 		t2 := time.Now()
@@ -245,7 +245,7 @@ const BytesPerTableEntry = 56
 func SolveDFPN(root minishogi.Position, attacker minishogi.Color, opt DFPNOptions) (*DFPN, error) {
 	start := time.Now()
 	att := attackerToMove(&root, attacker)
-	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, int(opt.MemoryBudget/BytesPerTableEntry))
+	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveRules{}, int(opt.MemoryBudget/BytesPerTableEntry))
 	ms.SetWorkers(max(opt.Workers, 1))
 	if opt.TimeLimit > 0 {
 		ms.SetDeadline(start.Add(opt.TimeLimit))

@@ -142,7 +142,7 @@ func TestBareKing(t *testing.T) {
 		t.Fatalf("proof rejected: %v", err)
 	}
 	// The full 8-ply graph holds the whole mate tree, so its root label is exact.
-	gr := retro.Enumerate[minishogi.Code, minishogi.Code](codeGame{}, []minishogi.Code{root.Code()}, retro.Options{MaxPly: 8})
+	gr := retro.Enumerate[minishogi.Code, minishogi.Code](codeRules{}, []minishogi.Code{root.Code()}, retro.Options{MaxPly: 8})
 	if got, ok := gr.SolveMate(false, nil).Mated(0); !ok || got != 8 {
 		t.Fatalf("retrograde over 8 plies: mate %v in %d, want 8", ok, got)
 	}
@@ -302,7 +302,7 @@ func TestLayersByBruteForce(t *testing.T) {
 }
 
 func TestBytesPerTableEntry(t *testing.T) {
-	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, 1)
+	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveRules{}, 1)
 	if got := ms.EntryBytes(); got != BytesPerTableEntry {
 		t.Fatalf("a table entry takes %d bytes, BytesPerTableEntry says %d", got, BytesPerTableEntry)
 	}

@@ -30,8 +30,8 @@ func SplitLeaves(root minishogi.Position, k int) []minishogi.Position {
 			}
 			return
 		}
-		for _, m := range (moveGame{}).Moves(p, nil) {
-			walk((moveGame{}).Play(p, m), d+1)
+		for _, m := range (moveRules{}).Moves(p, nil) {
+			walk((moveRules{}).Play(p, m), d+1)
 		}
 	}
 	walk(root, 0)
@@ -50,7 +50,7 @@ type LeafResult struct {
 // root's minimal mate within maxPlies and one proof of it. A leaf without an answer is an
 // error.
 func MergeSplit(root minishogi.Position, attacker minishogi.Color, k, maxPlies int, leaves map[minishogi.Code]LeafResult) (found bool, plies int, proof *Proof, err error) {
-	g := moveGame{}
+	g := moveRules{}
 	// cand holds, for each attacker position, the move with the shortest mate known there.
 	type cand struct {
 		move minishogi.Move

@@ -22,7 +22,7 @@ type Study struct {
 // StudyGraph enumerates every position within plies plies of root and labels the forced
 // mates of attacker.
 func StudyGraph(root minishogi.Position, attacker minishogi.Color, plies int) *Study {
-	gr := retro.Enumerate[minishogi.Code, minishogi.Code](codeGame{}, []minishogi.Code{root.Code()}, retro.Options{MaxPly: plies})
+	gr := retro.Enumerate[minishogi.Code, minishogi.Code](codeRules{}, []minishogi.Code{root.Code()}, retro.Options{MaxPly: plies})
 	sol := gr.SolveMate(attackerToMove(&root, attacker), nil)
 	return studyOf(gr, sol, plies)
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
-// plainGame is moveGame without its knowledge and hand split: df-pn over it keys every
+// plainGame is moveRules without its knowledge and hand split: df-pn over it keys every
 // position by its exact code, with no hand superiority.
 type plainGame struct{}
 
@@ -29,7 +29,7 @@ func TestSplitByHand(t *testing.T) {
 	less := mustSFEN(t, "4k/5/4G/5/K4 b Gs 1") // the silver is Gote's
 	none := mustSFEN(t, "4k/5/4G/5/K4 b gs 1") // both are Gote's
 	other := mustSFEN(t, "3k1/5/4G/5/K4 b GS 1")
-	g := moveGame{}
+	g := moveRules{}
 	bm, hm, hashM := split(g, more)
 	bl, hl, hashL := split(g, less)
 	bn, hn, _ := split(g, none)
@@ -51,7 +51,7 @@ func TestSplitByHand(t *testing.T) {
 	}
 }
 
-func split(g moveGame, p minishogi.Position) (minishogi.Code, retro.Hand, uint64) {
+func split(g moveRules, p minishogi.Position) (minishogi.Code, retro.Hand, uint64) {
 	b, h, hand := g.Split(p, p.SideToMove() == minishogi.Sente)
 	return b, hand, h
 }
@@ -94,8 +94,8 @@ func TestSuperiorityAgreesWithPlainSearch(t *testing.T) {
 				MinimalMate(minishogi.Position, bool, int) (int, bool, error)
 			}
 		}{
-			{"hand superiority", retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, 0)},
-			{"hand superiority, 16 entries", retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveGame{}, 16)},
+			{"hand superiority", retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveRules{}, 0)},
+			{"hand superiority, 16 entries", retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](moveRules{}, 16)},
 			{"plain", retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](plainGame{}, 0)},
 		} {
 			got, found, err := s.ms.MinimalMate(p, att, maxPlies)

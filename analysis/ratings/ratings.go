@@ -107,8 +107,8 @@ func (c *Collector) player(p record.Player) int {
 	return i
 }
 
-// Player is one configuration's rating.
-type Player struct {
+// Rating is one player's rating (a player is a name with its kind and configuration).
+type Rating struct {
 	Name     string     `json:"name"` // the name, with kind and config when the name is ambiguous
 	Elo      float64    `json:"elo"`
 	StdErr   float64    `json:"std_err"`
@@ -125,7 +125,7 @@ type Result struct {
 	Model  Model  `json:"model"`
 	Anchor string `json:"anchor"` // the player rated 0, or "mean" for a mean of 0
 	// Players, the strongest first.
-	Players []Player `json:"players"`
+	Players []Rating `json:"players"`
 	// DrawParameter is Davidson's ν (0 with no draws; absent for HalfPoint).
 	DrawParameter float64 `json:"draw_parameter,omitempty"`
 	// LOS[i][j] is the probability that Players[i] is stronger than
@@ -214,7 +214,7 @@ func (c *Collector) Fit(opts Options) (*Result, error) {
 		se := math.Sqrt(math.Max(0, sigma.At(i, i))) * eloPerNat
 		k := counts[i]
 		games := k.wins + k.draws + k.losses
-		res.Players = append(res.Players, Player{Name: names[i], Elo: elo, StdErr: se,
+		res.Players = append(res.Players, Rating{Name: names[i], Elo: elo, StdErr: se,
 			Interval: [2]float64{elo - zInterval*se, elo + zInterval*se},
 			Games:    int(games), Wins: int(k.wins), Draws: int(k.draws), Losses: int(k.losses),
 			Score: (k.wins + k.draws/2) / games})
@@ -229,7 +229,7 @@ func (c *Collector) Fit(opts Options) (*Result, error) {
 		}
 		return cmp.Compare(res.Players[i].Name, res.Players[j].Name)
 	})
-	sorted := make([]Player, n)
+	sorted := make([]Rating, n)
 	res.LOS = make([][]float64, n)
 	for oi, i := range order {
 		sorted[oi] = res.Players[i]

@@ -140,7 +140,7 @@ func fileLine(r *record.Reader) string {
 	return fmt.Sprintf("%s:%d", f, l)
 }
 
-// tsume is Minishogi for df-pn (retro.MoveGame): the attacker plays only checks.
+// tsume is Minishogi for df-pn (retro.MoveRules): the attacker plays only checks.
 type tsume struct{ attacker ms.Color }
 
 func (tsume) Code(p ms.Position) ms.Code { return p.Code() }

@@ -1,7 +1,7 @@
 package minishogi
 
 // Tsume is Minishogi as a tsume problem (mate by checks only), in the form of the searches of
-// package retro (retro.MoveGame): the attacker may only give check, the defender plays any
+// package retro (retro.MoveRules): the attacker may only give check, the defender plays any
 // legal move. An attacker without a check has failed, a defender without a legal move is
 // mated, as retro's searches count a side without moves. The engine's `go mate` and the
 // tests of the engine's own mate search share it.
