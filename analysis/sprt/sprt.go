@@ -23,9 +23,11 @@ const (
 // probability Alpha of accepting H1 when H0 holds and Beta of accepting H0
 // when H1 holds.
 type Test struct {
-	Elo0, Elo1  float64
-	Alpha, Beta float64
-	Model       Model
+	Elo0  float64 `json:"elo0"`
+	Elo1  float64 `json:"elo1"`
+	Alpha float64 `json:"alpha"`
+	Beta  float64 `json:"beta"`
+	Model Model   `json:"model"`
 }
 
 // Parse reads a test as "elo0=0,elo1=5,alpha=0.05,beta=0.05" with an

@@ -139,7 +139,9 @@ func (s *Solution) Line(p bushi.Position, maxPlies int) []bushi.Move {
 
 // Counts tallies positions by result.
 type Counts struct {
-	BlackWins, WhiteWins, Draws int
+	BlackWins int `json:"black_wins"`
+	WhiteWins int `json:"white_wins"`
+	Draws     int `json:"draws"`
 }
 
 func (c *Counts) add(r Result) {

@@ -3,8 +3,11 @@ package loop
 import (
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/internal/figure/figuretest"
 )
 
@@ -48,4 +51,30 @@ func TestCurve(t *testing.T) {
 		t.Fatal(err)
 	}
 	figuretest.Check(t, "learning curve", p)
+}
+
+// TestProvenanceKeys: provenance.json writes the gate's SPRT in snake_case, and a run
+// directory written before (keys Elo0, Elo1, Alpha, Beta, Model) still reads to the same
+// test, so its resume check still passes.
+func TestProvenanceKeys(t *testing.T) {
+	old := `{"config":{"sprt":{"Elo0":0,"Elo1":20,"Alpha":0.05,"Beta":0.05,"Model":"logistic"}}}`
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "provenance.json"), []byte(old), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := ReadProvenance(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sprt.Test{Elo0: 0, Elo1: 20, Alpha: 0.05, Beta: 0.05, Model: sprt.Logistic}
+	if p.Config.SPRT != want {
+		t.Fatalf("old keys read as %+v, want %+v", p.Config.SPRT, want)
+	}
+	b, err := json.Marshal(p.Config.SPRT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, w := string(b), `{"elo0":0,"elo1":20,"alpha":0.05,"beta":0.05,"model":"logistic"}`; got != w {
+		t.Errorf("written as %s, want %s", got, w)
+	}
 }
