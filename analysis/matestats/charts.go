@@ -2,7 +2,7 @@
 // position within a number of plies, with the positions first reached at each ply, those
 // from which the attacker forces mate, and the positions by the length of that mate. The
 // solver computes the study; the charts live here, beside the other analyses' plots, so that
-// solve --plot and the paper draw them alike.
+// solve --out and the paper draw them alike.
 package matestats
 
 import (

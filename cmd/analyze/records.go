@@ -30,7 +30,8 @@ func addRecordFlags(fs *flag.FlagSet) *recordFlags {
 	fs.StringVar(&f.start, "start", "", "keep only games from this start position: an `SFEN or name` (startpos, bishop, rook, two-piece, three-piece, four-piece, bare-king)")
 	fs.StringVar(&f.since, "since", "", "keep only games started on or after this `date` (YYYY-MM-DD or RFC 3339, UTC; games without started_at are dropped)")
 	fs.StringVar(&f.until, "until", "", "keep only games started before this `date`")
-	fs.StringVar(&f.dir, "plots", "", "write the plots into this `directory`, in the formats of --format")
+	fs.StringVar(&f.dir, "out", "", "write the plots into this `directory`, in the formats of --format")
+	fs.StringVar(&f.dir, "plots", "", "the same as --out")
 	f.plots = figure.Screen()
 	f.plots.AddFlags(fs)
 	return f
@@ -84,7 +85,7 @@ func (f *recordFlags) stream(paths []string, fields record.Fields, stderr io.Wri
 	if f.dir != "" {
 		// Checked before the records are read, not after.
 		if err := cli.CheckOutputDir(f.dir); err != nil {
-			return selection.Counts{}, fmt.Errorf("--plots: %w", err)
+			return selection.Counts{}, fmt.Errorf("--out: %w", err)
 		}
 	}
 	update, finish := cli.NewCounter(stderr, "games read", progressEvery)

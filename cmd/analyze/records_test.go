@@ -165,9 +165,9 @@ func TestRecordHelp(t *testing.T) {
 func TestRecordPlots(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{
-		{"openings", "--depth", "4", "--plots", dir, smallRecords},
-		{"games", "--plots", dir, smallRecords},
-		{"ratings", "--plots", dir, smallRecords},
+		{"openings", "--depth", "4", "--out", dir, smallRecords},
+		{"games", "--out", dir, smallRecords},
+		{"ratings", "--out", dir, smallRecords},
 	} {
 		if code, _, stderr := runArgs(args...); code != 0 {
 			t.Fatalf("%v: exit %d %s", args, code, stderr)
@@ -178,7 +178,7 @@ func TestRecordPlots(t *testing.T) {
 	}
 	// For a paper: PDF only, a column wide, without the title.
 	paper := t.TempDir()
-	if code, _, stderr := runArgs("games", "--plots", paper, "--format", "pdf", "--size", "column", "--titles=false", smallRecords); code != 0 {
+	if code, _, stderr := runArgs("games", "--out", paper, "--format", "pdf", "--size", "column", "--titles=false", smallRecords); code != 0 {
 		t.Fatalf("games for a paper: exit %d %s", code, stderr)
 	}
 	files, err := filepath.Glob(filepath.Join(paper, "*"))
@@ -186,7 +186,7 @@ func TestRecordPlots(t *testing.T) {
 		t.Fatalf("wrote %v; want game-lengths.pdf alone", files)
 	}
 	figuretest.CheckPDF(t, files[0], figure.Column, "game length (plies)", "Sente wins (3)")
-	if code, _, stderr := runArgs("games", "--plots", paper, "--size", "a4", smallRecords); code != 2 || !oneLine(stderr) || !strings.Contains(stderr, "want column") {
+	if code, _, stderr := runArgs("games", "--out", paper, "--size", "a4", smallRecords); code != 2 || !oneLine(stderr) || !strings.Contains(stderr, "want column") {
 		t.Errorf("--size a4: exit %d, %q", code, stderr)
 	}
 }

@@ -51,12 +51,12 @@ func TestGamesJSONEmptyAndScoreCount(t *testing.T) {
 	}
 }
 
-// TestPlotsDirCheckedFirst: a --plots directory that cannot be made fails before the
+// TestPlotsDirCheckedFirst: an --out directory that cannot be made fails before the
 // records are read (a missing record file would otherwise be the first error).
 func TestPlotsDirCheckedFirst(t *testing.T) {
 	for _, sub := range []string{"games", "openings", "ratings"} {
-		code, _, stderr := runArgs(sub, "--plots", "main.go/plots", "nosuch.jsonl")
-		if code != 1 || !strings.Contains(stderr, "--plots: output directory") {
+		code, _, stderr := runArgs(sub, "--out", "main.go/plots", "nosuch.jsonl")
+		if code != 1 || !strings.Contains(stderr, "--out: output directory") {
 			t.Errorf("%s: exit %d, stderr %q", sub, code, stderr)
 		}
 	}

@@ -54,13 +54,13 @@ func TestSplitShardMerge(t *testing.T) {
 		t.Fatalf("split: exit %d, %s %s", code, out, stderr)
 	}
 	r0, r1 := filepath.Join(dir, "r0"), filepath.Join(dir, "r1")
-	if code, out, stderr := runSolve("shard", split, "--shard", "0/2", "--out", r0); code != 0 {
+	if code, out, stderr := runSolve("shard", split, "--shard", "0/2", "-o", r0); code != 0 {
 		t.Fatalf("shard 0/2: exit %d, %s %s", code, out, stderr)
 	}
 	t.Setenv("SLURM_ARRAY_TASK_ID", "2")
 	t.Setenv("SLURM_ARRAY_TASK_COUNT", "2")
 	t.Setenv("SLURM_ARRAY_TASK_MIN", "1")
-	if code, out, stderr := runSolve("shard", split, "--out", r1); code != 0 || !strings.Contains(out, "shard 1/2") {
+	if code, out, stderr := runSolve("shard", split, "-o", r1); code != 0 || !strings.Contains(out, "shard 1/2") {
 		t.Fatalf("shard from Slurm: exit %d, %s %s", code, out, stderr)
 	}
 	code, out, stderr := runSolve("merge", split, r0, r1, "--proof", proof)

@@ -83,10 +83,11 @@ func (f *mateFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.certMax, "certificate-max", 200000, "the most entries a disproof certificate may have (`N`)")
 	fs.StringVar(&f.proofFile, "proof", "", "write the proof of the mate to `FILE` (text; see solver.WriteProof)")
 	fs.BoolVar(&f.json, "json", false, "print one JSON object instead of the table")
-	fs.StringVar(&f.plotDir, "plot", "", "also study the reachable graph and save its plots in `DIR`, in the formats of --format")
+	fs.StringVar(&f.plotDir, "out", "", "also study the reachable graph and save its plots in `DIR`, in the formats of --format")
+	fs.StringVar(&f.plotDir, "plot", "", "the same as --out")
 	f.plots = figure.Screen()
 	f.plots.AddFlags(fs)
-	fs.IntVar(&f.studyPlies, "study-plies", 8, "with --plot: the graph's ply bound")
+	fs.IntVar(&f.studyPlies, "study-plies", 8, "with --out: the graph's ply bound")
 	fs.DurationVar(&f.timeLimit, "time-limit", 0, "stop df-pn after `DURATION` (such as 30m) and report the longest length proved to have no mate (0: no limit)")
 	fs.StringVar(&f.checkpoint, "checkpoint", "", "save the df-pn search to `FILE` every --every, on SIGINT or SIGTERM, and when a limit stops it (see solver.CheckpointFormat)")
 	fs.DurationVar(&f.every, "every", 10*time.Minute, "with --checkpoint: the `DURATION` between checkpoints")
@@ -136,7 +137,7 @@ func (f *mateFlags) check() (budget uint64, err error) {
 	}
 	if f.plotDir != "" {
 		if err := cli.CheckOutputDir(f.plotDir); err != nil {
-			return 0, fmt.Errorf("--plot: %w", err)
+			return 0, fmt.Errorf("--out: %w", err)
 		}
 	}
 	return budget, nil

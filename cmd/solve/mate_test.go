@@ -76,13 +76,13 @@ func TestNoMateIsNull(t *testing.T) {
 	}
 }
 
-// TestPlot checks --plot with the figure flags: the study's two figures in each format
+// TestPlot checks --out with the figure flags: the study's two figures in each format
 // asked, PDFs that render with their fonts embedded and their axis labels intact, PNGs of the
 // column size (3.5 in × 2.6 in at 200 dpi), and a bad format refused as a usage error.
 func TestPlot(t *testing.T) {
 	dir := t.TempDir()
 	code, out, stderr := runSolve("handicap", "bare-king", "--json", "--max-plies", "10", "--retro-plies", "0",
-		"--plot", dir, "--study-plies", "4", "--format", "pdf,png", "--size", "column")
+		"--out", dir, "--study-plies", "4", "--format", "pdf,png", "--size", "column")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -109,13 +109,13 @@ func TestPlot(t *testing.T) {
 	if cfg, err := png.DecodeConfig(f); err != nil || cfg.Width != 700 || cfg.Height != 520 {
 		t.Errorf("%s: %v, %dx%d; want 700x520", want[1], err, cfg.Width, cfg.Height)
 	}
-	code, _, stderr = runSolve("handicap", "bare-king", "--plot", dir, "--format", "eps")
+	code, _, stderr = runSolve("handicap", "bare-king", "--out", dir, "--format", "eps")
 	if code != 2 || !strings.Contains(stderr, `unknown format "eps"`) {
 		t.Errorf("--format eps: exit %d, %q", code, stderr)
 	}
 }
 
-// TestOutputPathsCheckedFirst: a --proof or --plot path that cannot be written fails at
+// TestOutputPathsCheckedFirst: a --proof or --out path that cannot be written fails at
 // once, before the search reports anything.
 func TestOutputPathsCheckedFirst(t *testing.T) {
 	dir := t.TempDir()
@@ -124,7 +124,7 @@ func TestOutputPathsCheckedFirst(t *testing.T) {
 	for _, c := range []struct{ flag, path, want string }{
 		{"--proof", filepath.Join(dir, "missing", "p.proof"), "--proof: output file"},
 		{"--proof", dir, "is a directory"},
-		{"--plot", filepath.Join(file, "plots"), "--plot: output directory"},
+		{"--out", filepath.Join(file, "plots"), "--out: output directory"},
 	} {
 		code, _, stderr := runSolve("handicap", "bare-king", "--max-plies", "10", c.flag, c.path)
 		if code != 1 || strings.Contains(stderr, "df-pn") || !strings.Contains(stderr, c.want) {
@@ -140,7 +140,7 @@ func TestStudyRespectsMemory(t *testing.T) {
 		t.Skip("five seconds of graph enumeration")
 	}
 	const budget = 256 << 20
-	code, out, stderr := runSolve("handicap", "bare-king", "--plot", t.TempDir(), "--study-plies", "99", "--memory", "256MiB",
+	code, out, stderr := runSolve("handicap", "bare-king", "--out", t.TempDir(), "--study-plies", "99", "--memory", "256MiB",
 		"--max-plies", "9", "--retro-plies", "0", "--json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

@@ -110,9 +110,9 @@ func readSplit(path string) (*splitFile, error) {
 func runShard(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("solve shard", flag.ContinueOnError)
 	shardFlag := fs.String("shard", "", "solve shard `i/n` of the subproblems (default: from SLURM_ARRAY_TASK_ID and _COUNT)")
-	out := fs.String("out", "", "write the results to `FILE` (default: SPLIT-I-of-N.result)")
+	out := fs.String("o", "", "write the results to `FILE` (default: SPLIT-I-of-N.result)")
 	memory := fs.String("memory", "1GiB", "df-pn table `budget` for each subproblem")
-	if err := parseFlags(fs, args, stdout, `usage: solve shard SPLIT [--shard i/n] [--out FILE]
+	if err := parseFlags(fs, args, stdout, `usage: solve shard SPLIT [--shard i/n] [-o FILE]
 
 Solves a share of the subproblems that solve handicap NAME --split K wrote: each a minimal
 mate within the plies left, with its proof. solve merge puts the shards' results together.`); err != nil {

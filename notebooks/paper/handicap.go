@@ -88,7 +88,7 @@ func (s *HandicapStudy) Figures() []Figure {
 	st := s.Study
 	solution := fmt.Sprintf("Sente mates in %d plies against the best defence (df-pn, minimal length proved by iterative deepening; the shipped proof of %d attacker positions, datasets/handicap/bare-king.proof from `solve handicap bare-king --proof`, re-checked with the rules engine); principal variation %s",
 		s.Mate.Plies, len(s.Proof.Moves), strings.Join(s.PV(), " "))
-	source := fmt.Sprintf("Graph enumerated and solved by retrograde analysis (package solver, as `go run ./cmd/solve handicap bare-king --plot DIR --study-plies %d` does)", st.Plies)
+	source := fmt.Sprintf("Graph enumerated and solved by retrograde analysis (package solver, as `go run ./cmd/solve handicap bare-king --out DIR --study-plies %d` does)", st.Plies)
 	total, mates := 0, 0
 	for d := range st.Layers {
 		total += st.Layers[d]
