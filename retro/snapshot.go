@@ -50,9 +50,7 @@ func (ms *MateSearch[S, M, K]) All() iter.Seq[TableEntry[K]] {
 // larger subtrees, as it does in a search.
 func (ms *MateSearch[S, M, K]) Restore(entries []TableEntry[K], nodes int64) {
 	t := ms.tt
-	for t.canGrow() && len(entries) > len(t.entries)/2 {
-		t.resize()
-	}
+	ms.Reserve(len(entries))
 	for _, e := range entries {
 		k := nodeKey[K]{board: e.Board, hash: e.Hash, hand: e.Hand, plies: e.Plies, attacker: e.Attacker}
 		if ms.hands == nil {
@@ -62,6 +60,15 @@ func (ms *MateSearch[S, M, K]) Restore(entries []TableEntry[K], nodes int64) {
 		t.update(&k, func(n *entry[K], _ bool) { n.phi, n.delta, n.work = phi, delta, work }, phi, delta)
 	}
 	ms.nodes += nodes
+}
+
+// Reserve grows the table, within its limit, to hold n entries at the load a search keeps, so
+// that a table restored in parts (Restore, chunk by chunk) is not rehashed as it fills.
+func (ms *MateSearch[S, M, K]) Reserve(n int) {
+	t := ms.tt
+	for t.canGrow() && n > len(t.entries)/2 {
+		t.resize()
+	}
 }
 
 // SetNodeLimit makes searches stop with ErrNodeLimit once Nodes reaches n (0: no limit), so

@@ -63,10 +63,77 @@ type CheckpointState struct {
 	Nodes     int64
 	Seconds   float64
 	// Entries is the table as ReadCheckpoint read it. A checkpoint that a search makes
-	// streams its live table instead (table), so that saving does not copy it.
+	// streams its live table instead (table), so that saving does not copy it, and one that
+	// OpenCheckpoint opened streams its file (chunks), so that resuming does not either.
 	Entries []retro.TableEntry[minishogi.Code]
 	table   iter.Seq[retro.TableEntry[minishogi.Code]]
-	size    int // the live table's entries
+	size    int // the live table's entries, or the file's
+	chunks  *chunkReader
+}
+
+// chunkReader reads the table of an opened format 2 checkpoint one message at a time.
+type chunkReader struct {
+	path string
+	f    *os.File
+	zr   *gzip.Reader
+	dec  *gob.Decoder
+	read int // entries read so far
+	size int // entries the file announces
+	done bool
+}
+
+// next returns the next message's entries, or nil after the last; at the end it checks the
+// gzip stream's CRC and length, which gzip checks only there.
+func (r *chunkReader) next() ([]retro.TableEntry[minishogi.Code], error) {
+	chunk, err := r.decode()
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", r.path, err)
+	}
+	return chunk, nil
+}
+
+func (r *chunkReader) decode() ([]retro.TableEntry[minishogi.Code], error) {
+	if r.done {
+		return nil, fmt.Errorf("its table was read already (a checkpoint resumes one search)")
+	}
+	if r.read == r.size {
+		r.done = true
+		if _, err := io.Copy(io.Discard, r.zr); err != nil {
+			return nil, fmt.Errorf("truncated or damaged: %v", err)
+		}
+		return nil, nil
+	}
+	var chunk []retro.TableEntry[minishogi.Code]
+	if err := r.dec.Decode(&chunk); err != nil {
+		return nil, fmt.Errorf("truncated or damaged after %d of %d table entries: %v", r.read, r.size, err)
+	}
+	if len(chunk) == 0 || len(chunk) > checkpointChunk || r.read+len(chunk) > r.size {
+		return nil, fmt.Errorf("damaged: a table message of %d entries after %d of %d", len(chunk), r.read, r.size)
+	}
+	r.read += len(chunk)
+	return chunk, nil
+}
+
+// restore stores the state's table in ms: the entries read, or the opened file's messages
+// one at a time, so that the table is never held twice.
+func (s *CheckpointState) restore(ms *retro.MateSearch[minishogi.Position, minishogi.Move, minishogi.Code]) error {
+	if s.chunks == nil {
+		ms.Restore(s.Entries, s.Nodes)
+		return nil
+	}
+	ms.Reserve(s.size)
+	for {
+		chunk, err := s.chunks.next()
+		if err != nil {
+			return err
+		}
+		if chunk == nil {
+			break
+		}
+		ms.Restore(chunk, 0)
+	}
+	ms.Restore(nil, s.Nodes)
+	return nil
 }
 
 // liveTable returns the state's table and its size: the live table of a search, or Entries.
@@ -154,23 +221,89 @@ func writeChunks(enc *gob.Encoder, table iter.Seq[retro.TableEntry[minishogi.Cod
 	return nil
 }
 
-// ReadCheckpoint reads a checkpoint written by WriteCheckpoint; a file that is not one, of
-// another format version, or truncated is an error naming the file.
+// ReadCheckpoint reads a checkpoint written by WriteCheckpoint, its table into
+// State.Entries; a file that is not one, of another format version, or truncated is an
+// error naming the file.
 func ReadCheckpoint(path string) (*Checkpoint, error) {
-	f, err := os.Open(path)
+	c, err := OpenCheckpoint(path)
 	if err != nil {
-		return nil, fmt.Errorf("checkpoint: %w", err)
+		return nil, err
 	}
-	defer f.Close()
-	c, err := readCheckpoint(bufio.NewReader(f))
-	if err != nil {
-		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+	defer c.Close()
+	if r := c.State.chunks; r != nil {
+		// The size is the file's word, so memory is reserved for at most a chunk ahead of
+		// what the file really holds.
+		c.State.Entries = make([]retro.TableEntry[minishogi.Code], 0, min(r.size, checkpointChunk))
+		for {
+			chunk, err := r.next()
+			if err != nil {
+				return nil, err
+			}
+			if chunk == nil {
+				break
+			}
+			c.State.Entries = append(c.State.Entries, chunk...)
+		}
+		c.State.chunks = nil
 	}
 	return c, nil
 }
 
-func readCheckpoint(r io.Reader) (*Checkpoint, error) {
-	zr, err := gzip.NewReader(r)
+// OpenCheckpoint reads a checkpoint's header and counts and leaves its table in the file, to
+// be streamed into the search that resumes it (DFPNOptions.Resume), so that a resume needs
+// no memory beyond the table's own. It first reads the whole file through once, holding
+// nothing, so that a truncated or damaged file (gzip's CRC and length) is refused here and
+// not after the search has begun. Close the checkpoint when done. A format 1 file is read
+// whole.
+func OpenCheckpoint(path string) (*Checkpoint, error) {
+	if err := checkGzip(path); err != nil {
+		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	c, err := openCheckpoint(f)
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+	}
+	if c.State.chunks == nil {
+		f.Close()
+	}
+	return c, nil
+}
+
+// Close closes the file of an opened checkpoint (a no-op for one read whole or made by a
+// search).
+func (c *Checkpoint) Close() error {
+	if r := c.State.chunks; r != nil {
+		c.State.chunks = nil
+		return r.f.Close()
+	}
+	return nil
+}
+
+// checkGzip reads the file at path through gzip to its end, which checks the stream's CRC and
+// length.
+func checkGzip(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(bufio.NewReader(f))
+	if err != nil {
+		return fmt.Errorf("not a checkpoint (not gzip: %v)", err)
+	}
+	if _, err := io.Copy(io.Discard, zr); err != nil {
+		return fmt.Errorf("truncated or damaged: %v", err)
+	}
+	return nil
+}
+
+func openCheckpoint(f *os.File) (*Checkpoint, error) {
+	zr, err := gzip.NewReader(bufio.NewReader(f))
 	if err != nil {
 		return nil, fmt.Errorf("not a checkpoint (not gzip: %v)", err)
 	}
@@ -187,6 +320,9 @@ func readCheckpoint(r io.Reader) (*Checkpoint, error) {
 		if err := dec.Decode(&c.State); err != nil {
 			return nil, fmt.Errorf("truncated or damaged: %v", err)
 		}
+		if _, err := io.Copy(io.Discard, zr); err != nil {
+			return nil, fmt.Errorf("truncated or damaged: %v", err)
+		}
 	case CheckpointFormat:
 		var n checkpointCounts
 		if err := dec.Decode(&n); err != nil {
@@ -195,26 +331,10 @@ func readCheckpoint(r io.Reader) (*Checkpoint, error) {
 		if n.Entries < 0 {
 			return nil, fmt.Errorf("damaged: a table of %d entries", n.Entries)
 		}
-		c.State = CheckpointState{Plies: n.Plies, Disproved: n.Disproved, Nodes: n.Nodes, Seconds: n.Seconds}
-		// The size is the file's word, so memory is reserved for at most a chunk ahead of
-		// what the file really holds.
-		c.State.Entries = make([]retro.TableEntry[minishogi.Code], 0, min(n.Entries, checkpointChunk))
-		for len(c.State.Entries) < n.Entries {
-			var chunk []retro.TableEntry[minishogi.Code]
-			if err := dec.Decode(&chunk); err != nil {
-				return nil, fmt.Errorf("truncated or damaged after %d of %d table entries: %v", len(c.State.Entries), n.Entries, err)
-			}
-			if len(chunk) == 0 || len(chunk) > checkpointChunk || len(c.State.Entries)+len(chunk) > n.Entries {
-				return nil, fmt.Errorf("damaged: a table message of %d entries after %d of %d", len(chunk), len(c.State.Entries), n.Entries)
-			}
-			c.State.Entries = append(c.State.Entries, chunk...)
-		}
+		c.State = CheckpointState{Plies: n.Plies, Disproved: n.Disproved, Nodes: n.Nodes, Seconds: n.Seconds,
+			size: n.Entries, chunks: &chunkReader{path: f.Name(), f: f, zr: zr, dec: dec, size: n.Entries}}
 	default:
 		return nil, fmt.Errorf("format %d, this program reads formats 1 and %d", c.Header.Format, CheckpointFormat)
-	}
-	// gzip checks its CRC and length only at the end of the stream.
-	if _, err := io.Copy(io.Discard, zr); err != nil {
-		return nil, fmt.Errorf("truncated or damaged: %v", err)
 	}
 	return &c, nil
 }

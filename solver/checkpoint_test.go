@@ -50,6 +50,26 @@ func TestCheckpointResume(t *testing.T) {
 	if err := CheckProof(root, r.Proof); err != nil {
 		t.Fatalf("resumed proof rejected: %v", err)
 	}
+	// Streamed from the file (OpenCheckpoint), the same entries give the same search, node
+	// for node; the stream serves one resume.
+	o, err := OpenCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	if o.State.Entries != nil || o.State.Nodes != c.State.Nodes {
+		t.Fatalf("opened: %d entries read, %d nodes; want none read yet, %d nodes", len(o.State.Entries), o.State.Nodes, c.State.Nodes)
+	}
+	s, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 10, Name: "four-piece", Resume: o})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !s.Found || s.Plies != r.Plies || s.Nodes != r.Nodes {
+		t.Fatalf("streamed resume: mate %v in %d, %d nodes; read whole: in %d, %d nodes", s.Found, s.Plies, s.Nodes, r.Plies, r.Nodes)
+	}
+	if _, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 10, Name: "four-piece", Resume: o}); err == nil || !strings.Contains(err.Error(), "read already") {
+		t.Fatalf("second resume from one opened checkpoint: %v, want a refusal", err)
+	}
 	// Resuming another problem, or with other options, is refused.
 	if _, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 12, Name: "four-piece", Resume: c}); err == nil || !strings.Contains(err.Error(), "max-plies") {
 		t.Fatalf("resume with other options: %v, want a refusal naming --max-plies", err)

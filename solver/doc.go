@@ -43,8 +43,10 @@
 // stops the search; DFPNOptions.Resume continues from one with nothing decided lost.
 // WriteCheckpoint saves it atomically (a .tmp file, fsync, rename) as gzip over encoding/gob,
 // format CheckpointFormat, streaming the table from the search (retro.MateSearch.All) in
-// messages of 65,536 entries, so that saving costs no copy of the table; ReadCheckpoint
-// refuses a foreign, other-version or truncated file.
+// messages of 65,536 entries, so that saving costs no copy of the table. OpenCheckpoint, the
+// resume's reader, streams those messages into the new search's table one at a time, so that
+// resuming costs none either (ReadCheckpoint reads the table whole, for inspection); both
+// refuse a foreign, other-version, truncated or damaged file before anything is restored.
 // The periodic events cut the search into deadline slices (retro.MateSearch.SetDeadline),
 // after each of which the same length is searched on from the table; DFPNOptions.Status uses
 // the same slices to report progress (DFPNStatus).

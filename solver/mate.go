@@ -271,7 +271,9 @@ func SolveDFPN(root minishogi.Position, attacker minishogi.Color, opt DFPNOption
 		if err := c.Header.Matches(opt.Header(root, attacker)); err != nil {
 			return nil, fmt.Errorf("solver: resume: %w", err)
 		}
-		ms.Restore(c.State.Entries, c.State.Nodes)
+		if err := c.State.restore(ms); err != nil {
+			return nil, fmt.Errorf("solver: resume: %w", err)
+		}
 		first, disproved, before = c.State.Plies, c.State.Disproved, c.State.Seconds
 	}
 	ms.SetNodeLimit(opt.NodeLimit)

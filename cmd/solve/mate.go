@@ -320,9 +320,10 @@ func solveMate(f mateFlags, handicap string, root minishogi.Position, attacker m
 	}
 	dfOpt := solver.DFPNOptions{Name: handicap, NodeLimit: f.nodeLimit}
 	if f.resume != "" {
-		if dfOpt.Resume, err = solver.ReadCheckpoint(f.resume); err != nil {
+		if dfOpt.Resume, err = solver.OpenCheckpoint(f.resume); err != nil {
 			return fmt.Errorf("--resume: %w", err)
 		}
+		defer dfOpt.Resume.Close()
 		// Refused here, before any search runs, not after the retrograde cross-check.
 		want := solver.DFPNOptions{Name: handicap, MaxPlies: f.maxPlies, Upper: f.upper}.Header(root, attacker)
 		if err := dfOpt.Resume.Header.Matches(want); err != nil {
