@@ -34,6 +34,15 @@ type Knowledge[S any, M comparable] interface {
 	Initial(s S, moves []M, attackerToMove bool) (phi, delta uint32)
 }
 
+// MoveTester is an optional extension of MoveRules: whether a position has any legal move,
+// which the search asks of every node with no plies left (most of a search's nodes: each
+// attacker move one ply before the bound), where the answer alone decides the node (none: the
+// mover is mated; some: the defender has escaped). It must agree with Moves; telling it is
+// far cheaper than listing the moves, since the first one found suffices.
+type MoveTester[S any] interface {
+	HasMoves(s S) bool
+}
+
 // ErrDeadline is returned when a search passes the deadline set with SetDeadline.
 var ErrDeadline = errors.New("retro: df-pn: the deadline passed")
 
@@ -85,6 +94,7 @@ type MateSearch[S any, M comparable, K comparable] struct {
 	game     MoveRules[S, M, K]
 	hands    HandRules[S, M, K] // game, when it is one
 	know     Knowledge[S, M]    // game, when it has it
+	tester   MoveTester[S]      // game, when it is one
 	tt       *table[K]
 	workers  []*worker[S, M, K]
 	deadline time.Time
@@ -114,6 +124,7 @@ func NewMateSearch[S any, M comparable, K comparable](g MoveRules[S, M, K], maxE
 	ms := &MateSearch[S, M, K]{game: g, tt: newTable[K](maxEntries)}
 	ms.hands, _ = g.(HandRules[S, M, K])
 	ms.know, _ = g.(Knowledge[S, M])
+	ms.tester, _ = g.(MoveTester[S])
 	ms.SetWorkers(1)
 	return ms
 }
@@ -342,10 +353,21 @@ func (w *worker[S, M, K]) mid(s S, k nodeKey[K], thPhi, thDelta uint32, ply int)
 	start := w.nodes
 	f.children, f.keys = f.children[:0], f.keys[:0]
 	f.phi, f.delta = f.phi[:0], f.delta[:0]
+	// With no plies left below, whether a child has a move decides it (see MoveTester), and
+	// an escape, the usual case, is neither stored nor ever searched again: it needs no key.
+	lastPly := k.plies == 1 && ms.tester != nil
 	for _, m := range f.moves {
 		c := ms.game.Play(s, m)
-		ck := ms.key(c, int(k.plies)-1, !k.attacker)
-		cp, cd := w.evaluate(c, &ck, ply+1)
+		var ck nodeKey[K]
+		var cp, cd uint32
+		if lastPly && ms.tester.HasMoves(c) {
+			w.nodes++
+			ck.attacker = !k.attacker
+			cp, cd, _ = leaf(1, &ck)
+		} else {
+			ck = ms.key(c, int(k.plies)-1, !k.attacker)
+			cp, cd = w.evaluate(c, &ck, ply+1)
+		}
 		f.children = append(f.children, c)
 		f.keys = append(f.keys, ck)
 		f.phi = append(f.phi, cp)
@@ -443,8 +465,20 @@ func (w *worker[S, M, K]) evaluate(c S, ck *nodeKey[K], ply int) (phi, delta uin
 		return p, d
 	}
 	f := w.frame(ply)
-	f.childMoves = ms.game.Moves(c, f.childMoves[:0])
 	w.nodes++
+	if ck.plies == 0 && ms.tester != nil {
+		// Whether there is a move decides a node without plies left; which, does not.
+		moves := 0
+		if ms.tester.HasMoves(c) {
+			moves = 1
+		}
+		p, d, _ := leaf(moves, ck)
+		if moves == 0 {
+			ms.tt.store(ck, p, d, 1) // a mate, which proof walks look for (see below)
+		}
+		return p, d
+	}
+	f.childMoves = ms.game.Moves(c, f.childMoves[:0])
 	if p, d, ok := leaf(len(f.childMoves), ck); ok {
 		if len(f.childMoves) == 0 {
 			// A mover without moves (a mate) is stored: proof walks look for it. The far

@@ -55,6 +55,10 @@ func (moveRules) Moves(p minishogi.Position, dst []minishogi.Move) []minishogi.M
 	return p.LegalMoves(dst)
 }
 
+// HasMoves tells the search whether p has a legal move (retro.MoveTester) without listing
+// them: minishogi.Position.HasLegalMove, which follows the same rules as LegalMoves.
+func (moveRules) HasMoves(p minishogi.Position) bool { return p.HasLegalMove() }
+
 func (moveRules) Play(p minishogi.Position, m minishogi.Move) minishogi.Position {
 	p.MakeMove(m)
 	return p
