@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/shogilab/shogilab/solver"
 )
@@ -32,7 +31,7 @@ func runVerify(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, stdout, `usage: solve verify FILE [--json]
 
 Checks a proof file (a mate within N plies: an upper bound) or a disproof certificate (no
-mate within N plies: a lower bound) on its own, with the rules engine's move generator, and
+mate within N plies: a lower bound), plain or compressed (gzip, xz), on its own, with the rules engine's move generator, and
 prints the verdict; on failure, the first hole and the line of moves that reaches it. Exits
 with status 1 if the file does not hold.`); err != nil {
 		return err
@@ -41,7 +40,7 @@ with status 1 if the file does not hold.`); err != nil {
 		return cli.Usagef("want one file, got %d arguments", fs.NArg())
 	}
 	path := fs.Arg(0)
-	b, err := os.ReadFile(path)
+	b, err := solver.ReadFile(path)
 	if err != nil {
 		return err
 	}
