@@ -137,9 +137,11 @@ func (ms *MateSearch[S, M, K]) SetWorkers(n int) {
 		panic(fmt.Sprintf("retro: SetWorkers: %d workers, want 1 or more", n))
 	}
 	if n > 1 {
-		for ms.tt.canGrow() && (ms.tt.limit > 0 || len(ms.tt.entries) < 1<<20) {
-			ms.tt.resize()
+		full := ms.tt.limit // the table's full size, or a million entries without a limit
+		if full == 0 {
+			full = 1 << 20
 		}
+		ms.Reserve(full / 2)
 	}
 	ms.tt.parallel(n > 1)
 	ms.workers = ms.workers[:0]

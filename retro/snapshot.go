@@ -66,8 +66,12 @@ func (ms *MateSearch[S, M, K]) Restore(entries []TableEntry[K], nodes int64) {
 // that a table restored in parts (Restore, chunk by chunk) is not rehashed as it fills.
 func (ms *MateSearch[S, M, K]) Reserve(n int) {
 	t := ms.tt
-	for t.canGrow() && n > len(t.entries)/2 {
-		t.resize()
+	doublings := 0
+	for size := len(t.entries); t.grow && (t.limit == 0 || 2*size <= t.limit) && n > size/2; size *= 2 {
+		doublings++
+	}
+	if doublings > 0 {
+		t.resizeBy(doublings)
 	}
 }
 

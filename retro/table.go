@@ -288,11 +288,16 @@ func keep[K comparable](e *entry[K]) uint64 {
 }
 
 // resize doubles a growing table, rehashing its entries by the hash their board gives.
-func (t *table[K]) resize() {
+func (t *table[K]) resize() { t.resizeBy(1) }
+
+// resizeBy multiplies a growing table's size by 2^doublings at once, rehashing its entries,
+// so that a table grown for a known size (MateSearch.Reserve) is allocated once, not once
+// per doubling with every smaller array left to the collector.
+func (t *table[K]) resizeBy(doublings int) {
 	old := t.entries
-	t.entries = make([]entry[K], 2*len(old))
-	t.tags = make([]uint32, 2*len(old))
-	t.mask = t.mask*2 + 1
+	t.entries = make([]entry[K], len(old)<<doublings)
+	t.tags = make([]uint32, len(old)<<doublings)
+	t.mask = (t.mask+1)<<doublings - 1
 	t.used.Store(0)
 	for i := range old {
 		e := &old[i]
