@@ -244,7 +244,9 @@ func ReadCheckpoint(path string) (*Checkpoint, error) {
 			}
 			c.State.Entries = append(c.State.Entries, chunk...)
 		}
-		c.State.chunks = nil
+		if err := c.Close(); err != nil {
+			return nil, fmt.Errorf("checkpoint %s: %w", path, err)
+		}
 	}
 	return c, nil
 }
