@@ -1,6 +1,9 @@
 package main
 
 import (
+	"math"
+	"runtime/debug"
+
 	"github.com/shogilab/shogilab/internal/cli"
 
 	"encoding/json"
@@ -318,6 +321,7 @@ func solveMate(f mateFlags, handicap string, root minishogi.Position, attacker m
 	if err != nil {
 		return err
 	}
+	limitHeap(budget)
 	dfOpt := solver.DFPNOptions{Name: handicap, NodeLimit: f.nodeLimit}
 	if f.resume != "" {
 		if dfOpt.Resume, err = solver.OpenCheckpoint(f.resume); err != nil {
@@ -660,4 +664,16 @@ func newMateProgress(stderr io.Writer, maxPlies int) func(method string, depth i
 		}
 		fmt.Fprintf(stderr, "solve: %s: %d plies %s, %d %s, %.1f s\n", method, depth, verdict, count, what, time.Since(start).Seconds())
 	}
+}
+
+// limitHeap asks Go's collector to keep the heap near the memory budget: a soft limit of the
+// budget and an eighth, plus 256 MiB for the rest of the program. By its default rule
+// (collect when the heap has doubled since the last collection) a table of gigabytes lets as
+// many gigabytes of garbage pile up first, which doubled the peak of a resume
+// (datasets/handicap/README.md). A GOMEMLIMIT in the environment wins.
+func limitHeap(budget uint64) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	debug.SetMemoryLimit(int64(min(budget+budget/8+256<<20, math.MaxInt64)))
 }

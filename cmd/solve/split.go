@@ -125,6 +125,7 @@ mate within the plies left, with its proof. solve merge puts the shards' results
 	if err != nil {
 		return cli.Usagef("--memory: %v", err)
 	}
+	limitHeap(budget)
 	var shard selfplay.Shard
 	if *shardFlag != "" {
 		if shard, err = selfplay.ParseShard(*shardFlag); err != nil {
