@@ -24,12 +24,8 @@ import (
 
 // TestImportRules checks the repository against the rules block of architecture.md.
 func TestImportRules(t *testing.T) {
-	root, module := repoRoot(t)
-	text, err := os.ReadFile(filepath.Join(root, "docs", "architecture.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rules, err := parseImportRules(string(text))
+	root, module, text := architecture(t)
+	rules, err := parseImportRules(text)
 	if err != nil {
 		t.Fatalf("docs/architecture.md: %v", err)
 	}
@@ -233,6 +229,18 @@ func anchorIDs(text string) map[string]bool {
 	return ids
 }
 
+// architecture returns the repository's root, its module path and docs/architecture.md,
+// whose blocks the import-rule and word tests read.
+func architecture(t *testing.T) (root, module, text string) {
+	t.Helper()
+	root, module = repoRoot(t)
+	b, err := os.ReadFile(filepath.Join(root, "docs", "architecture.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, module, string(b)
+}
+
 // repoRoot returns the repository's root (the directory of the go.mod above this test) and
 // its module path.
 func repoRoot(t *testing.T) (root, module string) {
@@ -375,13 +383,11 @@ type pkgImports struct {
 	imports, testImports map[string]bool
 }
 
-// loadGraph parses the imports of every Go file of the module in root, as the go command
-// would see them (testdata and directories starting with . or _ left out). Build tags are
-// ignored: a file for any platform counts.
-func loadGraph(root, module string) (map[string]*pkgImports, error) {
-	g := map[string]*pkgImports{}
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+// walkGoFiles calls fn with the path of every Go file of the module in root, as the go
+// command would see them (testdata, other modules and names starting with . or _ left out),
+// and its package: the directory relative to root, slash-separated.
+func walkGoFiles(root string, fn func(path, pkg string) error) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -397,12 +403,25 @@ func loadGraph(root, module string) (map[string]*pkgImports, error) {
 		if !strings.HasSuffix(path, ".go") || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_") {
 			return nil
 		}
+		rel, err := filepath.Rel(root, filepath.Dir(path))
+		if err != nil {
+			return err
+		}
+		return fn(path, filepath.ToSlash(rel))
+	})
+}
+
+// loadGraph parses the imports of every Go file of the module in root, as the go command
+// would see them (testdata and directories starting with . or _ left out). Build tags are
+// ignored: a file for any platform counts.
+func loadGraph(root, module string) (map[string]*pkgImports, error) {
+	g := map[string]*pkgImports{}
+	fset := token.NewFileSet()
+	err := walkGoFiles(root, func(path, pkg string) error {
 		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
 		if err != nil {
 			return err
 		}
-		rel, _ := filepath.Rel(root, filepath.Dir(path))
-		pkg := filepath.ToSlash(rel)
 		p := g[pkg]
 		if p == nil {
 			p = &pkgImports{imports: map[string]bool{}, testImports: map[string]bool{}}
@@ -546,12 +565,8 @@ func sortedKeys[V any](m map[string]V) []string {
 // types of every package: each type named by one of the block's words is listed under it,
 // and each listed package declares that type.
 func TestOneWordPerConcept(t *testing.T) {
-	root, _ := repoRoot(t)
-	text, err := os.ReadFile(filepath.Join(root, "docs", "architecture.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	listed, err := parseWords(string(text))
+	root, _, text := architecture(t)
+	listed, err := parseWords(text)
 	if err != nil {
 		t.Fatalf("docs/architecture.md: %v", err)
 	}
@@ -603,24 +618,11 @@ func parseWords(doc string) (map[string]map[string]bool, error) {
 func typesNamed(root string, names []string) (map[string]map[string]bool, error) {
 	found := map[string]map[string]bool{}
 	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if path != root && skipDir(d.Name()) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+	err := walkGoFiles(root, func(path, pkg string) error {
+		if strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
 		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(root, filepath.Dir(path))
 		if err != nil {
 			return err
 		}
@@ -635,7 +637,7 @@ func typesNamed(root string, names []string) (map[string]map[string]bool, error)
 					if found[name] == nil {
 						found[name] = map[string]bool{}
 					}
-					found[name][filepath.ToSlash(rel)] = true
+					found[name][pkg] = true
 				}
 			}
 		}
