@@ -213,23 +213,9 @@ func (p *Position) HasLegalMove() bool {
 			return true
 		}
 	}
-	for b := (p.Pieces(us, Bishop) | p.Pieces(us, Horse)); b != 0; b &= b - 1 {
+	for b := p.Pieces(us, Bishop) | p.Pieces(us, Horse) | p.Pieces(us, Rook) | p.Pieces(us, Dragon); b != 0; b &= b - 1 {
 		from := b.First()
-		t := bishopAttacks(from, occ)
-		if p.board[from].Type() == Horse {
-			t |= kingAttacks[from]
-		}
-		if t&movable(from, target, pinned, k) != 0 {
-			return true
-		}
-	}
-	for b := (p.Pieces(us, Rook) | p.Pieces(us, Dragon)); b != 0; b &= b - 1 {
-		from := b.First()
-		t := rookAttacks(from, occ)
-		if p.board[from].Type() == Dragon {
-			t |= kingAttacks[from]
-		}
-		if t&movable(from, target, pinned, k) != 0 {
+		if attacksFrom(p.board[from].Type(), us, from, occ)&movable(from, target, pinned, k) != 0 {
 			return true
 		}
 	}
