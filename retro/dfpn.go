@@ -355,8 +355,9 @@ func (w *worker[S, M, K]) mid(s S, k nodeKey[K], thPhi, thDelta uint32, ply int)
 	start := w.nodes
 	f.children, f.keys = f.children[:0], f.keys[:0]
 	f.phi, f.delta = f.phi[:0], f.delta[:0]
-	// With no plies left below, whether a child has a move decides it (see MoveTester), and
-	// an escape, the usual case, is neither stored nor ever searched again: it needs no key.
+	// With no plies left below, whether a child has a move decides it (see MoveTester). An
+	// escape, the usual case, is neither stored nor ever searched again: it needs no key. A
+	// mate goes on to evaluate, which stores it.
 	lastPly := k.plies == 1 && ms.tester != nil
 	for _, m := range f.moves {
 		c := ms.game.Play(s, m)
@@ -468,18 +469,6 @@ func (w *worker[S, M, K]) evaluate(c S, ck *nodeKey[K], ply int) (phi, delta uin
 	}
 	f := w.frame(ply)
 	w.nodes++
-	if ck.plies == 0 && ms.tester != nil {
-		// Whether there is a move decides a node without plies left; which, does not.
-		moves := 0
-		if ms.tester.HasMoves(c) {
-			moves = 1
-		}
-		p, d, _ := leaf(moves, ck)
-		if moves == 0 {
-			ms.tt.store(ck, p, d, 1) // a mate, which proof walks look for (see below)
-		}
-		return p, d
-	}
 	f.childMoves = ms.game.Moves(c, f.childMoves[:0])
 	if p, d, ok := leaf(len(f.childMoves), ck); ok {
 		if len(f.childMoves) == 0 {
