@@ -67,7 +67,7 @@ func (ms *MateSearch[S, M, K]) Restore(entries []TableEntry[K], nodes int64) {
 func (ms *MateSearch[S, M, K]) Reserve(n int) {
 	t := ms.tt
 	doublings := 0
-	for size := len(t.entries); t.grow && (t.limit == 0 || 2*size <= t.limit) && n > size/2; size *= 2 {
+	for size := len(t.entries); t.mayHold(2*size) && n > size/2; size *= 2 {
 		doublings++
 	}
 	if doublings > 0 {

@@ -103,9 +103,11 @@ func newTable[K comparable](maxEntries int) *table[K] {
 }
 
 // canGrow reports whether doubling keeps the table within its limit.
-func (t *table[K]) canGrow() bool {
-	return t.grow && (t.limit == 0 || 2*len(t.entries) <= t.limit)
-}
+func (t *table[K]) canGrow() bool { return t.mayHold(2 * len(t.entries)) }
+
+// mayHold reports whether the table may grow to n entries: it is growing and n is within
+// its limit.
+func (t *table[K]) mayHold(n int) bool { return t.grow && (t.limit == 0 || n <= t.limit) }
 
 // parallel makes the table safe for concurrent workers: it stops growing and locks buckets.
 func (t *table[K]) parallel(on bool) {
