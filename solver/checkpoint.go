@@ -80,15 +80,10 @@ type chunkReader struct {
 	read int // entries read so far
 	size int // entries the file announces
 	done bool
-	// buf is the message last read; gob decodes each message into it, reusing its array, so
-	// that a resume leaves no garbage behind (a table of gigabytes lets Go's collector wait
-	// for as many gigabytes of garbage before it runs).
-	buf []retro.TableEntry[minishogi.Code]
 }
 
 // next returns the next message's entries, or nil after the last; at the end it checks the
-// gzip stream's CRC and length, which gzip checks only there. The entries are valid until the
-// next call.
+// gzip stream's CRC and length, which gzip checks only there.
 func (r *chunkReader) next() ([]retro.TableEntry[minishogi.Code], error) {
 	chunk, err := r.decode()
 	if err != nil {
@@ -108,14 +103,10 @@ func (r *chunkReader) decode() ([]retro.TableEntry[minishogi.Code], error) {
 		}
 		return nil, nil
 	}
-	// gob leaves a field that is zero in the message as it finds it, so the array is cleared
-	// first: a reused entry must not keep the last message's values.
-	r.buf = r.buf[:cap(r.buf)]
-	clear(r.buf)
-	if err := r.dec.Decode(&r.buf); err != nil {
+	var chunk []retro.TableEntry[minishogi.Code]
+	if err := r.dec.Decode(&chunk); err != nil {
 		return nil, fmt.Errorf("truncated or damaged after %d of %d table entries: %v", r.read, r.size, err)
 	}
-	chunk := r.buf
 	if len(chunk) == 0 || len(chunk) > checkpointChunk || r.read+len(chunk) > r.size {
 		return nil, fmt.Errorf("damaged: a table message of %d entries after %d of %d", len(chunk), r.read, r.size)
 	}
