@@ -82,16 +82,22 @@ type chunkReader struct {
 	done bool
 }
 
-// next returns the next message's entries, or nil after the last; at the end it checks the
-// gzip stream's CRC and length, which gzip checks only there.
-func (r *chunkReader) next() ([]retro.TableEntry[minishogi.Code], error) {
-	chunk, err := r.decode()
-	if err != nil {
-		return nil, fmt.Errorf("checkpoint %s: %w", r.path, err)
+// each calls fn with the entries of every message in turn; at the end it checks the gzip
+// stream's CRC and length, which gzip checks only there.
+func (r *chunkReader) each(fn func([]retro.TableEntry[minishogi.Code])) error {
+	for {
+		chunk, err := r.decode()
+		if err != nil {
+			return fmt.Errorf("checkpoint %s: %w", r.path, err)
+		}
+		if chunk == nil {
+			return nil
+		}
+		fn(chunk)
 	}
-	return chunk, nil
 }
 
+// decode returns the next message's entries, or nil after the last.
 func (r *chunkReader) decode() ([]retro.TableEntry[minishogi.Code], error) {
 	if r.done {
 		return nil, fmt.Errorf("its table was read already (a checkpoint resumes one search)")
@@ -122,15 +128,8 @@ func (s *CheckpointState) restore(ms *retro.MateSearch[minishogi.Position, minis
 		return nil
 	}
 	ms.Reserve(s.size)
-	for {
-		chunk, err := s.chunks.next()
-		if err != nil {
-			return err
-		}
-		if chunk == nil {
-			break
-		}
-		ms.Restore(chunk, 0)
+	if err := s.chunks.each(func(chunk []retro.TableEntry[minishogi.Code]) { ms.Restore(chunk, 0) }); err != nil {
+		return err
 	}
 	ms.Restore(nil, s.Nodes)
 	return nil
@@ -234,15 +233,8 @@ func ReadCheckpoint(path string) (*Checkpoint, error) {
 		// The size is the file's word, so memory is reserved for at most a chunk ahead of
 		// what the file really holds.
 		c.State.Entries = make([]retro.TableEntry[minishogi.Code], 0, min(r.size, checkpointChunk))
-		for {
-			chunk, err := r.next()
-			if err != nil {
-				return nil, err
-			}
-			if chunk == nil {
-				break
-			}
-			c.State.Entries = append(c.State.Entries, chunk...)
+		if err := r.each(func(chunk []retro.TableEntry[minishogi.Code]) { c.State.Entries = append(c.State.Entries, chunk...) }); err != nil {
+			return nil, err
 		}
 		if err := c.Close(); err != nil {
 			return nil, fmt.Errorf("checkpoint %s: %w", path, err)
