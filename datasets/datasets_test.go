@@ -430,28 +430,15 @@ func TestHandicapProofs(t *testing.T) {
 	}
 }
 
-// checkCertificate checks a shipped disproof certificate of a handicap with the solver's
-// certificate checker, which replays every attacker move with the rules engine's generator.
 // TestThreePieceCertificate checks the shipped certificate of the three-piece handicap's
 // lower bound (no mate within 14 plies; with the shipped proof of 16, the value is exact),
 // xz-compressed as it ships. SHOGILAB_FULL_DATASETS=1 also regenerates it by its command in
 // README.md (two minutes) and compares it with the shipped one.
 func TestThreePieceCertificate(t *testing.T) {
-	const file = "handicap/three-piece.cert.xz"
-	plain, err := solver.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	root, attacker, cert, err := solver.ReadCertificate(bytes.NewReader(plain))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := minishogi.Handicap("three-piece")
-	if root.SFEN() != want.SFEN() || attacker != minishogi.Sente || cert.Plies != 14 {
-		t.Fatalf("%s: no mate within %d plies from %s for %v; want 14 from %s for Sente", file, cert.Plies, root.SFEN(), attacker, want.SFEN())
-	}
-	if err := solver.CheckCertificate(root, cert); err != nil {
-		t.Errorf("%s does not hold: %v", file, err)
+	const file = "datasets/handicap/three-piece.cert.xz"
+	plain, cert := checkCertificate(t, file, "three-piece")
+	if cert.Plies != 14 {
+		t.Fatalf("%s: no mate within %d plies; want 14", file, cert.Plies)
 	}
 	if os.Getenv("SHOGILAB_FULL_DATASETS") != "1" {
 		t.Logf("%s not regenerated (it takes minutes; SHOGILAB_FULL_DATASETS=1 does it)", file)
@@ -465,9 +452,16 @@ func TestThreePieceCertificate(t *testing.T) {
 	}
 }
 
-func checkCertificate(t *testing.T, file, name string) {
+// checkCertificate checks a shipped disproof certificate of a handicap (plain or compressed,
+// as solver.ReadFile reads it) with the solver's certificate checker, which replays every
+// attacker move with the rules engine's generator, and returns its text and the certificate.
+func checkCertificate(t *testing.T, file, name string) ([]byte, *solver.Certificate) {
 	t.Helper()
-	root, attacker, cert, err := solver.ReadCertificate(bytes.NewReader(readFile(t, file)))
+	plain, err := solver.ReadFile(filepath.Join(root, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, attacker, cert, err := solver.ReadCertificate(bytes.NewReader(plain))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -475,12 +469,13 @@ func checkCertificate(t *testing.T, file, name string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if root.SFEN() != want.SFEN() || attacker != minishogi.Sente {
-		t.Fatalf("%s is about %s for %v; want %s for Sente", file, root.SFEN(), attacker, want.SFEN())
+	if pos.SFEN() != want.SFEN() || attacker != minishogi.Sente {
+		t.Fatalf("%s is about %s for %v; want %s for Sente", file, pos.SFEN(), attacker, want.SFEN())
 	}
-	if err := solver.CheckCertificate(root, cert); err != nil {
+	if err := solver.CheckCertificate(pos, cert); err != nil {
 		t.Errorf("%s does not hold: %v", file, err)
 	}
+	return plain, cert
 }
 
 // TestDuckDBQuestion reruns the README's "same question in DuckDB": the
