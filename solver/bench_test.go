@@ -1,8 +1,10 @@
 package solver
 
 import (
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/shogilab/shogilab/retro"
 	"github.com/shogilab/shogilab/rules/minishogi"
@@ -79,4 +81,36 @@ func cpuSeconds() float64 {
 	var ru syscall.Rusage
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// BenchmarkTwoCoresCeiling measures the most two goroutines can gain on this machine: the
+// same work with nothing shared (move generation at the three-piece root, each goroutine
+// on its own buffer) timed on one goroutine and then on two at once. Its speedup metric,
+// twice the one's time over the two's, is the ceiling for BenchmarkDFPNThreePieceParallel
+// against BenchmarkDFPNThreePiece: 2 on two free cores, less where a shared virtual machine's
+// two CPUs are not two cores' worth (datasets/handicap/README.md, Two workers).
+func BenchmarkTwoCoresCeiling(b *testing.B) {
+	root, _ := minishogi.Handicap("three-piece")
+	work := func() {
+		var moves []minishogi.Move
+		for range 200_000 {
+			moves = moveRules{}.Moves(root, moves[:0])
+		}
+		if len(moves) == 0 {
+			b.Fatal("the three-piece root has no moves")
+		}
+	}
+	var one, two time.Duration
+	for b.Loop() {
+		start := time.Now()
+		work()
+		one += time.Since(start)
+		start = time.Now()
+		var wg sync.WaitGroup
+		wg.Go(work)
+		wg.Go(work)
+		wg.Wait()
+		two += time.Since(start)
+	}
+	b.ReportMetric(2*one.Seconds()/two.Seconds(), "speedup")
 }
