@@ -1,19 +1,16 @@
 package main
 
 import (
-	"math"
-	"runtime/debug"
-
-	"github.com/shogilab/shogilab/internal/cli"
-
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -21,6 +18,7 @@ import (
 	"time"
 
 	"github.com/shogilab/shogilab/analysis/matestats"
+	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/solver"
