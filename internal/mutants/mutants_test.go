@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestListApplies: every planted bug of the table still applies to the code, once, and
+// names test packages that exist. When this fails after an edit, update the entry in
+// list.go so the audit keeps planting the same bug.
+func TestListApplies(t *testing.T) {
+	if err := check(filepath.Join("..", ".."), planted); err != nil {
+		t.Fatal(err)
+	}
+	if len(planted) < 50 {
+		t.Errorf("%d planted bugs; the audit of issue 38 planted 50", len(planted))
+	}
+}
+
+func TestApply(t *testing.T) {
+	src := []byte("a := b + c\nd := b - c\n")
+	if got, err := apply(src, "b + c", "b - c"); err != nil || string(got) != "a := b - c\nd := b - c\n" {
+		t.Errorf("once: %q, %v", got, err)
+	}
+	for _, c := range []struct{ was, want string }{
+		{"b * c", "is not in the file"},
+		{"b ", "occurs 2 times"},
+	} {
+		if _, err := apply(src, c.was, "x"); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want an error with %q", c.was, err, c.want)
+		}
+	}
+}
+
+// TestFailedBy reads outputs of go test as it prints them.
+func TestFailedBy(t *testing.T) {
+	for _, c := range []struct{ name, out, want string }{
+		{"subtest", "--- FAIL: TestA (0.00s)\n    --- FAIL: TestA/one (0.00s)\n        x_test.go:9: bad\nFAIL\n", "TestA/one"},
+		{"two tests", "--- FAIL: TestA (0.00s)\n--- FAIL: TestB (0.00s)\nFAIL\n", "TestA"},
+		{"timeout", "panic: test timed out after 1s\n\trunning tests:\n\t\tTestA (1s)\n", "timeout"},
+		{"panic", "panic: runtime error: index out of range [3] with length 3\n", "panic"},
+	} {
+		if got := failedBy([]byte(c.out)); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	out := "# example.com/tiny\n./add.go:3:30: syntax error: unexpected newline\nFAIL\texample.com/tiny [build failed]\n"
+	if got := buildFailure([]byte(out)); got != "./add.go:3:30: syntax error: unexpected newline" {
+		t.Errorf("build failure: %q", got)
+	}
+	if got := buildFailure([]byte("--- FAIL: TestA (0.00s)\nFAIL\n")); got != "" {
+		t.Errorf("a failing test read as a build failure: %q", got)
+	}
+}
+
+// TestAuditTinyModule runs the audit on a module of one function and one test: a bug the
+// test catches is killed, a change the test cannot see survives (declared equivalent, it
+// is reported so), and a change that does not compile is broken.
+func TestAuditTinyModule(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":      "module example.com/tiny\n\ngo 1.26\n",
+		"add.go":      "package tiny\n\nfunc Add(a, b int) int { return a + b }\n",
+		"add_test.go": "package tiny\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(Add(2, 3))\n\t}\n}\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	list := []Mutant{
+		{ID: "minus", File: "add.go", Was: "a + b", Now: "a - b", Tests: []string{"./"}},
+		{ID: "swap", File: "add.go", Was: "a + b", Now: "b + a", Tests: []string{"./"}, Short: true, Equivalent: "addition commutes"},
+		{ID: "syntax", File: "add.go", Was: "a + b }", Now: "a + }", Tests: []string{"./"}},
+	}
+	if err := check(dir, list); err != nil {
+		t.Fatal(err)
+	}
+	copied := t.TempDir()
+	if err := copyModule(dir, copied); err != nil {
+		t.Fatal(err)
+	}
+	steps := 0
+	results, err := audit(context.Background(), copied, list, time.Minute, func() { steps++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"minus": Killed, "swap": Equivalent, "syntax": Broken}
+	for _, r := range results {
+		if r.Verdict != want[r.ID] {
+			t.Errorf("%s: %s (%+v), want %s", r.ID, r.Verdict, r.Runs, want[r.ID])
+		}
+	}
+	if len(results) != 3 || results[0].Runs[0].By != "TestAdd" || len(results[1].Runs) != 2 || steps != 6 {
+		t.Errorf("results %+v after %d go test runs; want TestAdd to kill minus, swap run in both modes, 6 runs", results, steps)
+	}
+	// The copy is put back after every planted bug.
+	if b, _ := os.ReadFile(filepath.Join(copied, "add.go")); string(b) != files["add.go"] {
+		t.Errorf("the copy's add.go is left as %q", b)
+	}
+}
