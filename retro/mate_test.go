@@ -4,6 +4,7 @@ import (
 	"errors"
 	"maps"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/shogilab/shogilab/outcome"
@@ -140,17 +141,15 @@ func TestMateMethodsAgree(t *testing.T) {
 	}
 }
 
-// TestCheckProofRejects corrupts proofs by hand on a fixed arena: the attacker at vertex 0
-// goes to 1; the defender at 1 goes to 2 or 3; the attacker at 2 (edges to 4 and 0) and at 3
-// (edge to 4) goes to 4, which has no edges, so the defender is mated. Mate in 3 plies; the
-// proof needs moves at states 0 (vertex 0), 4 (vertex 2) and 6 (vertex 3).
+// TestCheckProofRejects corrupts proofs by hand on small arenas and checks that the checker
+// rejects each for the reason it names. Arena a: the attacker at vertex 0 goes to 1; the
+// defender at 1 goes to 2 or 3; the attacker at 2 (edges to 4 and 0) and at 3 (edge to 4)
+// goes to 4, which has no edges, so the defender is mated. Mate in 3 plies; the proof needs
+// moves at states 0 (vertex 0), 4 (vertex 2) and 6 (vertex 3).
 func TestCheckProofRejects(t *testing.T) {
 	a := arena{edges: [][]int{{1}, {2, 3}, {4, 0}, {4}, {}}}
 	good := func() *retro.Proof[int, int] {
 		return &retro.Proof[int, int]{Plies: 3, AttackerToMove: true, Moves: map[int]int{0: 1, 4: 4, 6: 4}}
-	}
-	if err := retro.CheckProof[int, int, int](a, 0, good()); err != nil {
-		t.Fatalf("the hand-made proof is rejected: %v", err)
 	}
 	missing := good()
 	delete(missing.Moves, 6) // the answer to the defence 1→3
@@ -160,12 +159,99 @@ func TestCheckProofRejects(t *testing.T) {
 	short.Plies = 2
 	escape := good()
 	escape.Moves[4] = 0 // back to the start: the defender is never mated
-	for name, p := range map[string]*retro.Proof[int, int]{"missing": missing, "illegal": illegal, "too short": short, "cycle": escape} {
-		if err := retro.CheckProof[int, int, int](a, 0, p); err == nil {
-			t.Errorf("%s: a corrupted proof was accepted", name)
-		} else {
-			t.Logf("%s: %v", name, err)
-		}
+
+	// Arena twoDepths: the defender at 1 goes straight to the attacker at 2, or by a detour
+	// through the attacker at 3 and the defender at 4, which reaches the attacker at 2 two
+	// plies later. From 2 the attacker mates at once (5 has no edges). The direct line mates
+	// in 3 plies, the detour in 5, so a proof of 4 plies is one ply too short, and only the
+	// second visit of state 4 (vertex 2) shows it.
+	twoDepths := arena{edges: [][]int{{1}, {2, 3}, {5}, {4}, {2}, {}}}
+	detour := map[int]int{0: 1, 4: 5, 6: 4}
+	// Arena stuck: the defender at 1 goes to 2, where the attacker mates (4 has no edges),
+	// or to 3, where the attacker has no move at all: a loss for the attacker, not a mate.
+	stuck := arena{edges: [][]int{{1}, {2, 3}, {4}, {}, {}}}
+	// Arena line: 0 → 1 → 2 → 3, mate in 3; vertex 4, without edges, is no move of 0's,
+	// so a proof that goes there at once "mates" in 1 only by an illegal move.
+	line := arena{edges: [][]int{{1}, {2}, {3}, {}, {}}}
+
+	for _, c := range []struct {
+		name  string
+		a     arena
+		mate  int // the minimal mate from state 0, derived by hand (-1: none)
+		proof *retro.Proof[int, int]
+		want  string // what the error must say; "" for a proof that holds
+	}{
+		{"good", a, 3, good(), ""},
+		{"missing", a, 3, missing, "after 1 3 the proof has no attacker move (a hole)"},
+		{"illegal", a, 3, illegal, "after 1 2 the proof's move 3 is illegal"},
+		{"too short", a, 3, short, "after 1 2 the defender is not mated and no plies are left"},
+		{"cycle", a, 3, escape, "after 1 2 0 the defender is not mated and no plies are left"},
+		{"detour", twoDepths, 5, &retro.Proof[int, int]{Plies: 5, AttackerToMove: true, Moves: detour}, ""},
+		{"detour one ply short", twoDepths, 5, &retro.Proof[int, int]{Plies: 4, AttackerToMove: true, Moves: detour},
+			"after 1 3 4 2 the defender is not mated and no plies are left"},
+		{"attacker without moves", stuck, -1, &retro.Proof[int, int]{Plies: 3, AttackerToMove: true, Moves: map[int]int{0: 1, 4: 4}},
+			"after 1 3 the attacker has no legal move"},
+		{"illegal mate", line, 3, &retro.Proof[int, int]{Plies: 3, AttackerToMove: true, Moves: map[int]int{0: 4}},
+			"after the root the proof's move 4 is illegal"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := plainMinimalMate(c.a, 0, 9); got != c.mate {
+				t.Fatalf("brute force: mate in %d, derived by hand %d", got, c.mate)
+			}
+			err := retro.CheckProof[int, int, int](c.a, 0, c.proof)
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatalf("the hand-made proof is rejected: %v", err)
+			case c.want == "":
+			case err == nil:
+				t.Fatalf("accepted; want %q", c.want)
+			case !strings.Contains(err.Error(), c.want):
+				t.Fatalf("rejected with %q; want %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestCheckDisproofRejects corrupts certificates by hand. Arena twoDepths: the attacker at
+// 0 goes to the defender at 1 or straight to the defender at 3; from 1 the defender must go
+// to the attacker at 2, which must go to 3. From the defender at 3 the line 3 → 4 → 5 → 6 →
+// 7 is forced and ends with the defender at 7 without moves. So the defender at 3 is
+// reached with two plies fewer by the long way (where its reply escapes: the mate lies
+// past the bound) than by the short one; the short way mates in 5, the long one in 7.
+// A certificate of no mate within 4 holds; the same replies for 5 must be rejected, which
+// only the second visit of state 7 (vertex 3) shows.
+func TestCheckDisproofRejects(t *testing.T) {
+	a := arena{edges: [][]int{{1, 3}, {2}, {3}, {4}, {5}, {6}, {7}, {}}}
+	if got := plainMinimalMate(a, 0, 9); got != 5 {
+		t.Fatalf("brute force: mate in %d, derived by hand 5", got)
+	}
+	replies := func() map[int]int { return map[int]int{3: 2, 7: 4, 11: 6} } // by state: 2v + 1
+	holed := replies()
+	delete(holed, 7)
+	illegal := replies()
+	illegal[7] = 0 // vertex 3 has no edge to 0; the attacker at 0 would have 2 plies left, too few
+	for _, c := range []struct {
+		name string
+		d    *retro.Disproof[int, int]
+		want string // what the error must say; "" for a certificate that holds
+	}{
+		{"no mate within 4", &retro.Disproof[int, int]{Plies: 4, AttackerToMove: true, Replies: replies()}, ""},
+		{"no mate within 5", &retro.Disproof[int, int]{Plies: 5, AttackerToMove: true, Replies: replies()}, "after 3 4 5 6 7 the defender is mated"},
+		{"hole", &retro.Disproof[int, int]{Plies: 4, AttackerToMove: true, Replies: holed}, "after 3 the certificate has no defender reply (a hole)"},
+		{"illegal escape", &retro.Disproof[int, int]{Plies: 4, AttackerToMove: true, Replies: illegal}, "after 3 the certificate's reply 0 is illegal"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			err := retro.CheckDisproof[int, int, int](a, 0, c.d)
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatalf("the hand-made certificate is rejected: %v", err)
+			case c.want == "":
+			case err == nil:
+				t.Fatalf("accepted; want %q", c.want)
+			case !strings.Contains(err.Error(), c.want):
+				t.Fatalf("rejected with %q; want %q", err, c.want)
+			}
+		})
 	}
 }
 
@@ -208,13 +294,42 @@ func TestParallelAgrees(t *testing.T) {
 	}
 }
 
+// needed returns the defender states that certificate d must answer, found by a plain walk
+// of every line from root (the attacker tries every move, the defender plays d's reply):
+// those reached with a move to make and two or more plies left (with one, the attacker has
+// no ply left to mate on). It remembers nothing, so it shares no shortcut with the checker.
+func needed(a arena, root int, d *retro.Disproof[int, int]) map[int]bool {
+	out := map[int]bool{}
+	var walk func(s, plies int)
+	walk = func(s, plies int) {
+		moves := a.edges[s/2]
+		switch {
+		case len(moves) == 0 || plies <= 0:
+			return
+		case s%2 == 0: // the attacker
+			for _, w := range moves {
+				walk(a.Play(s, w), plies-1)
+			}
+		case plies >= 2:
+			out[s] = true
+			if w, ok := d.Replies[s]; ok {
+				walk(a.Play(s, w), plies-1)
+			}
+		}
+	}
+	walk(root, d.Plies)
+	return out
+}
+
 // TestDisproofAgrees reads disproof certificates off df-pn on random arenas for lengths the
-// brute-force definition disproves, checks them, and checks that the checker rejects each
-// with one reply removed or replaced by a reply the brute force says is mated.
+// brute-force definition disproves and checks them. Then it removes each reply in turn: the
+// checker must reject the certificate for a hole exactly when a plain walk of the lines
+// (needed) reaches that position with plies to play, and accept it otherwise; and a needed
+// reply replaced by one the brute force says is mated at once must be rejected.
 func TestDisproofAgrees(t *testing.T) {
 	const maxPlies = 7
 	rng := rand.New(rand.NewPCG(7, 8))
-	certs, corrupted := 0, 0
+	certs, corrupted, spare := 0, 0, 0
 	for trial := range 200 {
 		a := randomArena(rng, 8)
 		root := 2*rng.IntN(8) + rng.IntN(2)
@@ -241,25 +356,34 @@ func TestDisproofAgrees(t *testing.T) {
 			t.Fatalf("trial %d: certificate of no mate within %d rejected: %v", trial, lower, err)
 		}
 		certs++
+		need := needed(a, root, d)
 		for s, w := range d.Replies {
 			bad := *d
 			bad.Replies = maps.Clone(d.Replies)
 			delete(bad.Replies, s)
-			if retro.CheckDisproof[int, int, int](a, root, &bad) == nil {
-				continue // the position is not reached with plies left (a spare entry)
+			err := retro.CheckDisproof[int, int, int](a, root, &bad)
+			switch {
+			case !need[s] && err != nil:
+				t.Fatalf("trial %d: without the reply at state %d, which no line reaches with plies to play, the certificate is rejected: %v", trial, s, err)
+			case !need[s]:
+				spare++
+				continue
+			case err == nil || !strings.Contains(err.Error(), "(a hole)"):
+				t.Fatalf("trial %d: without the reply at state %d the checker says %v; want a hole", trial, s, err)
 			}
 			corrupted++
 			// A reply to a vertex from which the attacker mates at once (brute force).
 			for _, v := range a.edges[s/2] {
 				if v != w && plainMates(a, a.Play(s, v), 1) {
 					bad.Replies[s] = v
-					if retro.CheckDisproof[int, int, int](a, root, &bad) == nil {
-						t.Fatalf("trial %d: the reply %d at state %d is mated in 1, the checker accepts it", trial, v, s)
+					if err := retro.CheckDisproof[int, int, int](a, root, &bad); err == nil || !strings.Contains(err.Error(), "is mated") && !strings.Contains(err.Error(), "(a hole)") {
+						t.Fatalf("trial %d: the reply %d at state %d is mated in 1; the checker says %v", trial, v, s, err)
 					}
 				}
 			}
 		}
 	}
+	t.Logf("%d certificates, %d needed replies removed, %d spare ones", certs, corrupted, spare)
 	if certs < 50 || corrupted < 20 {
 		t.Fatalf("only %d certificates and %d corruptions; the test needs more", certs, corrupted)
 	}
