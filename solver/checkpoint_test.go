@@ -3,6 +3,7 @@ package solver
 import (
 	"compress/gzip"
 	"encoding/gob"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -64,8 +65,12 @@ func TestCheckpointResume(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !s.Found || s.Plies != r.Plies || s.Nodes != r.Nodes {
-		t.Fatalf("streamed resume: mate %v in %d, %d nodes; read whole: in %d, %d nodes", s.Found, s.Plies, s.Nodes, r.Plies, r.Nodes)
+	if !s.Found || s.Plies != 10 || !s.Minimal || s.Lower != 8 || s.Nodes != r.Nodes {
+		t.Fatalf("streamed resume: mate %v in %d (minimal %v), no mate within %d, %d nodes; want a minimal mate in 10 and the %d nodes of the resume read whole",
+			s.Found, s.Plies, s.Minimal, s.Lower, s.Nodes, r.Nodes)
+	}
+	if err := CheckProof(root, s.Proof); err != nil {
+		t.Fatalf("streamed resume's proof rejected: %v", err)
 	}
 	if _, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: 10, Name: "four-piece", Resume: o}); err == nil || !strings.Contains(err.Error(), "read already") {
 		t.Fatalf("second resume from one opened checkpoint: %v, want a refusal", err)
@@ -235,4 +240,153 @@ func TestCheckpointChunks(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("format 1", c)
+}
+
+// TestResumeFromStateByHand resumes the bare-king handicap (mate in 8, TestBareKing) from a
+// checkpoint written by hand: its state says that 6 plies are disproved and 8 are being
+// searched, after 1000 nodes and 1000 seconds, with an empty table (a table only saves
+// work). The resumed search must take the state at its word: search 8 plies and no other
+// length, report no mate within 6 without having searched it, and count on from the saved
+// nodes and seconds. A resume for the other attacker or as an --upper search is refused.
+func TestResumeFromStateByHand(t *testing.T) {
+	root, _ := minishogi.Handicap("bare-king")
+	opt := DFPNOptions{MaxPlies: 8, Name: "bare-king"}
+	c := &Checkpoint{Header: opt.Header(root, minishogi.Sente), State: CheckpointState{Plies: 8, Disproved: 6, Nodes: 1000, Seconds: 1000}}
+	var searched []int
+	opt.Progress = func(plies int, mate bool, nodes int64) { searched = append(searched, plies) }
+	opt.Resume = c
+	d, err := SolveDFPN(root, minishogi.Sente, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Found || d.Plies != 8 || !d.Minimal || d.Lower != 6 || !slices.Equal(searched, []int{8}) {
+		t.Fatalf("resumed: mate %v in %d (minimal %v), no mate within %d, lengths searched %v; want a minimal mate in 8, no mate within 6, and only 8 searched",
+			d.Found, d.Plies, d.Minimal, d.Lower, searched)
+	}
+	if d.Nodes <= 1000 || d.Seconds < 1000 {
+		t.Errorf("resumed: %d nodes, %.0f seconds; want more than the saved 1000 nodes and at least the saved 1000 seconds", d.Nodes, d.Seconds)
+	}
+	if err := CheckProof(root, d.Proof); err != nil {
+		t.Fatalf("resumed proof rejected: %v", err)
+	}
+	for _, r := range []struct {
+		name     string
+		attacker minishogi.Color
+		opt      DFPNOptions
+		want     string
+	}{
+		{"other attacker", minishogi.Gote, DFPNOptions{MaxPlies: 8, Name: "bare-king"}, "another root position or attacker"},
+		{"upper bound", minishogi.Sente, DFPNOptions{MaxPlies: 8, Name: "bare-king", Upper: true}, "--upper=false, not 8 and true"},
+	} {
+		r.opt.Resume = c
+		if _, err := SolveDFPN(root, r.attacker, r.opt); err == nil || !strings.Contains(err.Error(), r.want) {
+			t.Errorf("%s: %v; want a refusal with %q", r.name, err, r.want)
+		}
+	}
+}
+
+// TestCheckpointHeaderMatches: a checkpoint resumes only the search it was taken of; each
+// difference is named.
+func TestCheckpointHeaderMatches(t *testing.T) {
+	bare, _ := minishogi.Handicap("bare-king")
+	four, _ := minishogi.Handicap("four-piece")
+	want := DFPNOptions{MaxPlies: 8, Name: "bare-king"}.Header(bare, minishogi.Sente)
+	if err := want.Matches(want); err != nil {
+		t.Fatalf("a header does not match itself: %v", err)
+	}
+	for _, c := range []struct {
+		name   string
+		change func(*CheckpointHeader)
+		want   string
+	}{
+		{"name", func(h *CheckpointHeader) { h.Name = "four-piece" }, `the checkpoint is of "four-piece", not "bare-king"`},
+		{"root", func(h *CheckpointHeader) { h.Root = four.Code() }, "the checkpoint is of another root position or attacker"},
+		{"attacker", func(h *CheckpointHeader) { h.Attacker = minishogi.Gote }, "the checkpoint is of another root position or attacker"},
+		{"max plies", func(h *CheckpointHeader) { h.MaxPlies = 10 }, "the checkpoint was taken with --max-plies 10 --upper=false, not 8 and false"},
+		{"upper", func(h *CheckpointHeader) { h.Upper = true }, "the checkpoint was taken with --max-plies 8 --upper=true, not 8 and false"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			h := want
+			c.change(&h)
+			if err := h.Matches(want); err == nil || err.Error() != c.want {
+				t.Fatalf("%v; want %q", err, c.want)
+			}
+		})
+	}
+}
+
+// writeRawCheckpoint writes a checkpoint as the format's comment lays it out (CheckpointFormat):
+// gzip over gob, the header, the counts, then the table's messages as given, so that a test
+// can write what WriteCheckpoint never would.
+func writeRawCheckpoint(t *testing.T, path string, h CheckpointHeader, entries int, messages ...[]retro.TableEntry[minishogi.Code]) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	zw := gzip.NewWriter(f)
+	enc := gob.NewEncoder(zw)
+	if err := enc.Encode(&h); err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Encode(checkpointCounts{Plies: 8, Disproved: 6, Nodes: 99, Entries: entries}); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range messages {
+		if err := enc.Encode(m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCheckpointDamagedTables: a table whose messages disagree with the size the counts
+// announce, or break the message limit, and a gob stream of another program are refused,
+// each with one line that names the file and the damage.
+func TestCheckpointDamagedTables(t *testing.T) {
+	dir := t.TempDir()
+	entries := func(n int) []retro.TableEntry[minishogi.Code] {
+		out := make([]retro.TableEntry[minishogi.Code], n)
+		for i := range out {
+			out[i] = retro.TableEntry[minishogi.Code]{Board: minishogi.Code{uint64(i), 1}, Phi: 1, Delta: 1, Plies: 3}
+		}
+		return out
+	}
+	header := CheckpointHeader{Magic: checkpointMagic, Format: CheckpointFormat, Name: "test", MaxPlies: 8}
+	good := filepath.Join(dir, "good.ckpt")
+	writeRawCheckpoint(t, good, header, 3, entries(2), entries(1))
+	if c, err := ReadCheckpoint(good); err != nil || len(c.State.Entries) != 3 || c.State.Nodes != 99 {
+		t.Fatalf("a checkpoint of two messages, 3 entries: %v", err)
+	}
+	foreign := header
+	foreign.Magic = "another program's gob"
+	for _, c := range []struct {
+		name     string
+		header   CheckpointHeader
+		entries  int
+		messages [][]retro.TableEntry[minishogi.Code]
+		want     string
+	}{
+		{"past the size", header, 2, [][]retro.TableEntry[minishogi.Code]{entries(3)}, "damaged: a table message of 3 entries after 0 of 2"},
+		{"past the size later", header, 4, [][]retro.TableEntry[minishogi.Code]{entries(2), entries(3)}, "damaged: a table message of 3 entries after 2 of 4"},
+		{"empty message", header, 2, [][]retro.TableEntry[minishogi.Code]{entries(0), entries(2)}, "damaged: a table message of 0 entries after 0 of 2"},
+		{"message over the limit", header, checkpointChunk + 1, [][]retro.TableEntry[minishogi.Code]{entries(checkpointChunk + 1)},
+			fmt.Sprintf("damaged: a table message of %d entries after 0 of %d", checkpointChunk+1, checkpointChunk+1)},
+		{"short of the size", header, 4, [][]retro.TableEntry[minishogi.Code]{entries(3)}, "truncated or damaged after 3 of 4 table entries"},
+		{"foreign", foreign, 0, nil, "not a df-pn checkpoint"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			path := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".ckpt")
+			writeRawCheckpoint(t, path, c.header, c.entries, c.messages...)
+			_, err := ReadCheckpoint(path)
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("%v; want one line naming the file with %q", err, c.want)
+			}
+		})
+	}
 }

@@ -201,24 +201,30 @@ func TestProofFileRoundTripAndCorruption(t *testing.T) {
 	illegal := append([]string{}, entries...)
 	f := strings.Fields(illegal[0])
 	illegal[0] = strings.Join(append(f[:3], "G*3c"), " ")
-	for name, text := range map[string]string{"missing": rebuild(missing), "illegal": rebuild(illegal)} {
-		r, p := read(text)
-		if err := CheckProof(r, p); err == nil {
-			t.Errorf("%s: the corrupted proof was accepted", name)
-		} else {
-			t.Logf("%s: %v", name, err)
+	for _, c := range []struct{ name, text, want string }{
+		{"missing", rebuild(missing), "the proof has no attacker move (a hole)"},
+		{"illegal", rebuild(illegal), "the proof's move G*3c is illegal"},
+	} {
+		r, p := read(c.text)
+		if err := CheckProof(r, p); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want %q", c.name, err, c.want)
 		}
 	}
-	for _, bad := range []string{
-		"not a proof\n",
-		strings.Replace(text, "plies 8", "plies x", 1),
-		strings.Replace(text, "entries", "entires", 1),
-		strings.Replace(text, "attacker b", "attacker x", 1),
-		text + "4k/5/5/P4/KGSBR b - 1e1a+ extra\n",
+	for _, c := range []struct{ text, want string }{
+		{"not a proof\n", `proof line 1: got "not a proof", want "shogilab-mate-proof 1"`},
+		{strings.Replace(text, "plies 8", "plies x", 1), `plies "x" is not a count`},
+		{strings.Replace(text, "entries", "entires", 1), `proof line 5: got "entires", want the "entries" header`},
+		{strings.Replace(text, "attacker b", "attacker x", 1), `attacker: solver: side "x" is not b or w`},
+		{text + "4k/5/5/P4/KGSBR b - 1e1a+ extra\n", "got 5 fields, want 4"},
 	} {
-		if _, _, _, err := ReadProof(strings.NewReader(bad)); err == nil {
-			t.Errorf("ReadProof accepted %q", bad[:min(len(bad), 60)])
+		if _, _, _, err := ReadProof(strings.NewReader(c.text)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ReadProof of %q: %v; want %q", c.text[:min(len(c.text), 60)], err, c.want)
 		}
+	}
+	// The format sorts the lines by position (WriteProof), so that a proof's file does
+	// not depend on the order of a map.
+	if !slices.IsSorted(entries) {
+		t.Errorf("the written proof's lines are not sorted:\n%s", strings.Join(entries, "\n"))
 	}
 }
 
