@@ -1,0 +1,96 @@
+package dataset
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/shogilab/shogilab/record"
+)
+
+// drawnGame is game id of plies moves from the start (2e3d 4a3b 3e2d 3a4b, the moves of
+// record/testdata/valid.jsonl's second game), drawn at a play limit of that many plies,
+// with statistics at every ply.
+func drawnGame(id, plies int) *record.Game {
+	g := &record.Game{ID: id, Seed: uint64(id), Variant: "minishogi", Start: "rbsgk/4p/5/P4/KGSBR b - 1", StartName: "startpos",
+		Moves: []string{"2e3d", "4a3b", "3e2d", "3a4b"}[:plies], Result: record.Draw, Termination: record.MaxPlies, Plies: plies,
+		Players: record.Players{Sente: record.Player{Name: "a", Kind: record.KindRandom}, Gote: record.Player{Name: "b", Kind: record.KindRandom}},
+		Rules:   record.Rules{Repetition: record.RepetitionDraw, MaxPlies: plies}, Version: "test"}
+	for i := range plies {
+		g.Stats = append(g.Stats, record.MoveStats{Visits: int64(10 + i), Value: 0.5})
+	}
+	return g
+}
+
+// writeTables writes games as a games table and its positions table in dir.
+func writeTables(t *testing.T, dir string, games ...*record.Game) (gamesPath, positionsPath string) {
+	t.Helper()
+	gamesPath, positionsPath = filepath.Join(dir, "games.parquet"), filepath.Join(dir, "positions.parquet")
+	w, err := Create(gamesPath, positionsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range games {
+		if err := w.Write(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return gamesPath, positionsPath
+}
+
+// TestTablesThatDisagree pairs the games table of some games with the positions table of
+// others (the positions file swapped for another run's): a game with fewer positions than
+// plies, in the middle of the table or at its end, positions out of ply order, and
+// positions of a game the games table lacks are each refused with the game and the fault.
+func TestTablesThatDisagree(t *testing.T) {
+	for _, c := range []struct {
+		name             string
+		games, positions []*record.Game
+		want             string
+	}{
+		{"fewer positions", []*record.Game{drawnGame(0, 4), drawnGame(1, 4)}, []*record.Game{drawnGame(0, 2), drawnGame(1, 4)},
+			"game 0: 2 positions, want 4 (the tables are not in the same order, or not a pair)"},
+		{"table ends early", []*record.Game{drawnGame(0, 4)}, []*record.Game{drawnGame(0, 2)},
+			"game 0: the table ends after 2 of its 4 positions"},
+		{"plies out of order", []*record.Game{drawnGame(0, 4)}, []*record.Game{drawnGame(0, 2), drawnGame(0, 2)},
+			"game 0: position of ply 0 where ply 2 was due"},
+		{"positions of a game not in the games table", []*record.Game{drawnGame(0, 2)}, []*record.Game{drawnGame(0, 2), drawnGame(1, 2)},
+			"game 1 has positions but no row in"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			gamesPath, positionsPath := writeTables(t, t.TempDir(), c.games...)
+			_, other := writeTables(t, t.TempDir(), c.positions...)
+			b, err := os.ReadFile(other)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(positionsPath, b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			r := NewReader([]string{gamesPath}, Options{})
+			defer r.Close()
+			for {
+				_, err := r.Read()
+				if err == io.EOF {
+					t.Fatalf("every game read; want %q", c.want)
+				}
+				if err != nil {
+					if !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "dataset: ") {
+						t.Fatalf("%v; want %q", err, c.want)
+					}
+					return
+				}
+			}
+		})
+	}
+	// The same games in both tables read back whole.
+	gamesPath, _ := writeTables(t, t.TempDir(), drawnGame(0, 4), drawnGame(1, 2))
+	if got := readAll(t, Options{}, gamesPath); len(got) != 2 || len(got[0].Stats) != 4 || len(got[1].Stats) != 2 {
+		t.Fatalf("a consistent pair of tables: %d games read", len(got))
+	}
+}
