@@ -159,19 +159,132 @@ func TestFitRecoversPlantedTarget(t *testing.T) {
 	}
 }
 
-// TestFitReproducible: the same samples and options give the same model.
+// TestFitReproducible: the same samples and options give the same model, bit for bit; the
+// seed is used (another seed, another model); and the shards only split a sum (package
+// doc): on one thread and on three the fit is the same up to rounding, so the held-out
+// losses of the two models agree to a millionth.
 func TestFitReproducible(t *testing.T) {
 	train := randomSamples(1500, 6, material)
 	held := randomSamples(300, 7, material)
 	o := DefaultOptions()
 	o.Hidden1, o.Hidden2, o.Epochs = 8, 4, 2
-	a, _, err := Fit(train, held, o)
+	fit := func(o Options) *nnue.Model {
+		t.Helper()
+		m, _, err := Fit(train, held, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	a, b := fit(o), fit(o)
+	if !slices.Equal(a.W1, b.W1) || !slices.Equal(a.B1, b.B1) || !slices.Equal(a.W2, b.W2) || !slices.Equal(a.B2, b.B2) || !slices.Equal(a.W3, b.W3) || a.B3 != b.B3 {
+		t.Error("two fits with the same seed differ")
+	}
+	seeded := o
+	seeded.Seed = o.Seed + 1
+	if slices.Equal(fit(seeded).W1, a.W1) {
+		t.Error("a fit with another seed gives the same model")
+	}
+	for _, threads := range []int{1, 3} {
+		sharded := o
+		sharded.Threads = threads
+		if la, lt := Loss(a, held), Loss(fit(sharded), held); math.Abs(la-lt) > 1e-6*la {
+			t.Errorf("held-out loss %.9f on %d threads, %.9f on %d", lt, threads, la, o.Threads)
+		}
+	}
+}
+
+// pawnSample returns a position of two kings and Sente's pawn as a sample with target 1,
+// and a feature of Sente's perspective that Gote's lacks.
+func pawnSample(t *testing.T) (Sample, int32) {
+	t.Helper()
+	pos, err := ms.ParseSFEN("4k/5/5/5/K3P b - 1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _, _ := Fit(train, held, o)
-	if !slices.Equal(a.W1, b.W1) || !slices.Equal(a.W2, b.W2) || a.B3 != b.B3 {
-		t.Error("two fits with the same seed differ")
+	s := Sample{Us: nnue.Features(&pos, ms.Sente, nil), Them: nnue.Features(&pos, ms.Gote, nil), Target: 1, Weight: 1}
+	for _, f := range s.Us {
+		if !slices.Contains(s.Them, f) {
+			return s, f
+		}
+	}
+	t.Fatalf("features %v and %v: none of Sente's alone", s.Us, s.Them)
+	return s, 0
+}
+
+// TestWeightLimits: Adam's first step moves every weight with a gradient by the learning
+// rate (lr·ĝ/√(ĝ²)), so one step of a rate of 1000 drives each such weight to its limit:
+// the first layer's king rows, virtual rows and biases to ±MaxWeight1/4 = ±5. A feature's
+// weight in the model, a king row plus a virtual row, is then at most ±10, and exactly that
+// where both rows were pushed the same way; the network still quantises (MaxWeight1 = 20).
+func TestWeightLimits(t *testing.T) {
+	o := Options{Hidden1: 8, Hidden2: 4, Epochs: 1, Patience: 1, Batch: 1, LearningRate: 1000, Threads: 1, Seed: 3}
+	s, _ := pawnSample(t)
+	m, _, err := Fit([]Sample{s}, nil, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const limit = nnue.MaxWeight1 / 4
+	atLimit := 0
+	for i, w := range m.W1 {
+		switch a := math.Abs(float64(w)); {
+		case a == 2*limit:
+			atLimit++
+		case a > 2*limit:
+			t.Fatalf("W1[%d] = %v, beyond ±%v", i, w, 2*limit)
+		}
+	}
+	for i, b := range m.B1 {
+		if math.Abs(float64(b)) != limit {
+			t.Errorf("B1[%d] = %v; want ±%v", i, b, limit)
+		}
+	}
+	if atLimit == 0 {
+		t.Fatal("no first-layer weight at the limit: the test proves nothing")
+	}
+	if _, err := nnue.Quantise(m, nnue.Header{}); err != nil {
+		t.Errorf("the fitted network does not quantise: %v", err)
+	}
+}
+
+// TestKingRowDecay: a start model whose first layer is A = 0.3 on the row of a feature of
+// Sente's perspective alone (pawnSample) and 0 elsewhere splits into a virtual row of A/25 (the mean over the 25 king
+// squares) and a king row of 24A/25 (Options.Start). One step of learning rate η = 0.001
+// with Decay 500 shrinks the king row by ηDecay = 1/2 and moves both rows by at most η
+// (Adam's first step), so the model's weight becomes 12A/25 + A/25 = 0.156 ± 2η; without
+// decay it stays 0.3 ± 2η. The biases keep the accumulator inside (0, 1), where the
+// gradient passes.
+func TestKingRowDecay(t *testing.T) {
+	const h1, h2, a = 2, 1, 0.3
+	s, f := pawnSample(t)
+	start, err := nnue.NewModel(h1, h2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := start.W1[int(f)*h1 : int(f+1)*h1]
+	for i := range row {
+		row[i] = a
+	}
+	for i := range start.B1 {
+		start.B1[i] = 0.5 - a // accumulators 0.5 (Sente's side) and 0.2 (Gote's)
+	}
+	for i := range start.W2 {
+		start.W2[i] = 0.1
+	}
+	start.B2[0], start.W3[0] = 0.5, 0.5
+	for _, c := range []struct {
+		decay, want float64
+	}{{500, 0.156}, {0, 0.3}} {
+		o := Options{Hidden1: h1, Hidden2: h2, Epochs: 1, Patience: 1, Batch: 1, LearningRate: 0.001, Threads: 1, Seed: 1, Decay: c.decay, Start: start}
+		m, _, err := Fit([]Sample{s}, nil, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, w := range m.W1[int(f)*h1 : int(f+1)*h1] {
+			if math.Abs(float64(w)-c.want) > 2.1*o.LearningRate {
+				t.Errorf("decay %v: the feature's weight %d is %v; want %v ± %v", c.decay, i, w, c.want, 2*o.LearningRate)
+			}
+		}
 	}
 }
 
