@@ -173,3 +173,35 @@ func BenchmarkEvaluateAttacking(b *testing.B) {
 		})
 	}
 }
+
+// TestMateInOneWithTinyBudget: MateNodes bounds the moves beyond mate in 1 (Config), so a
+// budget of 0 or 1 still finds a mate in one wherever it is among the checks. The
+// positions are mates in one by a gold drop of the solver's smallMates, derived by hand
+// there; in each, the first check the evaluator tries does not mate, so a budget spent at
+// the root would miss the mate.
+func TestMateInOneWithTinyBudget(t *testing.T) {
+	for _, sfen := range []string{"4k/5/4G/5/K4 b G 1", "4k/p4/1B1G1/5/K4 b G 1"} {
+		pos, err := ms.ParseSFEN(sfen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := New(DefaultConfig())
+		g := &testGame{pos: pos}
+		moves := g.LegalMoves(nil)
+		var maps attackMaps
+		maps.compute(&pos)
+		checks := e.checks[:e.priors(&pos, &maps, moves, make([]float32, len(moves)))]
+		if len(checks) < 2 || matesAtOnce(&pos, checks[0]) {
+			t.Fatalf("%s: checks %v; the test needs a first check that does not mate", sfen, checks)
+		}
+		for _, depth := range []int{1, 5} {
+			for _, budget := range []int{0, 1} {
+				cfg := DefaultConfig()
+				cfg.MateDepth, cfg.MateNodes = depth, budget
+				if ev, _, _ := evaluate(t, cfg, sfen); ev.Proof != (mcts.Proof{Outcome: outcome.Win, Plies: 1}) {
+					t.Errorf("%s, MateDepth %d, MateNodes %d: proof %v, want a mate in 1", sfen, depth, budget, ev.Proof)
+				}
+			}
+		}
+	}
+}
