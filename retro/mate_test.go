@@ -344,8 +344,8 @@ func TestDisproofAgrees(t *testing.T) {
 		}
 		ms := retro.NewMateSearch[int, int, int](a, 0)
 		if want >= 0 {
-			if _, err := ms.Disproof(root, attacker, want, 0); err == nil {
-				t.Fatalf("trial %d: a certificate of no mate within %d, but the brute force mates in %d", trial, want, want)
+			if _, err := ms.Disproof(root, attacker, want, 0); err == nil || !strings.Contains(err.Error(), "the attacker forces mate within") {
+				t.Fatalf("trial %d: a certificate of no mate within %d, but the brute force mates in %d: %v", trial, want, want, err)
 			}
 		}
 		d, err := ms.Disproof(root, attacker, lower, 0)

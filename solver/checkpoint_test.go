@@ -98,17 +98,24 @@ func TestCheckpointTruncated(t *testing.T) {
 	if _, err := os.Stat(path + ".tmp"); !os.IsNotExist(err) {
 		t.Errorf("the temporary file was left behind: %v", err)
 	}
-	for name, data := range map[string][]byte{"truncated": b[:len(b)*2/3], "foreign": []byte("# proof\nnot a checkpoint\n")} {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, data, 0o644); err != nil {
+	for _, c := range []struct {
+		name string
+		data []byte
+		want string
+	}{
+		{"truncated", b[:len(b)*2/3], "truncated or damaged"},
+		{"foreign", []byte("# proof\nnot a checkpoint\n"), "not a checkpoint (not gzip"},
+	} {
+		p := filepath.Join(dir, c.name)
+		if err := os.WriteFile(p, c.data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		_, err := ReadCheckpoint(p)
 		if err == nil {
-			t.Fatalf("%s checkpoint accepted", name)
+			t.Fatalf("%s checkpoint accepted", c.name)
 		}
-		if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, p) {
-			t.Errorf("%s checkpoint: error %q, want one line naming the file", name, msg)
+		if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, p) || !strings.Contains(msg, c.want) {
+			t.Errorf("%s checkpoint: error %q, want one line naming the file, with %q", c.name, msg, c.want)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/shogilab/shogilab/rules/minishogi"
@@ -42,8 +43,8 @@ func TestSplitMergeFourPiece(t *testing.T) {
 			t.Fatalf("k=%d: within 9 plies: found %v, %v", k, found, err)
 		}
 		delete(results, leaves[0].Code())
-		if _, _, _, err := MergeSplit(root, minishogi.Sente, k, 10, results); err == nil {
-			t.Fatalf("k=%d: a missing subproblem was not reported", k)
+		if _, _, _, err := MergeSplit(root, minishogi.Sente, k, 10, results); err == nil || !strings.Contains(err.Error(), "solver: merge: no result for the subproblem "+leaves[0].SFEN()) {
+			t.Fatalf("k=%d: without the first subproblem's result: %v; want it named as missing", k, err)
 		}
 	}
 }

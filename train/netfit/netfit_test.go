@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/shogilab/shogilab/engine/nnue"
@@ -289,13 +290,13 @@ func TestKingRowDecay(t *testing.T) {
 }
 
 func TestFitErrors(t *testing.T) {
-	if _, _, err := Fit(nil, nil, DefaultOptions()); err == nil {
-		t.Error("no samples: no error")
+	if _, _, err := Fit(nil, nil, DefaultOptions()); err == nil || err.Error() != "netfit: no training samples" {
+		t.Errorf("no samples: %v", err)
 	}
 	o := DefaultOptions()
 	o.Batch = 0
-	if _, _, err := Fit(randomSamples(10, 1, material), nil, o); err == nil {
-		t.Error("batch 0: no error")
+	if _, _, err := Fit(randomSamples(10, 1, material), nil, o); err == nil || !strings.Contains(err.Error(), "epochs, batch, threads and patience need 1 or more") {
+		t.Errorf("batch 0: %v", err)
 	}
 }
 
@@ -338,7 +339,7 @@ func TestWarmStart(t *testing.T) {
 		t.Errorf("warm start's first epoch: held-out loss %.4f; want near %.4f and far below %.4f", warm[0].HeldLoss, fitted, cold[0].HeldLoss)
 	}
 	o.Start, o.Hidden1 = first, 16
-	if _, _, err := Fit(train, held, o); err == nil {
-		t.Error("a start model of other sizes: no error")
+	if _, _, err := Fit(train, held, o); err == nil || !strings.Contains(err.Error(), "netfit: start model is 8×4, the options ask for 16×4") {
+		t.Errorf("a start model of other sizes: %v", err)
 	}
 }
