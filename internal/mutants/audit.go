@@ -203,8 +203,9 @@ func (t tester) run(ctx context.Context, pkgs []string, mode Mode) (Run, error) 
 }
 
 var (
-	failLine  = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
-	buildLine = regexp.MustCompile(`(?m)^\S+\.go:\d+:\d+: .*$`)
+	failLine    = regexp.MustCompile(`(?m)^\s*--- FAIL: (\S+)`)
+	failPackage = regexp.MustCompile(`(?m)^FAIL\s+(\S+)\s`)
+	buildLine   = regexp.MustCompile(`(?m)^\S+\.go:\d+:\d+: .*$`)
 )
 
 // buildFailure returns the first compiler error of go test's output when a package did not
@@ -220,9 +221,12 @@ func buildFailure(out []byte) string {
 }
 
 // failedBy names what failed in go test's output: the first failing test (its deepest
-// subtest shown), a timeout, or a panic.
+// subtest shown), a timeout (with the package's path), or a panic.
 func failedBy(out []byte) string {
 	if bytes.Contains(out, []byte("panic: test timed out")) {
+		if m := failPackage.FindSubmatch(out); m != nil {
+			return "timeout in " + string(m[1])
+		}
 		return "timeout"
 	}
 	var names []string

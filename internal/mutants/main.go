@@ -22,7 +22,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	module := fs.String("module", "", "the module to audit (default: the one holding the current directory)")
 	only := fs.String("only", "", "comma-separated ids of the planted bugs to run (default: all)")
 	list := fs.Bool("list", false, "print the planted bugs and exit")
-	timeout := fs.Duration("timeout", 10*time.Minute, "go test's -timeout for each run (a run that hangs counts as caught)")
+	timeout := fs.Duration("timeout", 30*time.Minute, "go test's -timeout for each run: generous, since a busy machine slows the tests (a run that hangs counts as caught)")
 	asJSON := fs.Bool("json", false, "print the findings as one JSON object")
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: mutants [flags]\n\nPlants each bug of internal/mutants/list.go, one at a time, in a copy of the module and\nreports which ones the tests let through (see internal/mutants/doc.go).")

@@ -42,6 +42,7 @@ func TestFailedBy(t *testing.T) {
 		{"subtest", "--- FAIL: TestA (0.00s)\n    --- FAIL: TestA/one (0.00s)\n        x_test.go:9: bad\nFAIL\n", "TestA/one"},
 		{"two tests", "--- FAIL: TestA (0.00s)\n--- FAIL: TestB (0.00s)\nFAIL\n", "TestA"},
 		{"timeout", "panic: test timed out after 1s\n\trunning tests:\n\t\tTestA (1s)\n", "timeout"},
+		{"timeout in a package", "panic: test timed out after 1s\n\trunning tests:\n\t\tTestA (1s)\nFAIL\texample.com/tiny\t1.005s\nok  \texample.com/other\t0.1s\n", "timeout in example.com/tiny"},
 		{"panic", "panic: runtime error: index out of range [3] with length 3\n", "panic"},
 	} {
 		if got := failedBy([]byte(c.out)); got != c.want {
