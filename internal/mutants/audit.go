@@ -39,6 +39,7 @@ type Run struct {
 	By      string  `json:"by,omitempty"` // the first failing test, "timeout" or "panic"
 	Broken  string  `json:"broken,omitempty"`
 	Seconds float64 `json:"seconds"`
+	output  []byte  // go test's, for the message when the unchanged tests fail
 }
 
 // Verdicts of a planted bug.
@@ -183,7 +184,7 @@ func (t tester) run(ctx context.Context, pkgs []string, mode Mode) (Run, error) 
 	cmd.Dir = t.dir
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
-	r := Run{Mode: mode, Seconds: time.Since(start).Seconds()}
+	r := Run{Mode: mode, Seconds: time.Since(start).Seconds(), output: out}
 	if ctx.Err() != nil {
 		return r, ctx.Err()
 	}
@@ -250,6 +251,20 @@ func failedBy(out []byte) string {
 	return first
 }
 
+// firstMessage is the first line a failing test logged in go test's output, or "".
+func firstMessage(out []byte) string {
+	loc := failLine.FindIndex(out)
+	if loc == nil {
+		return ""
+	}
+	for line := range strings.SplitSeq(string(out[loc[1]:]), "\n") {
+		if line = strings.TrimSpace(line); line != "" && !strings.HasPrefix(line, "(") && !strings.HasPrefix(line, "--- FAIL") {
+			return line
+		}
+	}
+	return ""
+}
+
 // packages are the distinct test packages of list, sorted, with the modes they run in.
 func packages(list []Mutant) map[Mode][]string {
 	set := map[Mode]map[string]bool{}
@@ -291,7 +306,7 @@ func audit(ctx context.Context, dir string, list []Mutant, timeout time.Duration
 		case r.Broken != "":
 			return nil, fmt.Errorf("the module does not build without a planted bug: %s", r.Broken)
 		case r.Caught:
-			return nil, fmt.Errorf("the %s tests fail without a planted bug (%s), so no failure could be told from a kill", mode, r.By)
+			return nil, fmt.Errorf("the %s tests fail without a planted bug (%s: %s), so no failure could be told from a kill", mode, r.By, firstMessage(r.output))
 		}
 	}
 	var results []Result

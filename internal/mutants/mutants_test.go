@@ -49,6 +49,9 @@ func TestFailedBy(t *testing.T) {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
 		}
 	}
+	if got := firstMessage([]byte("--- FAIL: TestA (0.00s)\n    --- FAIL: TestA/one (0.00s)\n        x_test.go:9: bad\nFAIL\n")); got != "x_test.go:9: bad" {
+		t.Errorf("first message %q", got)
+	}
 	out := "# example.com/tiny\n./add.go:3:30: syntax error: unexpected newline\nFAIL\texample.com/tiny [build failed]\n"
 	if got := buildFailure([]byte(out)); got != "./add.go:3:30: syntax error: unexpected newline" {
 		t.Errorf("build failure: %q", got)
