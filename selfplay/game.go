@@ -66,18 +66,6 @@ func (m *Match) Opening(id int) Opening {
 	return m.Openings[k%len(m.Openings)]
 }
 
-// ScoreA is player A's points in a finished game of this match: 1 for a
-// win, 1/2 for a draw, 0 for a loss.
-func (m *Match) ScoreA(g *record.Game) float64 {
-	switch {
-	case g.Result == record.Draw:
-		return 0.5
-	case (g.Result == record.Sente) == m.AIsSente(g.ID):
-		return 1
-	}
-	return 0
-}
-
 // Play plays game id to its end and returns its record. When ctx is
 // cancelled the game is abandoned and Play returns ctx's error and no
 // record: a run stopped by a signal writes nothing partial.

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/internal/recordtest"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
@@ -585,34 +584,6 @@ func TestHandicapStart(t *testing.T) {
 		}
 	}
 	schemaCheck(t, sum.Path)
-}
-
-// TestStandings counts a paired match whose games end out of order: a pair
-// counts once both its games have ended, with A's points from both.
-func TestStandings(t *testing.T) {
-	m := &Match{Pairs: true}
-	s := NewStandings(m)
-	game := func(id int, r record.Result) *record.Game {
-		return &record.Game{ID: id, Result: r, Termination: record.Checkmate, Plies: 10}
-	}
-	// Pair 0: A (Sente in game 0) wins game 0, loses game 1 as Gote: 1 point.
-	// Pair 1: A draws game 2, wins game 3 as Gote: 1.5 points.
-	// Pair 2: only game 5 has ended (A lost as Gote).
-	for _, c := range []struct {
-		g    *record.Game
-		done bool
-	}{{game(3, record.Gote), false}, {game(0, record.Sente), false}, {game(5, record.Sente), false},
-		{game(2, record.Draw), true}, {game(1, record.Sente), true}} {
-		if got := s.Add(c.g); got != c.done {
-			t.Errorf("game %d: pair done %v, want %v", c.g.ID, got, c.done)
-		}
-	}
-	if s.Pairs != [5]int{0, 0, 1, 1, 0} || s.Games != (sprt.Trinomial{Losses: 2, Draws: 1, Wins: 2}) || s.Played() != 5 || s.Plies != 50 {
-		t.Errorf("standings %+v", s)
-	}
-	if e := s.Estimate(); e.Games != 4 || e.Score != 2.5/4 {
-		t.Errorf("estimate from the complete pairs: %+v", e)
-	}
 }
 
 // TestGenerateOpenings with a judge that scores every position 50

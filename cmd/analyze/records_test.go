@@ -4,10 +4,12 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/internal/figure/figuretest"
@@ -256,5 +258,61 @@ func TestMatchJSON(t *testing.T) {
 	// Records of two matches mixed: game 7 has gamma where the first game had alpha or beta.
 	if code, _, stderr := runArgs("match", smallRecords, handicapRecords); code != 1 || !oneLine(stderr) || !strings.Contains(stderr, "game 7") {
 		t.Errorf("two matches: exit %d, stderr %q; want a one-line error naming game 7", code, stderr)
+	}
+}
+
+// TestMatchReplays recounts a planted file in which a deterministic match's openings ran
+// out: games 0-5 of small.jsonl, then the same six games again as games 6-11. By hand from
+// analysis/testdata/README.md: the three distinct pairs give [0 1 1 0 1] and alpha 3 wins,
+// 1 draw and 2 losses; the other six games (three pairs) are replays and count for nothing.
+// With --sprt the test sees three pairs, so its LLR is that of [0 1 1 0 1].
+func TestMatchReplays(t *testing.T) {
+	data, err := os.ReadFile(smallRecords)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")[:6]
+	var b strings.Builder
+	for copy := range 2 {
+		for _, line := range lines {
+			var g map[string]any
+			if err := json.Unmarshal([]byte(line), &g); err != nil {
+				t.Fatal(err)
+			}
+			g["id"] = g["id"].(float64) + float64(6*copy)
+			out, _ := json.Marshal(g)
+			b.Write(append(out, '\n'))
+		}
+	}
+	path := filepath.Join(t.TempDir(), "replayed.jsonl")
+	os.WriteFile(path, []byte(b.String()), 0o644)
+	code, stdout, stderr := runArgs("match", "--json", "--sprt", "elo0=0,elo1=10", path)
+	var m struct {
+		Games, Pairs        int
+		Distinct            int `json:"distinct_games"`
+		ReplayedGames       int `json:"replayed_games"`
+		ReplayedPairs       int `json:"replayed_pairs"`
+		Wins, Draws, Losses int
+		Pentanomial         sprt.Pentanomial
+		SPRT                struct {
+			State string
+			LLR   float64
+			Pairs int
+		}
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &m) != nil {
+		t.Fatalf("match: exit %d %s %s", code, stderr, stdout)
+	}
+	if m.Games != 12 || m.Distinct != 6 || m.ReplayedGames != 6 || m.ReplayedPairs != 3 || m.Pairs != 3 ||
+		m.Pentanomial != [5]int{0, 1, 1, 0, 1} || m.Wins != 3 || m.Draws != 1 || m.Losses != 2 {
+		t.Errorf("recount %+v", m)
+	}
+	test, _ := sprt.Parse("elo0=0,elo1=10")
+	if want := test.LLR(sprt.Pentanomial{0, 1, 1, 0, 1}); m.SPRT.Pairs != 3 || m.SPRT.State != "continue" || math.Abs(m.SPRT.LLR-want) > 1e-12 {
+		t.Errorf("sprt %+v; want LLR %v after 3 pairs", m.SPRT, want)
+	}
+	code, stdout, _ = runArgs("match", path)
+	if code != 0 || !strings.Contains(stdout, "6 games replayed earlier ones and were left out (3 pairs)") {
+		t.Errorf("the table does not say what it left out: %s", stdout)
 	}
 }

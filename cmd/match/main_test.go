@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/engine"
 	"github.com/shogilab/shogilab/internal/fsftest"
 	"github.com/shogilab/shogilab/internal/recordtest"
@@ -84,16 +85,21 @@ func runCmd(args ...string) (stdout, stderr string, code int) {
 	return o.String(), e.String(), code
 }
 
-// matchJSON runs a match that must succeed and returns its report.
+// matchJSON runs a match that must succeed and returns its report. The exit status must be
+// the one for the test's verdict: 0 without a test or for H1, 3 for H0, 4 undecided.
 func matchJSON(t *testing.T, args ...string) report {
 	t.Helper()
 	out, errOut, code := runCmd(append(args, "-json")...)
-	if code != 0 {
-		t.Fatalf("match %v: exit %d\n%s", args, code, errOut)
-	}
 	var rep report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatalf("not one JSON object: %v\n%s", err, out)
+		t.Fatalf("match %v: exit %d, not one JSON object: %v\n%s\n%s", args, code, err, out, errOut)
+	}
+	want := 0
+	if rep.SPRT != nil {
+		want = map[sprt.State]int{sprt.H1: 0, sprt.H0: 3, sprt.Continue: 4}[rep.SPRT.State]
+	}
+	if code != want {
+		t.Fatalf("match %v: exit %d, want %d\n%s", args, code, want, errOut)
 	}
 	return rep
 }
@@ -367,5 +373,72 @@ func TestAgainstFairyStockfish(t *testing.T) {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// TestNoReplays: two deterministic players (one thread, a node limit, no noise) from a book
+// of two openings can play four distinct games, so a match of six is refused before it
+// starts, in one line that says what the book allows. The same match with root noise is
+// not deterministic: it plays, and its report says that the openings were reused.
+func TestNoReplays(t *testing.T) {
+	openings := filepath.Join(t.TempDir(), "two.sfen")
+	os.WriteFile(openings, []byte("rbsgk/4p/5/P4/KGSBR b - 1\nrbsgk/5/4p/P4/KGSBR b - 1\n"), 0o644)
+	args := []string{"-a", "mcts:CPuct=2.5", "-b", "mcts", "-nodes", "20", "-start", "@" + openings, "-max-plies", "40"}
+	_, errOut, code := runCmd(append(args, "-games", "6", "-out", t.TempDir())...)
+	if code != 2 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "2 openings allow 4 distinct games, not 6") {
+		t.Errorf("deterministic match of 6 games from 2 openings: exit %d, stderr %q", code, errOut)
+	}
+	rep := matchJSON(t, append(args, "-games", "4", "-out", t.TempDir())...)
+	if rep.Games != 4 || rep.OpeningUses != 1 {
+		t.Errorf("4 games from 2 openings: %+v", rep)
+	}
+	noisy := []string{"-a", "mcts:CPuct=2.5,Noise=0.25", "-b", "mcts", "-nodes", "20", "-start", "@" + openings, "-max-plies", "40", "-games", "6"}
+	out, errOut, code := runCmd(append(noisy, "-out", t.TempDir())...)
+	if code != 0 || !strings.Contains(out, "openings reused: one starts up to 2 pairs") {
+		t.Errorf("a noisy match of 6 games from 2 openings: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// TestBookOrder: --book-order random plays the openings in an order drawn from the seed,
+// every opening once before any twice, the same order for the same seed.
+func TestBookOrder(t *testing.T) {
+	// The first four openings of datasets/openings/balanced.sfen.
+	lines := []string{"r1sgk/B1b1p/5/P4/KGS1R b - 3", "r1sgk/b3p/3S1/P4/KG1BR w - 4", "rb1gk/3sp/5/PG3/K1SBR b - 3", "1bsgk/r3p/5/P1G1R/1KSB1 b - 7"}
+	book := filepath.Join(t.TempDir(), "four.sfen")
+	os.WriteFile(book, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	starts := func(seed string) []string {
+		rep := matchJSON(t, "-a", "random", "-b", "random", "-games", "8", "-max-plies", "4", "-start", "@"+book,
+			"-book-order", "random", "-seed", seed, "-out", t.TempDir())
+		var s []string
+		for _, g := range recordtest.ReadSorted(t, rep.Records) {
+			if g.ID%2 == 0 {
+				s = append(s, g.Start)
+			} else if g.Start != s[len(s)-1] {
+				t.Errorf("seed %s: game %d starts from %s, its pair's first game from %s", seed, g.ID, g.Start, s[len(s)-1])
+			}
+		}
+		return s
+	}
+	first := starts("3")
+	if got := strings.Join(starts("3"), "|"); got != strings.Join(first, "|") {
+		t.Errorf("seed 3 twice: %v and %v", first, got)
+	}
+	seen := map[string]bool{}
+	for _, s := range first {
+		seen[s] = true
+	}
+	if len(seen) != 4 {
+		t.Errorf("random order from seed 3: %v; want each of the 4 openings once", first)
+	}
+	differs := false
+	for _, seed := range []string{"4", "5", "6", "7"} {
+		differs = differs || strings.Join(starts(seed), "|") != strings.Join(first, "|")
+	}
+	if !differs {
+		t.Errorf("seeds 3 to 7 all give the order %v", first)
+	}
+	_, errOut, code := runCmd("-a", "random", "-b", "random", "-book-order", "shuffled", "-out", t.TempDir())
+	if code != 2 || !strings.Contains(errOut, `-book-order "shuffled"`) {
+		t.Errorf("bad book order: exit %d, %q", code, errOut)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"flag"
@@ -23,9 +24,12 @@ Makes a suite of balanced openings: random walks from the start position, each
 kept when a judge engine (by default Fairy-Stockfish at depth 14, one thread)
 scores it within --margin centipawns for the side to move. Walk i follows from
 --seed and i alone, and the judge is asked at a depth with a cleared hash, so the
-same flags give the same file, and a smaller --count a prefix of it. The file has
-one SFEN a line, with the walk and the score after '#'; match and selfplay read
-it with --start @FILE.
+same flags give the same file, and a smaller --count a prefix of it, whatever
+--parallel. The file has one SFEN a line, with the walk and the score after '#'
+(gzip-compressed when FILE ends in .gz); match and selfplay read it with
+--start @FILE. Every verdict goes to a journal (FILE.journal unless --journal
+names one) as it comes, so a killed run resumes where it stopped; the default
+journal is removed once FILE is written.
 
 Flags:
 `
@@ -42,6 +46,8 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	judge := fs.String("judge", defaultJudge, "the engine that judges a position: a usi player spec with a depth or node limit")
 	margin := fs.Int("margin", 100, "keep a position scored within ±margin centipawns for the side to move")
 	seed := fs.Uint64("seed", 1, "seed of the walks")
+	parallel := fs.Int("parallel", 1, "judges at once (a core each)")
+	journal := fs.String("journal", "", "file of the verdicts so far, kept (default: FILE.journal, removed at the end)")
 	asJSON := fs.Bool("json", false, "print a summary as one JSON object")
 	if err := parseFlags(fs, args, stdout, openingsUsage); err != nil {
 		return err
@@ -51,6 +57,12 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return cli.Usagef("-o FILE is required")
 	case fs.NArg() > 0:
 		return cli.Usagef("unexpected argument %q", fs.Arg(0))
+	case *parallel < 1:
+		return cli.Usagef("--parallel %d: need at least 1", *parallel)
+	}
+	keepJournal := *journal != ""
+	if !keepJournal {
+		*journal = *out + ".journal"
 	}
 	lo, hi, ok := strings.Cut(*plies, "-")
 	minPlies, err1 := strconv.Atoi(lo)
@@ -70,6 +82,7 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	progress := newProgress(stderr, "openings", 10*time.Second)
 	search := selfplay.OpeningSearch{
 		Count: *count, MinPlies: minPlies, MaxPlies: maxPlies, Judge: spec, Margin: *margin, Seed: *seed,
+		Parallel: *parallel, Journal: *journal,
 		Progress: func(kept, w int) {
 			walks = w
 			progress.update(selfplay.Progress{Done: kept, Total: *count, Elapsed: time.Since(began)})
@@ -86,8 +99,20 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		fmt.Sprintf("Made by: selfplay openings -o %s --count %d --plies %s --margin %d --seed %d --judge '%s'", filepath.Base(*out), *count, *plies, *margin, *seed, *judge),
 		"Each line: SFEN # the walk's moves, the judge's score in centipawns.",
 	}
-	if err := writeAtomically(*out, func(w io.Writer) error { return selfplay.WriteOpenings(w, header, openings) }); err != nil {
+	if err := writeAtomically(*out, func(w io.Writer) error {
+		if strings.HasSuffix(*out, ".gz") {
+			zw := gzip.NewWriter(w)
+			if err := selfplay.WriteOpenings(zw, header, openings); err != nil {
+				return err
+			}
+			return zw.Close()
+		}
+		return selfplay.WriteOpenings(w, header, openings)
+	}); err != nil {
 		return err
+	}
+	if !keepJournal {
+		os.Remove(*journal)
 	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(struct {

@@ -11,10 +11,10 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/shogilab/shogilab/analysis/match"
 	"github.com/shogilab/shogilab/analysis/selection"
 	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/internal/figure"
-	"github.com/shogilab/shogilab/selfplay"
 )
 
 // StrengthMatches is where the strength datasets live below the repository root: one
@@ -99,16 +99,16 @@ func NewStrengthStudy(root string) (*StrengthStudy, error) {
 	return s, nil
 }
 
-// readMatch counts a match's records as the match did (selfplay.Recount).
+// readMatch counts a match's records as the match did (package match).
 func readMatch(path string) (StrengthResult, error) {
-	rc := selfplay.NewRecount()
-	if _, err := selection.Stream([]string{path}, selection.Filter{}, selection.Options{}, rc.Add); err != nil {
+	st := match.NewStandings(true)
+	if _, err := selection.Stream([]string{path}, selection.Filter{}, selection.Options{Fields: match.Fields}, st.Add); err != nil {
 		return StrengthResult{}, err
 	}
-	if rc.Played() == 0 {
+	if st.Counted == 0 {
 		return StrengthResult{}, fmt.Errorf("no games")
 	}
-	return StrengthResult{Games: rc.Games, Estimate: rc.Estimate()}, nil
+	return StrengthResult{Games: st.Games, Estimate: st.Estimate()}, nil
 }
 
 // Timed returns the versions' matches at 100 ms a move, oldest first.

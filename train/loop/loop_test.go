@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/engine/nnue"
 	"github.com/shogilab/shogilab/selfplay"
 	"github.com/shogilab/shogilab/train/data"
@@ -70,6 +71,9 @@ func tinyConfig(t *testing.T, dir string, initial []byte) Config {
 	c.Games, c.Playouts, c.MaxPlies = 4, 60, 80
 	c.Fit.Epochs, c.Fit.Threads, c.HeldOut = 2, 1, 0.25
 	c.GatePlayouts, c.GateGames = 60, 8
+	// A gate of 8 games decides only a test this wide: the planted good network wins 8-0
+	// and must be accepted (H1), since an undecided gate promotes nothing.
+	c.SPRT = sprt.Test{Elo0: 0, Elo1: 400, Alpha: 0.1, Beta: 0.1, Model: sprt.Logistic}
 	c.AnchorPlayouts, c.AnchorGames = 60, 4
 	c.Version = "loop-test"
 	return c
