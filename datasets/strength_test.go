@@ -161,7 +161,7 @@ func TestOpenings(t *testing.T) {
 		}
 		t.Skip("fairy-stockfish is not on PATH")
 	}
-	args, _ := command(t, "selfplay", "openings")
+	args, _ := command(t, "selfplay", "openings/balanced.sfen")
 	shippedPath := flagValue(t, args, "-o")
 	out := filepath.Join(t.TempDir(), "openings.sfen")
 	run(t, "selfplay", withFlag(t, withFlag(t, args, "--count", "3"), "-o", out)...)

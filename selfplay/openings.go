@@ -47,6 +47,8 @@ type JudgedOpening struct {
 	SFEN    string
 	Moves   []string
 	ScoreCP int
+	Walk    int // the walk's number
+	Block   int // the block of JudgeBlock positions it was judged in
 }
 
 // verdict is what the judge said of a walk's position: a score in
@@ -60,12 +62,93 @@ type verdict struct {
 func (v verdict) balanced(margin int) bool { return !v.mate && !v.none && abs(v.cp) <= margin }
 
 // candidate is a walk whose position is judged: the walk's number, its moves
-// and the position it reached.
+// and the position it reached, and its number among the candidates.
 type candidate struct {
-	walk int
-	line []string
-	pos  minishogi.Position
-	key  string
+	walk, index int
+	line        []string
+	pos         minishogi.Position
+	key         string
+}
+
+// walks makes the walks in order and calls yield with each that is judged,
+// until it returns false (walks then returns false) or maxWalks are made.
+func (o OpeningSearch) walks(maxWalks int, yield func(candidate) bool) bool {
+	start := minishogi.StartPosition()
+	seen := map[string]bool{}
+	var moves []minishogi.Move
+	index := 0
+	for walk := 0; walk < maxWalks; walk++ {
+		rng := rand.New(rand.NewPCG(GameSeed(o.Seed, walk), 0x6f70656e)) // "open"
+		g := minishogi.NewGame(start, minishogi.GameOptions{})
+		var line []string
+		plies := o.MinPlies + rng.IntN(o.MaxPlies-o.MinPlies+1)
+		for range plies {
+			if g.Result().Over() {
+				break
+			}
+			pos := g.Position()
+			moves = pos.LegalMoves(moves[:0])
+			m := moves[rng.IntN(len(moves))]
+			line = append(line, m.String())
+			g.Play(m)
+		}
+		pos := g.Position()
+		key := positionKey(pos)
+		if g.Result().Over() || seen[key] {
+			continue
+		}
+		seen[key] = true
+		if !yield(candidate{walk: walk, index: index, line: line, pos: pos, key: key}) {
+			return false
+		}
+		index++
+	}
+	return true
+}
+
+// Block is one block of judged positions, judged again (OpeningSearch.JudgeBlock).
+type Block []JudgedPosition
+
+// JudgedPosition is a position a walk reached and the judge's verdict on it.
+type JudgedPosition struct {
+	JudgedOpening
+	Mate bool // the judge found a mate (ScoreCP is then 0)
+	None bool // the judge gave no score
+}
+
+// JudgeBlock judges block number block of a search again, as GenerateOpenings
+// judged it (the same positions, in order, by one new process of the judge),
+// so that anyone can check a book's verdicts.
+func (o OpeningSearch) JudgeBlock(ctx context.Context, block int) (Block, error) {
+	maxWalks := o.MaxWalks
+	if maxWalks == 0 {
+		maxWalks = 100 * o.Count
+	}
+	var cands []candidate
+	o.walks(maxWalks, func(c candidate) bool {
+		if c.index/JudgeBlock == block {
+			cands = append(cands, c)
+		}
+		return c.index < (block+1)*JudgeBlock-1
+	})
+	if len(cands) == 0 {
+		return nil, fmt.Errorf("selfplay: openings: no block %d within %d walks", block, maxWalks)
+	}
+	lim := usi.GoParams{Nodes: o.Judge.Limits.Nodes, Depth: o.Judge.Limits.Depth}
+	vs, err := judgeBlock(ctx, o.Judge, cands, lim)
+	if err != nil {
+		return nil, err
+	}
+	out := make(Block, len(cands))
+	for i, c := range cands {
+		out[i] = JudgedPosition{JudgedOpening: c.opening(vs[i]), Mate: vs[i].mate, None: vs[i].none}
+	}
+	return out, nil
+}
+
+// opening is the candidate as an opening with verdict v.
+func (c candidate) opening(v verdict) JudgedOpening {
+	return JudgedOpening{SFEN: c.pos.SFEN(), Moves: c.line, ScoreCP: v.cp, Walk: c.walk, Block: c.index / JudgeBlock}
 }
 
 // GenerateOpenings makes a balanced suite of openings. Walk i draws its
@@ -124,37 +207,16 @@ func GenerateOpenings(ctx context.Context, o OpeningSearch) ([]JudgedOpening, er
 	walksDone := make(chan int, 1) // the number of walks made, when they ran out
 	go func() {
 		defer close(candidates)
-		start := minishogi.StartPosition()
-		seen := map[string]bool{}
-		var moves []minishogi.Move
-		for walk := 0; walk < maxWalks; walk++ {
-			rng := rand.New(rand.NewPCG(GameSeed(o.Seed, walk), 0x6f70656e)) // "open"
-			g := minishogi.NewGame(start, minishogi.GameOptions{})
-			var line []string
-			plies := o.MinPlies + rng.IntN(o.MaxPlies-o.MinPlies+1)
-			for range plies {
-				if g.Result().Over() {
-					break
-				}
-				pos := g.Position()
-				moves = pos.LegalMoves(moves[:0])
-				m := moves[rng.IntN(len(moves))]
-				line = append(line, m.String())
-				g.Play(m)
-			}
-			pos := g.Position()
-			key := positionKey(pos)
-			if g.Result().Over() || seen[key] {
-				continue
-			}
-			seen[key] = true
+		if o.walks(maxWalks, func(c candidate) bool {
 			select {
-			case candidates <- candidate{walk: walk, line: line, pos: pos, key: key}:
+			case candidates <- c:
+				return true
 			case <-ctx.Done():
-				return
+				return false
 			}
+		}) {
+			walksDone <- maxWalks
 		}
-		walksDone <- maxWalks
 	}()
 
 	// The judges: each candidate in order gets a slot for its verdict, filled
@@ -255,7 +317,7 @@ func GenerateOpenings(ctx context.Context, o OpeningSearch) ([]JudgedOpening, er
 		}
 		walks = j.c.walk + 1
 		if j.v.balanced(o.Margin) {
-			kept = append(kept, JudgedOpening{SFEN: j.c.pos.SFEN(), Moves: j.c.line, ScoreCP: j.v.cp})
+			kept = append(kept, j.c.opening(j.v))
 		}
 		if o.Progress != nil {
 			o.Progress(len(kept), walks)
@@ -423,8 +485,9 @@ func abs(x int) int {
 }
 
 // WriteOpenings writes an openings file that ReadOpenings reads: the
-// header lines as '#' comments, then one SFEN a line with the walk and the
-// judge's score after a '#'.
+// header lines as '#' comments, then one SFEN a line with, after a '#', the
+// walk's moves, the judge's score, the walk's number and the block it was
+// judged in.
 func WriteOpenings(w io.Writer, header []string, openings []JudgedOpening) error {
 	var b strings.Builder
 	for _, h := range header {
@@ -434,7 +497,7 @@ func WriteOpenings(w io.Writer, header []string, openings []JudgedOpening) error
 		fmt.Fprintf(&b, "# %s\n", h)
 	}
 	for _, o := range openings {
-		fmt.Fprintf(&b, "%s # %s, cp %d\n", o.SFEN, strings.Join(o.Moves, " "), o.ScoreCP)
+		fmt.Fprintf(&b, "%s # %s, cp %d, walk %d, block %d\n", o.SFEN, strings.Join(o.Moves, " "), o.ScoreCP, o.Walk, o.Block)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

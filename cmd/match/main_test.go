@@ -85,6 +85,10 @@ func runCmd(args ...string) (stdout, stderr string, code int) {
 	return o.String(), e.String(), code
 }
 
+// balanced is the suite of 100 balanced openings: matches of deterministic players need
+// more than one opening.
+var balanced = filepath.Join("..", "..", "datasets", "openings", "balanced.sfen")
+
 // matchJSON runs a match that must succeed and returns its report. The exit status must be
 // the one for the test's verdict: 0 without a test or for H1, 3 for H0, 4 undecided.
 func matchJSON(t *testing.T, args ...string) report {
@@ -122,7 +126,7 @@ func TestBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-a", "random"}, "match: need both -a and -b (see -h)"},
+		{[]string{"-a", "random"}, "match: need both -a and -b, or players with -p or -ladder (see -h)"},
 		{[]string{"-a", "random", "-b", "random", "-games", "0"}, "match: -games 0: need at least 1"},
 		{[]string{"-a", "random", "-b", "random", "-sprt", "elo0=5,elo1=0"}, `match: -sprt "elo0=5,elo1=0": elo0=5 must be below elo1=0`},
 		{[]string{"-a", "random", "-b", "random", "-sprt", "elo0=0,elo1=5,beta=0.9"}, `match: -sprt "elo0=0,elo1=5,beta=0.9": alpha=0.05 and beta=0.9 must be above 0 and below 0.5`},
@@ -296,7 +300,7 @@ func tool(t *testing.T, name string) string {
 // half-point model rates the two players apart by the match's Elo (an independent fit of
 // the same games); analyze games reads them; selfplay export writes each as KIF.
 func TestRecordsForTheTools(t *testing.T) {
-	rep := matchJSON(t, "-a", "mcts", "-b", "mcts:playouts=15", "-nodes", "30", "-games", "12",
+	rep := matchJSON(t, "-a", "mcts", "-b", "mcts:playouts=15", "-nodes", "30", "-games", "12", "-start", "@"+balanced,
 		"-max-plies", "100", "-out", t.TempDir())
 	out, err := exec.Command(tool(t, "analyze"), "ratings", "-model", "half-point", "-json", rep.Records).Output()
 	if err != nil {
@@ -343,7 +347,7 @@ func TestAgainstFairyStockfish(t *testing.T) {
 		name string
 		args []string
 	}{
-		{"nodes", []string{"-a", "mcts", "-b", fsf + ",nodes=2000", "-nodes", "300", "-games", "4", "-parallel", "2"}},
+		{"nodes", []string{"-a", "mcts", "-b", fsf + ",nodes=2000", "-nodes", "300", "-games", "4", "-parallel", "2", "-start", "@" + balanced}},
 		// A loaded machine (CI runs test binaries side by side) can stall a process for
 		// tenths of a second: the margin keeps that from deciding a game (TestLossOnTime
 		// checks the clock strictly).

@@ -97,7 +97,8 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		fmt.Sprintf("%d balanced Minishogi openings: random walks of %s plies from the start position, kept when", len(openings), *plies),
 		fmt.Sprintf("the judge scores them within ±%d centipawns for the side to move; %d walks.", *margin, walks),
 		fmt.Sprintf("Made by: selfplay openings -o %s --count %d --plies %s --margin %d --seed %d --judge '%s'", filepath.Base(*out), *count, *plies, *margin, *seed, *judge),
-		"Each line: SFEN # the walk's moves, the judge's score in centipawns.",
+		fmt.Sprintf("Each line: SFEN # the walk's moves, the judge's score in centipawns, the walk's number, and its block: the %d positions judged", selfplay.JudgeBlock),
+		"one after another by one new process of the judge (selfplay.OpeningSearch.JudgeBlock judges a block again).",
 	}
 	if err := writeAtomically(*out, func(w io.Writer) error {
 		if strings.HasSuffix(*out, ".gz") {
