@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -13,7 +14,7 @@ import (
 	"github.com/shogilab/shogilab/selfplay"
 )
 
-func runMatch(args []string, stdout, stderr io.Writer) error {
+func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("analyze match", flag.ContinueOnError)
 	rf := addRecordFlags(fs)
 	fs.Usage = func() {

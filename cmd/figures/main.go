@@ -9,6 +9,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -29,7 +30,9 @@ import (
 	"github.com/shogilab/shogilab/notebooks/paper"
 )
 
-func main() { os.Exit(cli.RunOne("figures", run, os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	os.Exit(cli.RunOne(cli.Command{Name: "figures", Run: run}, os.Args[1:], os.Stdout, os.Stderr))
+}
 
 // report is what figures prints: one entry per figure, and the time taken.
 type report struct {
@@ -46,7 +49,7 @@ type figureEntry struct {
 	Caption string   `json:"caption"`
 }
 
-func run(args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("figures", flag.ContinueOnError)
 	out := fs.String("out", "figures", "directory to write the figures and captions.md into")
 	root := fs.String("root", "", "the shogilab repository, for the datasets (default: $"+paper.RootEnv+", or the repository above the working directory)")

@@ -213,8 +213,16 @@ func TestKillAndResume(t *testing.T) {
 				t.Fatalf("a killed Parquet run left %s", c.result)
 			}
 		}
+		// The killed run's lock file stays; the rerun takes it over and removes it.
+		lock := filepath.Join(killed, ".games-0-of-1."+c.format+".lock")
+		if _, err := os.Stat(lock); err != nil {
+			t.Errorf("%s: the killed run's lock file: %v", c.format, err)
+		}
 		if out, err := exec.Command(binary, args(killed, "--format", c.format)...).CombinedOutput(); err != nil {
 			t.Fatalf("%s: rerun: %v\n%s", c.format, err, out)
+		}
+		if _, err := os.Stat(lock); !os.IsNotExist(err) {
+			t.Errorf("%s: the lock file is left after a clean exit (%v)", c.format, err)
 		}
 		recordtest.Same(t, c.format+" killed and rerun", recordtest.ReadSorted(t, filepath.Join(killed, c.result)),
 			recordtest.ReadSorted(t, filepath.Join(ref, "games-0-of-1.jsonl")))

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/selfplay"
 )
@@ -52,6 +53,9 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	case fs.NArg() > 0:
 		return cli.Usagef("unexpected argument %q", fs.Arg(0))
 	}
+	if err := cli.CheckOutputFile(*out); err != nil {
+		return err
+	}
 	lo, hi, ok := strings.Cut(*plies, "-")
 	minPlies, err1 := strconv.Atoi(lo)
 	maxPlies, err2 := strconv.Atoi(hi)
@@ -86,7 +90,7 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		fmt.Sprintf("Made by: selfplay openings -o %s --count %d --plies %s --margin %d --seed %d --judge '%s'", filepath.Base(*out), *count, *plies, *margin, *seed, *judge),
 		"Each line: SFEN # the walk's moves, the judge's score in centipawns.",
 	}
-	if err := writeAtomically(*out, func(w io.Writer) error { return selfplay.WriteOpenings(w, header, openings) }); err != nil {
+	if err := atomicfile.Write(*out, func(w io.Writer) error { return selfplay.WriteOpenings(w, header, openings) }); err != nil {
 		return err
 	}
 	if *asJSON {
@@ -114,22 +118,4 @@ func resolveFSF(spec string) string {
 		}
 	}
 	return spec
-}
-
-// writeAtomically writes a file beside path and renames it into place, so that path is
-// never partial.
-func writeAtomically(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

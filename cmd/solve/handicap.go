@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"github.com/shogilab/shogilab/internal/cli"
 
 	"flag"
@@ -10,7 +11,7 @@ import (
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
-func runHandicap(args []string, stdout, stderr io.Writer) error {
+func runHandicap(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f mateFlags
 	fs := flag.NewFlagSet("solve handicap", flag.ContinueOnError)
 	f.register(fs)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -166,7 +167,7 @@ func parseBytes(s string) (uint64, error) {
 	return uint64(n * float64(scale)), nil
 }
 
-func runMate(args []string, stdout, stderr io.Writer) error {
+func runMate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f mateFlags
 	var sfen, attacker string
 	fs := flag.NewFlagSet("solve mate", flag.ContinueOnError)

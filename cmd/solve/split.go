@@ -2,6 +2,7 @@ package main
 
 import (
 	"compress/gzip"
+	"context"
 	"encoding/gob"
 	"flag"
 	"fmt"
@@ -107,7 +108,7 @@ func readSplit(path string) (*splitFile, error) {
 }
 
 // runShard solves one shard of a split: the leaves i, i+n, i+2n, ...
-func runShard(args []string, stdout, stderr io.Writer) error {
+func runShard(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("solve shard", flag.ContinueOnError)
 	shardFlag := fs.String("shard", "", "solve shard `i/n` of the subproblems (default: from SLURM_ARRAY_TASK_ID and _COUNT)")
 	out := fs.String("o", "", "write the results to `FILE` (default: SPLIT-I-of-N.result)")
@@ -173,7 +174,7 @@ mate within the plies left, with its proof. solve merge puts the shards' results
 }
 
 // runMerge combines the shards' results into the root's answer and one proof.
-func runMerge(args []string, stdout, stderr io.Writer) error {
+func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("solve merge", flag.ContinueOnError)
 	proofFile := fs.String("proof", "", "write the merged proof to `FILE`")
 	if err := parseFlags(fs, args, stdout, `usage: solve merge SPLIT RESULT... [--proof FILE]

@@ -11,6 +11,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -28,9 +29,11 @@ import (
 	ms "github.com/shogilab/shogilab/rules/minishogi"
 )
 
-func main() { os.Exit(cli.RunOne("tactics", run, os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	os.Exit(cli.RunOne(cli.Command{Name: "tactics", Run: run}, os.Args[1:], os.Stdout, os.Stderr))
+}
 
-func run(args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tactics", flag.ContinueOnError)
 	out := fs.String("out", "", "directory for mate3.sfen, mate5.sfen and mate7.sfen (required)")
 	most := fs.Int("max", 50, "positions kept of each length, the first found")
@@ -52,8 +55,6 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := cli.CheckOutputDir(*out); err != nil {
 		return err
 	}
-	ctx, stop := cli.Interruptible()
-	defer stop()
 	fsf, err := startFSF(*fsfPath)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -12,7 +13,7 @@ import (
 	"github.com/shogilab/shogilab/train/loop"
 )
 
-func runCurve(args []string, stdout, _ io.Writer) error {
+func runCurve(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("train curve", flag.ContinueOnError)
 	// --out names an output directory in every command (docs/architecture.md#commands);
 	// -o, this command's first spelling, still works.
