@@ -25,6 +25,7 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/notebooks/paper"
@@ -125,7 +126,7 @@ Flags:
 		// Plain lines, not a bar: there are a handful of sections, each a few seconds.
 		fmt.Fprintf(stderr, "figures: section %s: %d figures in %.1fs\n", s.Name, len(figs), time.Since(t).Seconds())
 	}
-	if err := os.WriteFile(filepath.Join(*out, "captions.md"), []byte(formatCaptions(captions)), 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(*out, "captions.md"), []byte(formatCaptions(captions))); err != nil {
 		return err
 	}
 	if *gallery != "" {
@@ -230,5 +231,5 @@ func writeGallery(path string, rep report, opts figure.Options) error {
 		}
 		fmt.Fprintf(&b, "\n![%s](%s)\n\n**Figure %s.** %s\n", f.Name, filepath.ToSlash(rel), f.Name, f.Caption)
 	}
-	return os.WriteFile(path, []byte(b.String()), 0o644)
+	return atomicfile.WriteFile(path, []byte(b.String()))
 }

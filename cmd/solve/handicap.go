@@ -5,6 +5,7 @@ import (
 	"github.com/shogilab/shogilab/internal/cli"
 
 	"flag"
+	"fmt"
 	"io"
 	"strings"
 
@@ -37,7 +38,10 @@ for the methods and the output.`); err != nil {
 		if path == "" {
 			path = fs.Arg(0) + ".split"
 		}
+		if err := cli.CheckOutputFile(path); err != nil {
+			return fmt.Errorf("--split-file: %w", err)
+		}
 		return writeSplit(path, fs.Arg(0), root, minishogi.Sente, *split, f.maxPlies, stdout)
 	}
-	return solveMate(f, fs.Arg(0), root, minishogi.Sente, stdout, stderr)
+	return solveMate(ctx, f, fs.Arg(0), root, minishogi.Sente, stdout, stderr)
 }

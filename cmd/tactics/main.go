@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/retro"
@@ -123,7 +124,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	counts := map[string]int{"rejected_by_fsf": rejected}
 	for _, n := range []int{3, 5, 7} {
 		text := strings.Join(found[n], "\n") + "\n"
-		if err := os.WriteFile(filepath.Join(*out, fmt.Sprintf("mate%d.sfen", n)), []byte(text), 0o644); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(*out, fmt.Sprintf("mate%d.sfen", n)), []byte(text)); err != nil {
 			return err
 		}
 		counts[fmt.Sprintf("mate%d", n)] = len(found[n])

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -98,4 +99,10 @@ func (l *Lock) Release() error {
 		return fmt.Errorf("filelock: %w", err)
 	}
 	return nil
+}
+
+// Beside is the conventional lock file of path: the hidden file .NAME.lock in its directory
+// (shell globs such as *.jsonl* leave it out).
+func Beside(path string) string {
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
 }

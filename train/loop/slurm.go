@@ -35,7 +35,7 @@ func (s *Slurm) script(c *Config, g int, spec, out string) string {
 #SBATCH --job-name=shogilab-loop-%03d
 #SBATCH --cpus-per-task=1
 #SBATCH --requeue
-#SBATCH --signal=TERM@60
+#SBATCH --signal=B:TERM@60
 set -euo pipefail
 exec %s run --sente %s --gote %s --start %s --games %d --seed %d --max-plies %d --parallel 1 --threads 1 --shards %d --out %s
 `, g, g, q(s.Selfplay), q(spec), q(spec), q("@"+c.OpeningsName),
