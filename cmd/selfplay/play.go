@@ -127,6 +127,9 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("%w (--gote)", err)
 	}
+	if err := cli.CheckOutputDir(*out); err != nil {
+		return err
+	}
 	shard := selfplay.Whole
 	if *shardFlag != "" {
 		if shard, err = selfplay.ParseShard(*shardFlag); err != nil {

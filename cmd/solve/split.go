@@ -156,8 +156,10 @@ time limit, the same command resumes it.`); err != nil {
 		}
 		shard = s
 	}
-	sp, err := readSplit(fs.Arg(0))
-	if err != nil {
+	// The split is read before the work that watches ctx: a read blocked on it (a FIFO, a
+	// stalled network file system) must not hold up a signal.
+	var sp *splitFile
+	if err := cli.Detach(ctx, func() (err error) { sp, err = readSplit(fs.Arg(0)); return err }); err != nil {
 		return err
 	}
 	path := *out

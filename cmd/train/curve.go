@@ -37,6 +37,11 @@ func runCurve(ctx context.Context, args []string, stdout, _ io.Writer) error {
 		return cli.Usagef("want one run directory, got %d arguments", fs.NArg())
 	}
 	dir := fs.Arg(0)
+	if *out != "" {
+		if err := cli.CheckOutputDir(*out); err != nil {
+			return err
+		}
+	}
 	prov, err := loop.ReadProvenance(dir)
 	if err != nil {
 		return err

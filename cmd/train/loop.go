@@ -65,6 +65,9 @@ func runLoop(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if fs.NArg() != 1 {
 		return cli.Usagef("want one run directory, got %d arguments", fs.NArg())
 	}
+	if err := cli.CheckOutputDir(fs.Arg(0)); err != nil {
+		return err
+	}
 	test, err := sprt.Parse(*sprtText)
 	if err != nil {
 		return cli.Usagef("-sprt %q: %s", *sprtText, strings.TrimPrefix(err.Error(), "sprt: "))
