@@ -98,7 +98,9 @@ func TestSignalsStopEveryCommand(t *testing.T) {
 		{"train", func(f string) []string { return []string{"linear", "-o", filepath.Join(out, "x.lin"), f} }, ".jsonl", "x.lin"},
 		{"train", func(f string) []string { return []string{"info", f} }, ".nnue", ""},
 		{"solve", func(f string) []string { return []string{"verify", f} }, ".proof", ""},
-		{"solve", func(f string) []string { return []string{"shard", f, "--shard", "0/1", "-o", filepath.Join(out, "x.result")} }, ".split", "x.result"},
+		{"solve", func(f string) []string {
+			return []string{"shard", f, "--shard", "0/1", "-o", filepath.Join(out, "x.result")}
+		}, ".split", "x.result"},
 		{"solve", func(f string) []string { return []string{"merge", f, f, "--proof", filepath.Join(out, "x.proof")} }, ".split", "x.proof"},
 	} {
 		t.Run(c.name+" "+strings.Join(c.args("FILE")[:min(3, len(c.args("FILE")))], " "), func(t *testing.T) {
