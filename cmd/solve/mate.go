@@ -379,16 +379,15 @@ func solveMate(ctx context.Context, f mateFlags, handicap string, root minishogi
 				Progress: func(depth, positions int) { progress("retrograde", depth, false, int64(positions)) }})
 		}
 	)
+	// The retrograde method is waited for under cli.Detach: r is not read after a signal.
 	if f.threads >= 2 {
 		wg.Go(runRetro)
 		runDF()
-		if ctx.Err() == nil {
-			wg.Wait()
-		}
+		cli.Detach(ctx, func() error { wg.Wait(); return nil })
 	} else {
 		runDF()
 		if ctx.Err() == nil {
-			cli.Detach(ctx, func() error { runRetro(); return nil }) // r is not read after a signal
+			cli.Detach(ctx, func() error { runRetro(); return nil })
 		}
 	}
 	if dErr != nil {
