@@ -73,7 +73,7 @@ func writers(t *testing.T, dir string) []writer {
 			}
 		}, args: func(_, out string) []string { return []string{"linear", "-priors=false", "-o", out, small} }},
 		{name: "selfplay", out: "merged.jsonl", check: ok("selfplay", "verify"),
-			args: func(_, out string) []string { return []string{"merge", "-o", out, small} }},
+			args: func(_, out string) []string { return []string{"merge", "-o", out, records} }},
 		{name: "selfplay", out: "games.parquet", check: ok("selfplay", "verify"),
 			args: func(dir, _ string) []string { return []string{"export", "--format", "parquet", "--out", dir, small} }},
 		{name: "solve", out: "four.proof", check: ok("solve", "verify"),
@@ -109,8 +109,8 @@ func prepare(t *testing.T, w writer) (string, string, []byte) {
 	return dir, out, before
 }
 
-// TestWritesOnFullDisk: each writing command, run where a file may not grow past 1 KiB
-// (RLIMIT_FSIZE: write(2) fails with EFBIG, as on a full disk), fails in one line and leaves
+// TestWritesOnFullDisk: each writing command, run where no file may grow (RLIMIT_FSIZE 0:
+// write(2) fails with EFBIG, as on a full disk), fails in one line and leaves
 // the previous output as it was, and no temporary file. A partial network, proof or table
 // used to stay under the final name.
 func TestWritesOnFullDisk(t *testing.T) {
@@ -118,7 +118,7 @@ func TestWritesOnFullDisk(t *testing.T) {
 	for _, w := range writers(t, dir) {
 		t.Run(w.name+" "+w.out, func(t *testing.T) {
 			dir, out, before := prepare(t, w)
-			args := append([]string{"-c", `ulimit -f 1; exec "$@"`, "sh", filepath.Join(bin, w.name)}, w.args(dir, out)...)
+			args := append([]string{"-c", `ulimit -f 0; exec "$@"`, "sh", filepath.Join(bin, w.name)}, w.args(dir, out)...)
 			_, msg, code := runBin(t, "/bin/bash", args...)
 			if code == 0 || strings.Count(msg, "\n") < 1 || !strings.Contains(msg, "file too large") {
 				t.Errorf("exit %d, stderr %q; want a failure naming the write error", code, msg)
