@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"fmt"
 	"io"
 )
@@ -8,13 +9,16 @@ import (
 // Convert writes the games of the record files in (JSON Lines, plain or
 // gzip, or games tables) as the games table games and the positions table
 // positions, streaming: memory does not grow with the games. It returns the
-// number of games. Nothing is left under either name when it fails.
-func Convert(in []string, games, positions string) (int, error) {
+// number of games. On failure, or when ctx is cancelled (SIGINT, SIGTERM),
+// the tables already there stay as they were (a failure while putting the
+// new ones in place may leave the new positions table alone: never a games
+// table with another's positions; see Writer).
+func Convert(ctx context.Context, in []string, games, positions string) (int, error) {
 	w, err := Create(games, positions)
 	if err != nil {
 		return 0, err
 	}
-	r := NewReader(in, Options{RequireNewline: true})
+	r := NewReader(in, Options{RequireNewline: true, Context: ctx})
 	defer r.Close()
 	for {
 		g, err := r.Read()

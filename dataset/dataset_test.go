@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -89,7 +90,7 @@ func convert(t *testing.T) (dir string, games []*record.Game) {
 	t.Helper()
 	dir = t.TempDir()
 	src := sources(t)
-	n, err := Convert(src, filepath.Join(dir, "games.parquet"), filepath.Join(dir, "positions.parquet"))
+	n, err := Convert(context.Background(), src, filepath.Join(dir, "games.parquet"), filepath.Join(dir, "positions.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,8 +259,14 @@ func TestDuckDBAgrees(t *testing.T) {
 	}
 	// The metadata says which table is which.
 	kv := duckdbtest.Query(t, fmt.Sprintf(`SELECT decode(key) k, decode(value) v FROM parquet_kv_metadata('%s') WHERE decode(key) LIKE 'shogilab.%%' ORDER BY k`, gp))
-	if fmt.Sprint(kv) != "[map[k:shogilab.format v:1] map[k:shogilab.positions v:positions.parquet] map[k:shogilab.table v:games]]" {
-		t.Errorf("games table metadata %v", kv)
+	// The pair's digest (PairKey), as DuckDB computes it from the games table's rows.
+	digest := duckdbtest.Query(t, fmt.Sprintf(`SELECT sha256(string_agg(id || ' ' || array_to_string(moves, ' ') || chr(10), '' ORDER BY file_row_number)) d FROM read_parquet('%s', file_row_number = true)`, gp))[0]["d"]
+	if want := fmt.Sprintf("[map[k:shogilab.format v:1] map[k:shogilab.pair v:%s] map[k:shogilab.positions v:positions.parquet] map[k:shogilab.table v:games]]", digest); fmt.Sprint(kv) != want {
+		t.Errorf("games table metadata %v, want %s", kv, want)
+	}
+	pkv := duckdbtest.Query(t, fmt.Sprintf(`SELECT decode(value) v FROM parquet_kv_metadata('%s') WHERE decode(key) = 'shogilab.pair'`, filepath.Join(filepath.Dir(gp), "positions.parquet")))
+	if len(pkv) != 1 || pkv[0]["v"] != digest {
+		t.Errorf("positions table digest %v, want %v", pkv, digest)
 	}
 }
 

@@ -176,17 +176,42 @@ func openGames(path string, fields record.Fields) (*gamesFile, error) {
 		return nil, err
 	}
 	if fields.Has(record.FieldStats) {
-		name, ok := t.meta[PositionsKey]
-		if !ok {
-			g.close()
-			return nil, fmt.Errorf("dataset: %s: the games table names no positions table, where the statistics are", path)
-		}
-		if g.stats, err = openPositions(filepath.Join(filepath.Dir(path), name)); err != nil {
+		if g.stats, err = pairedPositions(t, false); err != nil {
 			g.close()
 			return nil, err
 		}
 	}
 	return g, nil
+}
+
+// pairedPositions opens the positions table that the games table games names
+// (PositionsKey): a file in the games table's directory, named without a
+// directory, whose digest (PairKey) is the games table's. A name with a path
+// in it is refused before anything is opened.
+func pairedPositions(games *tableFile, all bool) (*positionsFile, error) {
+	name, ok := games.meta[PositionsKey]
+	if !ok {
+		return nil, fmt.Errorf("dataset: %s: the games table names no positions table, where the statistics are", games.path)
+	}
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) || filepath.Base(name) != name {
+		return nil, fmt.Errorf("dataset: %s: the games table names its positions table %.80q: not a file name (its positions table must be beside it)", games.path, name)
+	}
+	p, err := openPositionsColumns(filepath.Join(filepath.Dir(games.path), name), all)
+	if err != nil {
+		return nil, err
+	}
+	if got, want := p.t.meta[PairKey], games.meta[PairKey]; got != want {
+		p.close()
+		return nil, fmt.Errorf("dataset: %s and %s are not a pair: they were written from other games (digests %.12s and %.12s); export the records again", games.path, p.t.path, orNone(want), orNone(got))
+	}
+	return p, nil
+}
+
+func orNone(digest string) string {
+	if digest == "" {
+		return "none"
+	}
+	return digest
 }
 
 func (g *gamesFile) close() {

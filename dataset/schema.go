@@ -12,8 +12,14 @@ const (
 	// TableKey says which table a file holds: "games" or "positions".
 	TableKey = "shogilab.table"
 	// PositionsKey, in a games table, is the file name of its positions
-	// table, in the same directory.
+	// table, in the same directory: a name alone, without a directory.
 	PositionsKey = "shogilab.positions"
+	// PairKey, in both tables, is the SHA-256 (hex) of the games they were
+	// written from: of the lines "ID MOVE MOVE ...\n" (the moves in USI,
+	// one space apart) of the games in the tables' order. A games table and
+	// a positions table are a pair when their digests are equal. Tables made
+	// before it have none, and pair only with each other.
+	PairKey = "shogilab.pair"
 	// FormatKey is the tables' format version; columns are only ever added.
 	FormatKey = "shogilab.format"
 	format    = "1"

@@ -1,8 +1,12 @@
 package dataset
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"hash"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -25,18 +30,24 @@ const RowGroupGames = 4096
 
 // Writer writes records as a games table and its positions table, each a
 // Parquet file compressed with zstd. The files are written under temporary
-// names beside their own and renamed into place by Close, the positions
-// table first, so a games table that exists is whole and has its positions.
+// names beside their own (package atomicfile) and put into place by Close:
+// a games table already there is removed first, then the positions table
+// and the games table are renamed in that order. A kill at any moment thus
+// leaves the old pair, or the new positions table without a games table, or
+// the new pair: never a games table with another table's positions. Both
+// tables carry the digest of the games they were written from (PairKey),
+// which every reader of a pair compares.
 type Writer struct {
 	games, positions *table
 	inGroup          int // games in the row group being built
 	written          int
+	digest           hash.Hash
 }
 
 // table is one Parquet file being written.
 type table struct {
 	path string
-	tmp  *os.File
+	tmp  *atomicfile.File
 	fw   *pqarrow.FileWriter
 	b    *array.RecordBuilder
 }
@@ -45,7 +56,7 @@ type table struct {
 // games-*.parquet and positions-*.parquet beside it). The games table
 // records its positions table's file name in its metadata.
 func Create(games, positions string) (*Writer, error) {
-	w := &Writer{}
+	w := &Writer{digest: sha256.New()}
 	var err error
 	if w.positions, err = newTable(positions, PositionsSchema, map[string]string{TableKey: PositionsTable, FormatKey: format}); err != nil {
 		return nil, err
@@ -59,7 +70,7 @@ func Create(games, positions string) (*Writer, error) {
 }
 
 func newTable(path string, schema *arrow.Schema, meta map[string]string) (*table, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	tmp, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
@@ -71,12 +82,12 @@ func newTable(path string, schema *arrow.Schema, meta map[string]string) (*table
 	)
 	fw, err := pqarrow.NewFileWriter(schema, tmp, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
+		tmp.Abort()
 		return nil, fmt.Errorf("dataset: %s: %w", path, err)
 	}
 	for k, v := range meta {
 		if err := fw.AppendKeyValueMetadata(k, v); err != nil {
+			tmp.Abort()
 			return nil, fmt.Errorf("dataset: %s: %w", path, err)
 		}
 	}
@@ -96,41 +107,24 @@ func (t *table) flush() error {
 	return nil
 }
 
-// finish closes the file, syncs it and renames it into place.
-func (t *table) finish() error {
+// close writes the file's footer, with the pair's digest, into its
+// temporary file.
+func (t *table) close(digest string) error {
 	t.b.Release()
-	if err := t.fw.Close(); err != nil { // closes t.tmp too
-		os.Remove(t.tmp.Name())
+	err := t.fw.AppendKeyValueMetadata(PairKey, digest)
+	if cerr := t.fw.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.tmp.Abort()
 		return fmt.Errorf("dataset: %s: %w", t.path, err)
-	}
-	if err := os.Chmod(t.tmp.Name(), 0o644); err != nil { // CreateTemp made it private
-		os.Remove(t.tmp.Name())
-		return fmt.Errorf("dataset: %w", err)
-	}
-	if err := syncFile(t.tmp.Name()); err != nil {
-		os.Remove(t.tmp.Name())
-		return fmt.Errorf("dataset: %s: %w", t.path, err)
-	}
-	if err := os.Rename(t.tmp.Name(), t.path); err != nil {
-		os.Remove(t.tmp.Name())
-		return fmt.Errorf("dataset: %w", err)
 	}
 	return nil
 }
 
-func syncFile(path string) error {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.Sync()
-}
-
 func (t *table) abort() {
 	t.b.Release()
-	t.tmp.Close()
-	os.Remove(t.tmp.Name())
+	t.tmp.Abort()
 }
 
 // Write validates g, replays its moves for the positions, and adds it.
@@ -146,6 +140,9 @@ func (w *Writer) Write(g *record.Game) error {
 		return err
 	}
 	w.appendPositions(g, sfens)
+	// The digest covers what ties a positions row to its game, the id and the
+	// moves, as the line "ID MOVE MOVE ...\n" (PairKey).
+	fmt.Fprintf(w.digest, "%d %s\n", g.ID, strings.Join(g.Moves, " "))
 	w.written++
 	if w.inGroup++; w.inGroup == RowGroupGames {
 		return w.flush()
@@ -161,19 +158,35 @@ func (w *Writer) flush() error {
 	return w.positions.flush()
 }
 
-// Close writes what is buffered and the files' footers, and renames both
-// files into place; it returns the number of games written.
+// Close writes what is buffered and the files' footers, and puts both
+// files into place (see Writer); it returns the number of games written.
 func (w *Writer) Close() (int, error) {
 	if err := w.flush(); err != nil {
 		w.Abort()
 		return 0, err
 	}
-	if err := w.positions.finish(); err != nil {
+	digest := hex.EncodeToString(w.digest.Sum(nil))
+	if err := w.positions.close(digest); err != nil {
 		w.games.abort()
 		return 0, err
 	}
-	if err := w.games.finish(); err != nil {
+	if err := w.games.close(digest); err != nil {
+		w.positions.tmp.Abort()
 		return 0, err
+	}
+	// The old games table goes before its positions table is replaced: it would
+	// name positions that are no longer its own.
+	if err := os.Remove(w.games.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		w.positions.tmp.Abort()
+		w.games.tmp.Abort()
+		return 0, fmt.Errorf("dataset: %w", err)
+	}
+	if err := w.positions.tmp.Commit(); err != nil {
+		w.games.tmp.Abort()
+		return 0, fmt.Errorf("dataset: %w", err)
+	}
+	if err := w.games.tmp.Commit(); err != nil {
+		return 0, fmt.Errorf("dataset: %w", err)
 	}
 	return w.written, nil
 }

@@ -213,7 +213,11 @@ func testEvalFile(t *testing.T) string {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "test.nnue")
-	if err := net.WriteFile(path); err != nil {
+	data, err := net.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -248,7 +252,11 @@ func TestEvalFileLinear(t *testing.T) {
 	w := eval.DefaultWeights()
 	w.Board[minishogi.Pawn], w.PriorCheck = 123, 1.75
 	path := filepath.Join(t.TempDir(), "fit.lin")
-	if err := eval.WriteWeightsFile(path, w, eval.FileHeader{Data: "test"}); err != nil {
+	data, err := eval.MarshalWeights(w, eval.FileHeader{Data: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s, _ := FindSetting("EvalFile")

@@ -1,16 +1,15 @@
 package selfplay
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/shogilab/shogilab/dataset"
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/record"
 )
 
@@ -25,12 +24,13 @@ type MergeSummary struct {
 // sorted by id. It fails, writing nothing, when an id appears twice (naming
 // both places) or when an id is missing: with games > 0 the run must hold
 // ids 0..games-1 exactly; with games 0, every id from 0 to the largest
-// found. The merged file is written beside out and renamed into place, so
-// out is never partial.
+// found. The merged file is written through package atomicfile, so out is
+// never partial and keeps its previous content on any failure. Cancelling
+// ctx stops it with ctx's error, writing nothing.
 //
 // Merge holds every game in memory (a Minishogi record is a few kilobytes;
 // a million games need a few gigabytes).
-func Merge(paths []string, out string, games int) (MergeSummary, error) {
+func Merge(ctx context.Context, paths []string, out string, games int) (MergeSummary, error) {
 	sum := MergeSummary{Files: len(paths), Out: out}
 	if len(paths) == 0 {
 		return sum, fmt.Errorf("selfplay: merge: no input files")
@@ -52,7 +52,7 @@ func Merge(paths []string, out string, games int) (MergeSummary, error) {
 	byID := map[int]*record.Game{}
 	where := map[int]place{}
 	for _, p := range paths {
-		err := eachRecord(p, func(line int, g *record.Game) error {
+		err := eachRecord(ctx, p, func(line int, g *record.Game) error {
 			if prev, dup := where[g.ID]; dup {
 				return fmt.Errorf("game %d is also in %s:%d", g.ID, prev.file, prev.line)
 			}
@@ -91,41 +91,26 @@ func Merge(paths []string, out string, games int) (MergeSummary, error) {
 		return sum, fmt.Errorf("selfplay: merge: game %d (in %s) is beyond the %d games asked for", extra[0], where[extra[0]].file, want)
 	}
 
-	tmp, err := createTemp(out)
+	f, err := atomicfile.Create(out)
 	if err != nil {
 		return sum, fmt.Errorf("selfplay: merge: %w", err)
 	}
-	tmpName := tmp.Name()
-	defer os.Remove(tmpName) // after a successful rename there is nothing to remove
-	w := record.NewWriter(tmp)
+	defer f.Abort()
+	w := record.NewWriter(f)
 	if strings.HasSuffix(out, ".gz") {
-		w = record.NewGzipWriter(tmp)
+		w = record.NewGzipWriter(f)
 	}
 	for id := range want {
+		if ctx.Err() != nil {
+			return sum, fmt.Errorf("selfplay: merge: %w", ctx.Err())
+		}
 		if err := w.Write(byID[id]); err != nil {
-			tmp.Close()
 			return sum, fmt.Errorf("selfplay: merge: %w", err)
 		}
 	}
-	if err := tmp.Close(); err != nil {
-		return sum, fmt.Errorf("selfplay: merge: %w", err)
-	}
-	if err := os.Rename(tmpName, out); err != nil {
+	if err := f.Commit(); err != nil {
 		return sum, fmt.Errorf("selfplay: merge: %w", err)
 	}
 	sum.Games = want
 	return sum, nil
-}
-
-// createTemp creates a new file beside path, to be renamed onto it, with the
-// mode of the record files a run writes (0644 less the umask; os.CreateTemp's
-// 0600 would ignore the umask and hide a shared dataset from its group).
-func createTemp(path string) (*os.File, error) {
-	for try := 0; ; try++ {
-		name := filepath.Join(filepath.Dir(path), fmt.Sprintf(".%s.%d-%d.tmp", filepath.Base(path), os.Getpid(), try))
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err == nil || !errors.Is(err, fs.ErrExist) || try == 100 {
-			return f, err
-		}
-	}
 }

@@ -97,12 +97,18 @@ func TestShardFromEnv(t *testing.T) {
 		wantErr string
 	}{
 		{env: nil, ok: false},
-		// sbatch --array=1-4: task ids 1..4 are shards 0..3.
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "1"}, want: Shard{2, 4}, ok: true},
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "0"}, want: Shard{0, 3}, ok: true},
+		// sbatch --array=0-3: task ids 0..3 are shards 0..3 of 4 (sbatch(1) sets
+		// SLURM_ARRAY_TASK_MIN 0, _MAX 3, _COUNT 4).
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "3"}, want: Shard{2, 4}, ok: true},
+		// The same task resubmitted alone (sbatch --array=2): MIN = MAX = 2, COUNT 1. It
+		// stays shard 2 of 4 with --shards 4, and is refused without it (not shard 0 of 1).
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "1", "SLURM_ARRAY_TASK_MIN": "2", "SLURM_ARRAY_TASK_MAX": "2"}, kube: 4, want: Shard{2, 4}, ok: true},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "1", "SLURM_ARRAY_TASK_MIN": "2", "SLURM_ARRAY_TASK_MAX": "2"}, wantErr: "--shards"},
 		// --array=0-10:2 has 6 tasks with ids up to 10.
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "10", "SLURM_ARRAY_TASK_COUNT": "6", "SLURM_ARRAY_TASK_MIN": "0"}, wantErr: "step or holes"},
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "1"}, wantErr: "SLURM_ARRAY_TASK_COUNT"},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "10", "SLURM_ARRAY_TASK_COUNT": "6", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "10"}, wantErr: "--shards"},
+		// --array=1-4 starts at 1: its ids are not shards 0..3.
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "4"}, kube: 4, wantErr: "not a shard of 4"},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "1"}, wantErr: "SLURM_ARRAY_TASK_MIN"},
 		{env: map[string]string{"JOB_COMPLETION_INDEX": "2"}, kube: 5, want: Shard{2, 5}, ok: true},
 		{env: map[string]string{"JOB_COMPLETION_INDEX": "2"}, wantErr: "--shards"},
 		{env: map[string]string{"JOB_COMPLETION_INDEX": "5"}, kube: 5, wantErr: "not below"},
@@ -232,7 +238,7 @@ func TestSameRecordsAnyParallelismOrSharding(t *testing.T) {
 		shards = append(shards, s.Path)
 	}
 	merged := filepath.Join(dir, "merged.jsonl")
-	if _, err := Merge(shards, merged, games); err != nil {
+	if _, err := Merge(context.Background(), shards, merged, games); err != nil {
 		t.Fatal(err)
 	}
 	want := recordtest.ReadSorted(t, one.Path)
@@ -242,7 +248,7 @@ func TestSameRecordsAnyParallelismOrSharding(t *testing.T) {
 	recordtest.Same(t, "2 workers (gzip)", recordtest.ReadSorted(t, two.Path), want)
 	recordtest.Same(t, "3 shards merged", recordtest.ReadSorted(t, merged), want)
 	schemaCheck(t, one.Path, merged)
-	if _, err := Verify([]string{one.Path, two.Path, merged}, VerifyOptions{CheckSeeds: true, Seed: m.Seed}); err != nil {
+	if _, err := Verify(context.Background(), []string{one.Path, two.Path, merged}, VerifyOptions{CheckSeeds: true, Seed: m.Seed}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -353,7 +359,7 @@ func TestParquetRun(t *testing.T) {
 	if again := execute(t, pq); again.Played != 0 || again.Kept != games {
 		t.Errorf("rerun of a finished Parquet run: %+v", again)
 	}
-	if _, err := Verify([]string{sum.Path}, VerifyOptions{CheckSeeds: true, Seed: m.Seed}); err != nil {
+	if _, err := Verify(context.Background(), []string{sum.Path}, VerifyOptions{CheckSeeds: true, Seed: m.Seed}); err != nil {
 		t.Error(err)
 	}
 }
@@ -414,19 +420,19 @@ func TestMergeFailsLoudly(t *testing.T) {
 	a := execute(t, &Run{Match: m, Games: 6, Shard: Shard{0, 2}, OutDir: dir}).Path
 	b := execute(t, &Run{Match: m, Games: 6, Shard: Shard{1, 2}, OutDir: dir}).Path
 	out := filepath.Join(dir, "all.jsonl")
-	if _, err := Merge([]string{a}, out, 6); err == nil || !strings.Contains(err.Error(), "3 of 6 games missing, ids 3, 4, 5") {
+	if _, err := Merge(context.Background(), []string{a}, out, 6); err == nil || !strings.Contains(err.Error(), "3 of 6 games missing, ids 3, 4, 5") {
 		t.Errorf("missing shard: %v", err)
 	}
-	if _, err := Merge([]string{a, b, a}, out, 6); err == nil || !strings.Contains(err.Error(), "game 0 is also in") {
+	if _, err := Merge(context.Background(), []string{a, b, a}, out, 6); err == nil || !strings.Contains(err.Error(), "game 0 is also in") {
 		t.Errorf("duplicate shard: %v", err)
 	}
-	if _, err := Merge([]string{a, b}, filepath.Join(dir, "all.parquet"), 6); err == nil || !strings.Contains(err.Error(), "export --format parquet") {
+	if _, err := Merge(context.Background(), []string{a, b}, filepath.Join(dir, "all.parquet"), 6); err == nil || !strings.Contains(err.Error(), "export --format parquet") {
 		t.Errorf("merge into a .parquet name: %v", err)
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a failed merge wrote its output")
 	}
-	if sum, err := Merge([]string{b, a}, out, 0); err != nil || sum.Games != 6 {
+	if sum, err := Merge(context.Background(), []string{b, a}, out, 0); err != nil || sum.Games != 6 {
 		t.Errorf("good merge: %+v, %v", sum, err)
 	}
 	got := recordtest.ReadSorted(t, out)
@@ -496,7 +502,7 @@ func TestVerifyNamesFileAndLine(t *testing.T) {
 		w.Write(g)
 	}
 	w.Close()
-	_, err := Verify([]string{path}, VerifyOptions{})
+	_, err := Verify(context.Background(), []string{path}, VerifyOptions{})
 	var le *record.LineError
 	if !errors.As(err, &le) || le.File != path || le.Line != 3 {
 		t.Errorf("error %v, want one at %s line 3", err, path)
@@ -553,7 +559,7 @@ func TestEngineFailuresAreRecorded(t *testing.T) {
 				t.Errorf("%s: game %d ended %s %s after %d plies", tc.want, g.ID, g.Termination, g.Result, g.Plies)
 			}
 		}
-		if _, err := Verify([]string{sum.Path}, VerifyOptions{}); err != nil {
+		if _, err := Verify(context.Background(), []string{sum.Path}, VerifyOptions{}); err != nil {
 			t.Error(err)
 		}
 	}

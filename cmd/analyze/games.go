@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -12,7 +13,7 @@ import (
 	"github.com/shogilab/shogilab/record"
 )
 
-func runGames(args []string, stdout, stderr io.Writer) error {
+func runGames(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("analyze games", flag.ContinueOnError)
 	rf := addRecordFlags(fs)
 	fs.Usage = func() {

@@ -1,17 +1,19 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/shogilab/shogilab/analysis/ladder"
+	"github.com/shogilab/shogilab/internal/atomicfile"
+	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/record"
 )
 
@@ -30,7 +32,7 @@ interval.
 Flags:
 `
 
-func runLadder(args []string, stdout, stderr io.Writer) error {
+func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 || (args[0] != "fit" && args[0] != "rate") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
 			fmt.Fprint(stdout, ladderUsage)
@@ -83,6 +85,11 @@ func runLadder(args []string, stdout, stderr io.Writer) error {
 	if *anchorsFile == "" {
 		return errors.New("fit needs --anchors")
 	}
+	if *out != "" {
+		if err := cli.CheckOutputFile(*out); err != nil {
+			return err
+		}
+	}
 	a, err := ladder.ReadAnchors(*anchorsFile)
 	if err != nil {
 		return err
@@ -110,7 +117,7 @@ func runLadder(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(*out, data, 0o644); err != nil {
+		if err := atomicfile.Write(*out, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
 			return err
 		}
 	}

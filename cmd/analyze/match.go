@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -26,7 +27,7 @@ sequential test is run again on the distinct pairs in the order of their pair nu
 Flags:
 `
 
-func runMatch(args []string, stdout, stderr io.Writer) error {
+func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("analyze match", flag.ContinueOnError)
 	rf := addRecordFlags(fs)
 	sprtText := fs.String("sprt", "", "run the test again: elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=logistic|normalized]")

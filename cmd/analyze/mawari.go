@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"github.com/shogilab/shogilab/internal/cli"
 
 	"encoding/json"
@@ -121,7 +122,7 @@ func probabilitiesFlag(fs *flag.FlagSet) func() (mawari.Probabilities, string, e
 	}
 }
 
-func runMawari(args []string, stdout, stderr io.Writer) error {
+func runMawari(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "fit" {
 		return runMawariFit(args[1:], stdout, stderr)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -22,7 +23,7 @@ import (
 // --skip-bad skips it.
 func badGame(err error) error { return fmt.Errorf("%w (%w)", err, selection.ErrBadGame) }
 
-func runOpenings(args []string, stdout, stderr io.Writer) error {
+func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("analyze openings", flag.ContinueOnError)
 	rf := addRecordFlags(fs)
 	depth := fs.Int("depth", 6, "follow each game for `N` plies")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -13,7 +14,7 @@ import (
 	"github.com/shogilab/shogilab/record"
 )
 
-func runRatings(args []string, stdout, stderr io.Writer) error {
+func runRatings(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("analyze ratings", flag.ContinueOnError)
 	rf := addRecordFlags(fs)
 	model := fs.String("model", string(ratings.Davidson), "`davidson` (draws an outcome of their own, Davidson 1970) or half-point (a draw is half a win)")

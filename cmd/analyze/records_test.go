@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"math"
@@ -198,7 +199,7 @@ func TestRecordPlots(t *testing.T) {
 func TestParquetReadsAsJSONL(t *testing.T) {
 	dir := t.TempDir()
 	games := filepath.Join(dir, "games.parquet")
-	if _, err := dataset.Convert([]string{smallRecords, handicapRecords}, games, filepath.Join(dir, "positions.parquet")); err != nil {
+	if _, err := dataset.Convert(context.Background(), []string{smallRecords, handicapRecords}, games, filepath.Join(dir, "positions.parquet")); err != nil {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{

@@ -189,6 +189,9 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 	case *moveTime < 0 || *nodes < 0 || *clock < 0 || *inc < 0 || *byoyomi < 0 || *margin < 0:
 		return nil, cli.Usagef("a limit is negative")
 	}
+	if err := cli.CheckOutputDir(*out); err != nil {
+		return nil, err
+	}
 	o := &options{games: *games, parallel: *parallel, out: *out, asJSON: *asJSON}
 	// The default movetime is for players without any other limit; a movetime given with
 	// --nodes applies too (whichever ends the search first).

@@ -188,7 +188,7 @@ func TestColoursAlternateAndReplay(t *testing.T) {
 	if wins != first.Wins {
 		t.Errorf("the records give A %d wins, the report %d", wins, first.Wins)
 	}
-	if _, err := selfplay.Verify([]string{first.Records}, selfplay.VerifyOptions{CheckSeeds: true, Seed: 7}); err != nil {
+	if _, err := selfplay.Verify(context.Background(), []string{first.Records}, selfplay.VerifyOptions{CheckSeeds: true, Seed: 7}); err != nil {
 		t.Error(err)
 	}
 }
@@ -373,7 +373,7 @@ func TestAgainstFairyStockfish(t *testing.T) {
 					t.Errorf("game %d (%s Sente) ended by %s after %d plies; ms per move %v", g.ID, g.Players.Sente.Name, g.Termination, g.Plies, ms)
 				}
 			}
-			if _, err := selfplay.Verify([]string{rep.Records}, selfplay.VerifyOptions{}); err != nil {
+			if _, err := selfplay.Verify(context.Background(), []string{rep.Records}, selfplay.VerifyOptions{}); err != nil {
 				t.Error(err)
 			}
 		})

@@ -1,13 +1,14 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/shogilab/shogilab/dataset"
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/notation"
 	"github.com/shogilab/shogilab/record"
@@ -26,7 +27,7 @@ polars: DIR/games.parquet and DIR/positions.parquet (datasets/README.md).
 Flags:
 `
 
-func runExport(args []string, stdout io.Writer) error {
+func runExport(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
 	format := fs.String("format", "kif", "kif, csa or parquet")
 	id := fs.Int("id", -1, "export only the game with this id")
@@ -51,17 +52,17 @@ func runExport(args []string, stdout io.Writer) error {
 		return cli.Usagef("no input files")
 	}
 	if *format == "parquet" {
-		return exportParquet(fs.Args(), *dir, *id, stdout)
+		return exportParquet(ctx, fs.Args(), *dir, *id, stdout)
 	}
 	if *dir == "" && *id < 0 {
 		return cli.Usagef("give --id N to write one game to stdout, or --out DIR")
 	}
 	if *dir != "" {
-		if err := os.MkdirAll(*dir, 0o755); err != nil {
+		if err := cli.CheckOutputDir(*dir); err != nil {
 			return err
 		}
 	}
-	r := dataset.NewReader(fs.Args(), dataset.Options{})
+	r := dataset.NewReader(fs.Args(), dataset.Options{Context: ctx})
 	defer r.Close()
 	found := 0
 	for {
@@ -83,7 +84,7 @@ func runExport(args []string, stdout io.Writer) error {
 		if *dir == "" {
 			_, err = io.WriteString(stdout, text)
 		} else {
-			err = os.WriteFile(filepath.Join(*dir, fmt.Sprintf("game-%d.%s", g.ID, *format)), []byte(text), 0o644)
+			err = atomicfile.WriteFile(filepath.Join(*dir, fmt.Sprintf("game-%d.%s", g.ID, *format)), []byte(text))
 		}
 		if err != nil {
 			return err
@@ -99,18 +100,18 @@ func runExport(args []string, stdout io.Writer) error {
 }
 
 // exportParquet converts the files to the games and positions tables in dir.
-func exportParquet(files []string, dir string, id int, stdout io.Writer) error {
+func exportParquet(ctx context.Context, files []string, dir string, id int, stdout io.Writer) error {
 	switch {
 	case dir == "":
 		return cli.Usagef("--format parquet needs --out DIR")
 	case id >= 0:
 		return cli.Usagef("--format parquet converts every game; --id is for kif and csa")
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := cli.CheckOutputDir(dir); err != nil {
 		return err
 	}
 	games, positions := filepath.Join(dir, "games.parquet"), filepath.Join(dir, "positions.parquet")
-	n, err := dataset.Convert(files, games, positions)
+	n, err := dataset.Convert(ctx, files, games, positions)
 	if err != nil {
 		return err
 	}

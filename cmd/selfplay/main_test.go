@@ -213,8 +213,16 @@ func TestKillAndResume(t *testing.T) {
 				t.Fatalf("a killed Parquet run left %s", c.result)
 			}
 		}
+		// The killed run's lock file stays; the rerun takes it over and removes it.
+		lock := filepath.Join(killed, ".games-0-of-1."+c.format+".lock")
+		if _, err := os.Stat(lock); err != nil {
+			t.Errorf("%s: the killed run's lock file: %v", c.format, err)
+		}
 		if out, err := exec.Command(binary, args(killed, "--format", c.format)...).CombinedOutput(); err != nil {
 			t.Fatalf("%s: rerun: %v\n%s", c.format, err, out)
+		}
+		if _, err := os.Stat(lock); !os.IsNotExist(err) {
+			t.Errorf("%s: the lock file is left after a clean exit (%v)", c.format, err)
 		}
 		recordtest.Same(t, c.format+" killed and rerun", recordtest.ReadSorted(t, filepath.Join(killed, c.result)),
 			recordtest.ReadSorted(t, filepath.Join(ref, "games-0-of-1.jsonl")))
@@ -312,11 +320,14 @@ func TestSlurmArray(t *testing.T) {
 	}
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
-	cmd := exec.Command(sbatch, "--wait", "--array=1-3", "--time=10", "--cpus-per-task=1", script)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "SELFPLAY="+binary, "GAMES=8", "SEED=5", "OUT="+out,
-		"SELFPLAY_ARGS=--playouts 30 --max-plies 80")
-	if o, err := cmd.CombinedOutput(); err != nil {
+	submit := func(array string, env ...string) ([]byte, error) {
+		cmd := exec.Command(sbatch, "--wait", "--array="+array, "--time=10", "--cpus-per-task=1", script)
+		cmd.Dir = dir
+		cmd.Env = append(append(os.Environ(), "SELFPLAY="+binary, "GAMES=8", "SEED=5", "OUT="+out,
+			"SELFPLAY_ARGS=--playouts 30 --max-plies 80"), env...)
+		return cmd.CombinedOutput()
+	}
+	if o, err := submit("0-2"); err != nil {
 		logs, _ := filepath.Glob(filepath.Join(dir, "selfplay-*.log"))
 		var text string
 		for _, l := range logs {
@@ -328,6 +339,23 @@ func TestSlurmArray(t *testing.T) {
 	shards, _ := filepath.Glob(filepath.Join(out, "games-*-of-3.jsonl"))
 	if len(shards) != 3 {
 		t.Fatalf("shard files %v, want 3", shards)
+	}
+	// Task 1 resubmitted alone (sbatch --array=1: SLURM_ARRAY_TASK_MIN = MAX = 1, COUNT 1)
+	// stays shard 1 of 3 with SHARDS=3, and finds its games done; without SHARDS it is
+	// refused (it used to become shard 0 of 1 and replay the whole run).
+	one := filepath.Join(out, "games-1-of-3.jsonl")
+	before, _ := os.ReadFile(one)
+	if o, err := submit("1", "SHARDS=3"); err != nil {
+		t.Fatalf("task 1 resubmitted with SHARDS=3: %v\n%s", err, o)
+	}
+	if after, _ := os.ReadFile(one); len(before) == 0 || string(after) != string(before) {
+		t.Errorf("the resubmitted task changed its shard's file (%d bytes, then %d)", len(before), len(after))
+	}
+	if _, err := submit("1"); err == nil {
+		t.Error("task 1 resubmitted without SHARDS: the job succeeded")
+	}
+	if _, err := os.Stat(filepath.Join(out, "games-0-of-1.jsonl")); err == nil {
+		t.Error("the resubmitted task played the whole run as shard 0/1")
 	}
 	merged := filepath.Join(dir, "all.jsonl")
 	if _, e, code := runCmd(t, append([]string{"merge", "-o", merged, "--games", "8"}, shards...)...); code != 0 {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/selfplay"
 )
@@ -64,6 +65,9 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if !keepJournal {
 		*journal = *out + ".journal"
 	}
+	if err := cli.CheckOutputFile(*out); err != nil {
+		return err
+	}
 	lo, hi, ok := strings.Cut(*plies, "-")
 	minPlies, err1 := strconv.Atoi(lo)
 	maxPlies, err2 := strconv.Atoi(hi)
@@ -100,7 +104,7 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		fmt.Sprintf("Each line: SFEN # the walk's moves, the judge's score in centipawns, the walk's number, and its block: the %d positions judged", selfplay.JudgeBlock),
 		"one after another by one new process of the judge (selfplay.OpeningSearch.JudgeBlock judges a block again).",
 	}
-	if err := writeAtomically(*out, func(w io.Writer) error {
+	if err := atomicfile.Write(*out, func(w io.Writer) error {
 		if strings.HasSuffix(*out, ".gz") {
 			zw := gzip.NewWriter(w)
 			if err := selfplay.WriteOpenings(zw, header, openings); err != nil {
@@ -140,22 +144,4 @@ func resolveFSF(spec string) string {
 		}
 	}
 	return spec
-}
-
-// writeAtomically writes a file beside path and renames it into place, so that path is
-// never partial.
-func writeAtomically(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

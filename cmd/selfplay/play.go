@@ -38,8 +38,10 @@ without a limit gets --movetime, or else --playouts (nodes for a usi engine); an
 mcts player gets --threads, --noise and --temperature-plies unless its spec sets
 Threads, Noise or TemperaturePlies.
 
-Sharding: --shard i/n, or from a Slurm job array (SLURM_ARRAY_TASK_ID, _COUNT,
-_MIN), or from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX with --shards N).
+Sharding: --shard i/n, or from a Slurm job array (SLURM_ARRAY_TASK_ID is the shard;
+the count is --shards N, or the array's range 0..SLURM_ARRAY_TASK_MAX: --array=0-7 is 8
+shards, and a task resubmitted alone with --array=2 needs --shards 8), or from a Kubernetes
+Indexed Job (JOB_COMPLETION_INDEX with --shards N).
 
 %s
 Flags:
@@ -60,7 +62,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	repetition := fs.String("repetition", "first-mover-loses", "non-check fourfold repetition: first-mover-loses, gote-wins or draw")
 	out := fs.String("out", "selfplay-out", "output directory")
 	shardFlag := fs.String("shard", "", "this process's shard i/n (default: from Slurm or Kubernetes, else 0/1)")
-	shards := fs.Int("shards", 0, "shard count of a Kubernetes Indexed Job (its completions)")
+	shards := fs.Int("shards", 0, "shard count of the run, with a Slurm array task's or a Kubernetes Indexed Job's index as the shard")
 	gzip := fs.Bool("gzip", false, "write .jsonl.gz (the same as --format jsonl.gz)")
 	formatName := fs.String("format", "jsonl", "output `format`: jsonl, jsonl.gz or parquet (games and positions tables)")
 	sente := fs.String("sente", "mcts", "player of Sente")
@@ -125,6 +127,9 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return fmt.Errorf("%w (--gote)", err)
 	}
+	if err := cli.CheckOutputDir(*out); err != nil {
+		return err
+	}
 	shard := selfplay.Whole
 	if *shardFlag != "" {
 		if shard, err = selfplay.ParseShard(*shardFlag); err != nil {
@@ -138,7 +143,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		case ok:
 			shard = s
 		case *shards > 0:
-			return cli.Usagef("--shards %d without JOB_COMPLETION_INDEX: use --shard i/n outside a Kubernetes Indexed Job", *shards)
+			return cli.Usagef("--shards %d without SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX: use --shard i/n outside a cluster job", *shards)
 		}
 	}
 	for _, s := range []selfplay.PlayerSpec{senteSpec, goteSpec} {
@@ -196,7 +201,7 @@ type runReport struct {
 // report verifies the shard's file (so every run checks its own records
 // with the rules) and prints what it holds.
 func report(w io.Writer, sum selfplay.Summary, took time.Duration, asJSON bool) error {
-	v, err := selfplay.Verify([]string{sum.Path}, selfplay.VerifyOptions{})
+	v, err := selfplay.Verify(context.Background(), []string{sum.Path}, selfplay.VerifyOptions{})
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"github.com/shogilab/shogilab/internal/cli"
 
 	"bytes"
@@ -24,7 +25,7 @@ type verifyReport struct {
 	Hole     string `json:"first_hole,omitempty"`
 }
 
-func runVerify(args []string, stdout, stderr io.Writer) error {
+func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var asJSON bool
 	fs := flag.NewFlagSet("solve verify", flag.ContinueOnError)
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object instead of the verdict")

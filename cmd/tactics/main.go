@@ -11,6 +11,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -22,15 +23,18 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/retro"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
 )
 
-func main() { os.Exit(cli.RunOne("tactics", run, os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	os.Exit(cli.RunOne(cli.Command{Name: "tactics", Run: run}, os.Args[1:], os.Stdout, os.Stderr))
+}
 
-func run(args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tactics", flag.ContinueOnError)
 	out := fs.String("out", "", "directory for mate3.sfen, mate5.sfen and mate7.sfen (required)")
 	most := fs.Int("max", 50, "positions kept of each length, the first found")
@@ -52,8 +56,6 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := cli.CheckOutputDir(*out); err != nil {
 		return err
 	}
-	ctx, stop := cli.Interruptible()
-	defer stop()
 	fsf, err := startFSF(*fsfPath)
 	if err != nil {
 		return err
@@ -122,7 +124,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	counts := map[string]int{"rejected_by_fsf": rejected}
 	for _, n := range []int{3, 5, 7} {
 		text := strings.Join(found[n], "\n") + "\n"
-		if err := os.WriteFile(filepath.Join(*out, fmt.Sprintf("mate%d.sfen", n)), []byte(text), 0o644); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(*out, fmt.Sprintf("mate%d.sfen", n)), []byte(text)); err != nil {
 			return err
 		}
 		counts[fmt.Sprintf("mate%d", n)] = len(found[n])

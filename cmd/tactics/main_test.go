@@ -26,7 +26,7 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"x.jsonl", "--out", dir, "--fsf", "/nonexistent/fsf"}, cli.ExitFailure, "--fsf /nonexistent/fsf: no such program"},
 	} {
 		var out, errs bytes.Buffer
-		code := cli.RunOne("tactics", run, c.args, &out, &errs)
+		code := cli.RunOne(cli.Command{Name: "tactics", Run: run}, c.args, &out, &errs)
 		msg := errs.String()
 		if code != c.code || strings.Count(msg, "\n") != 1 || strings.Count(msg, "tactics:") != 1 || !strings.Contains(msg, c.want) {
 			t.Errorf("%q: exit %d, stderr %q; want exit %d, one line with %q", c.args, code, msg, c.code, c.want)
@@ -36,7 +36,7 @@ func TestBadCommandLines(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	var out, errs bytes.Buffer
-	if code := cli.RunOne("tactics", run, []string{"-h"}, &out, &errs); code != 0 || !strings.Contains(out.String(), "usage: tactics") || errs.Len() > 0 {
+	if code := cli.RunOne(cli.Command{Name: "tactics", Run: run}, []string{"-h"}, &out, &errs); code != 0 || !strings.Contains(out.String(), "usage: tactics") || errs.Len() > 0 {
 		t.Errorf("-h: exit %d, stdout %q, stderr %q", code, out.String(), errs.String())
 	}
 }

@@ -90,18 +90,6 @@ func MarshalWeights(w Weights, h FileHeader) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// WriteWeightsFile writes w to path in the linear evaluation file format.
-func WriteWeightsFile(path string, w Weights, h FileHeader) error {
-	data, err := MarshalWeights(w, h)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("eval: %w", err)
-	}
-	return nil
-}
-
 // ReadWeightsFile reads a linear evaluation file. Its errors read "eval: PATH: what is
 // wrong".
 func ReadWeightsFile(path string) (Weights, FileHeader, error) {

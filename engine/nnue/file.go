@@ -85,18 +85,6 @@ func (n *Net) MarshalBinary() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// WriteFile writes n to path in the evaluation file format.
-func (n *Net) WriteFile(path string) error {
-	data, err := n.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("nnue: %w", err)
-	}
-	return nil
-}
-
 // ReadFile reads an evaluation file. Its errors read "nnue: PATH: what is wrong".
 func ReadFile(path string) (*Net, error) {
 	data, err := os.ReadFile(path)

@@ -18,6 +18,8 @@ import (
 	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/engine"
 	"github.com/shogilab/shogilab/engine/nnue"
+	"github.com/shogilab/shogilab/internal/atomicfile"
+	"github.com/shogilab/shogilab/internal/filelock"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/selfplay"
 	"github.com/shogilab/shogilab/train/data"
@@ -245,6 +247,17 @@ func Run(ctx context.Context, c Config) error {
 	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
 		return fmt.Errorf("loop: %w", err)
 	}
+	// One run at a time in a run directory: two would write loop.jsonl in turn and each
+	// append the generations the other wrote again.
+	lock, err := filelock.Acquire(c.path(".lock"))
+	var held *filelock.HeldError
+	if errors.As(err, &held) {
+		return fmt.Errorf("loop: %s is being run by another train loop (%s): wait for it to end", c.Dir, held)
+	}
+	if err != nil {
+		return fmt.Errorf("loop: %w", err)
+	}
+	defer lock.Release()
 	if err := c.provenance(); err != nil {
 		return err
 	}
@@ -821,18 +834,14 @@ func (c *Config) appendLog(g Generation) error {
 	return nil
 }
 
-// writeAtomic writes a file beside path and renames it into place, so that path is
-// whole or missing.
+// writeAtomic writes path through package atomicfile, so that path is whole or keeps what
+// it held.
 func writeAtomic(path string, content func() ([]byte, error)) error {
 	b, err := content()
 	if err != nil {
 		return fmt.Errorf("loop: %s: %w", path, err)
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return fmt.Errorf("loop: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.WriteFile(path, b); err != nil {
 		return fmt.Errorf("loop: %w", err)
 	}
 	return nil
