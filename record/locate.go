@@ -95,7 +95,11 @@ func Locate(path string, f Fields, fn func(g *Game, at Location, err error) erro
 			return fn(nil, Location{Offset: start, Line: line + 1}, &LineError{path, line + 1, err})
 		}
 		if err != nil {
-			return err
+			var le *LineError
+			if errors.As(err, &le) {
+				return err // fn's own
+			}
+			return fmt.Errorf("record: %s: gzip member at byte %d: %w", path, start, err)
 		}
 	}
 }
