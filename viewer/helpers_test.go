@@ -19,7 +19,7 @@ import (
 // Shipped files the tests view (datasets/README.md says how each was made).
 const (
 	shippedGames     = "../datasets/selfplay/mcts400/games-0-of-1.jsonl.gz" // 200 games, 400 playouts, with statistics
-	shippedMatch     = "../datasets/strength/nnue/100ms"                     // 200 games against Fairy-Stockfish, report.json
+	shippedMatch     = "../datasets/strength/nnue/100ms"                    // 200 games against Fairy-Stockfish, report.json
 	bareKingProof    = "../datasets/handicap/bare-king.proof"
 	bareKingCert     = "../datasets/handicap/bare-king.cert"
 	twoPieceProof    = "../datasets/handicap/two-piece.proof"

@@ -240,12 +240,11 @@ func (f filter) empty() bool { return f.values() == nil }
 // matcher is a filter compiled against the index: its strings turned into ids once, so that
 // a scan of the entries compares integers only.
 type matcher struct {
-	none                         bool // a value names nothing: no game matches
-	files                        []bool
-	player, start                int64 // -1: any
-	result, termination          int
-	minPlies, maxPlies           int32
-	sourceOK, playerOK, resultOK bool
+	none                bool // a value names nothing: no game matches
+	files               []bool
+	player, start       int64 // -1: any
+	result, termination int
+	minPlies, maxPlies  int32
 }
 
 func (ix *gameIndex) matcher(f filter) matcher {
