@@ -3,6 +3,7 @@ package viewer
 import (
 	"fmt"
 	"html/template"
+	"slices"
 	"strings"
 
 	"github.com/shogilab/shogilab/analysis/openings"
@@ -20,7 +21,16 @@ type explorer struct {
 	counts   selection.Counts
 	err      error
 	starts   []openings.Line
-	children map[string][]openings.Line // by lineKey of the parent, most played first
+	children map[string][]branch // by lineKey of the parent, most played first
+}
+
+// branch is a line of the tree as the explorer keeps it: its last move and its numbers, the
+// rest being its parent's key (a tree of random games has a line for nearly every game and
+// ply, so each byte counts).
+type branch struct {
+	move string
+	openings.Stats
+	positionGames int
 }
 
 func lineKey(start int, moves []string) string {
@@ -32,7 +42,7 @@ func (s *Server) buildExplorer() *explorer {
 	for _, f := range s.index.files {
 		paths = append(paths, f.path)
 	}
-	ex := &explorer{depth: s.opts.Depth, children: map[string][]openings.Line{}}
+	ex := &explorer{depth: s.opts.Depth, children: map[string][]branch{}}
 	if len(paths) == 0 {
 		return ex
 	}
@@ -53,14 +63,15 @@ func (s *Server) buildExplorer() *explorer {
 	// in that order.
 	for _, l := range tree.Lines(1) {
 		parent := lineKey(startOf[l.Start], l.Moves[:len(l.Moves)-1])
-		ex.children[parent] = append(ex.children[parent], l)
+		ex.children[parent] = append(ex.children[parent], branch{l.Moves[len(l.Moves)-1], l.Stats, l.PositionGames})
 	}
 	return ex
 }
 
 // continuation is one move of the explorer's table.
 type continuation struct {
-	openings.Line
+	openings.Stats
+	PositionGames int
 	USI, Japanese string
 	Href          string
 	Bar           template.HTML // Sente's wins, the draws and Gote's wins as one bar
@@ -68,7 +79,7 @@ type continuation struct {
 
 // wdlBar draws the results of a line as lishogi's explorer does: white for Sente's wins, grey
 // for draws, black for Gote's.
-func wdlBar(l openings.Line) template.HTML {
+func wdlBar(l openings.Stats) template.HTML {
 	const w = 120.0
 	n := float64(l.Games)
 	s, d := w*float64(l.SenteWins)/n, w*float64(l.Draws)/n
@@ -98,13 +109,13 @@ func (s *Server) openingsPage(rt route, lk linker) (any, error) {
 		Text, Href string
 	}
 	crumbs := []crumb{{"start", lk.href(route{kind: pageOpenings, start: rt.start})}}
-	node := st
+	node := st.Stats
 	last := minishogi.NoSquare
 	var lastMove minishogi.Move
 	for i, text := range rt.moves {
-		var next *openings.Line
+		var next *branch
 		for _, c := range ex.children[lineKey(rt.start, rt.moves[:i])] {
-			if c.Moves[i] == text {
+			if c.move == text {
 				next = &c
 				break
 			}
@@ -120,20 +131,19 @@ func (s *Server) openingsPage(rt route, lk linker) (any, error) {
 			lk.href(route{kind: pageOpenings, start: rt.start, moves: rt.moves[:i+1]})})
 		last, lastMove = m.To(), m
 		pos.MakeMove(m)
-		node = *next
+		node = next.Stats
 	}
 	var rows []continuation
 	for _, c := range ex.children[lineKey(rt.start, rt.moves)] {
-		text := c.Moves[len(c.Moves)-1]
-		m, err := pos.ParseMove(text)
+		m, err := pos.ParseMove(c.move)
 		if err != nil {
 			return nil, err
 		}
-		row := continuation{Line: c, USI: text, Japanese: notation.JapaneseMove(&pos, m, last)}
-		if len(c.Moves) < ex.depth {
-			row.Href = lk.href(route{kind: pageOpenings, start: rt.start, moves: c.Moves})
+		row := continuation{Stats: c.Stats, PositionGames: c.positionGames, USI: c.move, Japanese: notation.JapaneseMove(&pos, m, last)}
+		if len(rt.moves)+1 < ex.depth {
+			row.Href = lk.href(route{kind: pageOpenings, start: rt.start, moves: append(slices.Clip(rt.moves), c.move)})
 		}
-		row.Bar = wdlBar(c)
+		row.Bar = wdlBar(c.Stats)
 		rows = append(rows, row)
 	}
 	type startRow struct {

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 
@@ -97,7 +98,11 @@ func New(paths []string, opts Options) (*Server, error) {
 	for i, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
-			return nil, fmt.Errorf("viewer: %w", err)
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, fmt.Errorf("viewer: %s: %w", p, err)
 		}
 		src := &source{Path: p}
 		s.sources = append(s.sources, src)
@@ -116,6 +121,9 @@ func New(paths []string, opts Options) (*Server, error) {
 		}
 	}
 	s.explorer = s.buildExplorer()
+	// Reading left garbage many times the size of what is kept (the decoded records, the
+	// opening tree before its lines were taken): give it back now, not at the next GC cycle.
+	debug.FreeOSMemory()
 	return s, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -208,4 +209,45 @@ func TestMissingFileIsAnError(t *testing.T) {
 	if _, err := New([]string{filepath.Join(t.TempDir(), "none.jsonl")}, Options{}); err == nil {
 		t.Error("New with a file that does not exist: no error")
 	}
+}
+
+// TestTwoPieceProof walks into the two-piece proof: the README's handicap table says Sente
+// mates within 22 plies and not within 20, so the root is mate in exactly 22.
+func TestTwoPieceProof(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads and checks 59,633 positions")
+	}
+	_, ts := newTestServer(t, []string{twoPieceProof}, Options{})
+	code, body := get(t, ts, "/proof/0")
+	if code != 200 {
+		t.Fatalf("GET /proof/0: %d\n%s", code, body)
+	}
+	mustContain(t, "the two-piece proof", body, `data-distance="22"`, "within 22 plies")
+}
+
+// TestConcurrentPages fetches pages from many goroutines at once, for the race detector.
+func TestConcurrentPages(t *testing.T) {
+	_, ts := newTestServer(t, []string{handWrittenGames, bareKingProof}, Options{})
+	paths := []string{"/", "/games?result=gote", "/game/3", "/game/4/kif", "/openings?moves=2e3d", "/proof/1", "/proof/1?line=1a2a", "/source/0"}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 10 {
+				p := paths[(g+i)%len(paths)]
+				resp, err := http.Get(ts.URL + p)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 200 {
+					t.Errorf("GET %s: %d", p, resp.StatusCode)
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }

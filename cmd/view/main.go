@@ -14,6 +14,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/shogilab/shogilab/analysis/sprt"
@@ -69,7 +70,8 @@ Flags:`)
 	s, err := viewer.New(fs.Args(), viewer.Options{Depth: *depth, SPRT: test, Progress: update})
 	finish()
 	if err != nil {
-		return err
+		// "view: viewer: ..." would name the program twice.
+		return errors.New(strings.TrimPrefix(err.Error(), "viewer: "))
 	}
 	fmt.Fprintf(stderr, "view: read %d files in %.1f s\n", fs.NArg(), time.Since(began).Seconds())
 	if *export != "" {
