@@ -153,16 +153,15 @@ func handHTML(h [5]int) template.HTML {
 // board is what a page needs to draw a position: the SVG, both hands, the side to move and
 // the SFEN (kept in the page, data-sfen, for a reader's tools and the browser tests).
 type board struct {
-	SVG        template.HTML
-	SenteHand  template.HTML
-	GoteHand   template.HTML
-	SFEN       string
-	SenteToMov bool
+	SVG       template.HTML
+	SenteHand template.HTML
+	GoteHand  template.HTML
+	SFEN      string
 }
 
 func newBoard(pos *minishogi.Position, last minishogi.Move) board {
 	return board{SVG: boardSVG(pos, last), SenteHand: handHTML(hand(pos, minishogi.Sente)),
-		GoteHand: handHTML(hand(pos, minishogi.Gote)), SFEN: pos.SFEN(), SenteToMov: pos.SideToMove() == minishogi.Sente}
+		GoteHand: handHTML(hand(pos, minishogi.Gote)), SFEN: pos.SFEN()}
 }
 
 // positionKey is an SFEN without its move number: the position as proofs and opening trees

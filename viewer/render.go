@@ -118,11 +118,9 @@ func (s *Server) indexPage(lk linker) any {
 func (s *Server) sourcePage(rt route, lk linker) any {
 	src := s.sources[rt.n]
 	type fileRow struct {
-		Path        string
-		Games, Bad  int
-		BadLines    []string
-		GamesHref   string
-		FirstGameNo int
+		Path       string
+		Games, Bad int
+		BadLines   []string
 	}
 	var files []fileRow
 	for _, i := range src.files {
