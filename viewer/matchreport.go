@@ -7,17 +7,18 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
+	"strings"
 
+	"github.com/shogilab/shogilab/analysis/match"
 	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
 )
 
-// This file counts a match from its records alone, with package sprt, as cmd/match counted
-// it (games 2k and 2k+1 are a pair from one opening, A is Sente in the even game), and runs
-// the SPRT pair by pair for its chart. It stands in for the match report the analyses are to
-// offer (a package under analysis/), which it should give way to.
+// This file counts a match from its records alone with package match, as cmd/match and
+// analyze match count it (games 2k and 2k+1 are a pair from one opening, A is Sente in the
+// even game; a game that replays an earlier one counts once), and keeps the SPRT's verdict
+// after each distinct pair for the chart.
 
 // matchReport is what a match page shows.
 type matchReport struct {
@@ -26,6 +27,7 @@ type matchReport struct {
 	Pairs        sprt.Pentanomial
 	Estimate     sprt.Result
 	Unpaired     int // games whose partner is missing
+	Replayed     int // games left out as replays of earlier ones
 	Terminations map[record.Termination]int
 	MeanPlies    float64
 	Test         sprt.Test
@@ -74,7 +76,7 @@ func (s *Server) loadMatch(src *source, i int, progress func()) {
 }
 
 func countMatch(paths []string, test sprt.Test) (*matchReport, error) {
-	rep := &matchReport{Terminations: map[record.Termination]int{}, Test: test, TestFrom: "view --sprt"}
+	rep := &matchReport{Test: test, TestFrom: "view --sprt"}
 	if info, err := readMatchInfo(filepath.Join(filepath.Dir(paths[0]), "report.json")); err != nil {
 		return nil, err
 	} else if info != nil {
@@ -83,14 +85,10 @@ func countMatch(paths []string, test sprt.Test) (*matchReport, error) {
 			rep.Test, rep.TestFrom = *info.SPRT, "the match's report.json"
 		}
 	}
-	r := dataset.NewReader(paths, dataset.Options{Fields: record.FieldID | record.FieldPlayers | record.FieldResult | record.FieldTermination | record.FieldPlies, SkipInvalid: true})
+	st := match.NewStandings(true)
+	st.SetTest(rep.Test)
+	r := dataset.NewReader(paths, dataset.Options{Fields: match.Fields, SkipInvalid: true})
 	defer r.Close()
-	type pair struct {
-		points float64
-		games  int
-	}
-	pairs := map[int]*pair{}
-	plies := 0
 	for {
 		g, err := r.Read()
 		if err == io.EOF {
@@ -99,58 +97,22 @@ func countMatch(paths []string, test sprt.Test) (*matchReport, error) {
 		if err != nil {
 			return nil, err
 		}
-		aSente := g.ID%2 == 0
-		a, b := g.Players.Sente.Name, g.Players.Gote.Name
-		if !aSente {
-			a, b = b, a
+		if err := st.Add(g); err != nil {
+			return nil, fmt.Errorf("%s: not one match played in pairs", strings.TrimPrefix(err.Error(), "match: "))
 		}
-		if rep.A == "" && rep.B == "" {
-			rep.A, rep.B = a, b
-		} else if a != rep.A || b != rep.B {
-			return nil, fmt.Errorf("game %d: A is %q and B %q; the first game had %q and %q: not one match played in pairs", g.ID, a, b, rep.A, rep.B)
-		}
-		points := 0.5
-		switch {
-		case g.Result == record.Sente && aSente, g.Result == record.Gote && !aSente:
-			points = 1
-			rep.Games.Wins++
-		case g.Result == record.Draw:
-			rep.Games.Draws++
-		default:
-			points = 0
-			rep.Games.Losses++
-		}
-		rep.Terminations[g.Termination]++
-		plies += g.Plies
-		p := pairs[g.ID/2]
-		if p == nil {
-			p = &pair{}
-			pairs[g.ID/2] = p
-		}
-		p.points += points
-		p.games++
 	}
-	games := rep.Games.Wins + rep.Games.Draws + rep.Games.Losses
-	if games == 0 {
+	st.Finish()
+	if st.Counted == 0 {
 		return nil, errors.New("no games")
 	}
-	rep.MeanPlies = float64(plies) / float64(games)
-	keys := make([]int, 0, len(pairs))
-	for k := range pairs {
-		keys = append(keys, k)
+	rep.A, rep.B = st.A, st.B
+	rep.Games, rep.Pairs, rep.Estimate = st.Games, st.Pairs, st.Estimate()
+	rep.Terminations, rep.Replayed = st.Terminations, st.ReplayedGames
+	rep.Unpaired = st.Unpaired()
+	rep.MeanPlies = st.Report().MeanPlies
+	for i, v := range st.Steps() {
+		rep.Steps = append(rep.Steps, sprtStep{Games: 2 * (i + 1), Verdict: v})
 	}
-	slices.Sort(keys)
-	seq := sprt.NewSequence(rep.Test)
-	for _, k := range keys {
-		p := pairs[k]
-		if p.games != 2 {
-			rep.Unpaired += p.games
-			continue
-		}
-		rep.Pairs.Add(p.points)
-		rep.Steps = append(rep.Steps, sprtStep{Games: 2 * rep.Pairs.Pairs(), Verdict: seq.Update(rep.Pairs)})
-	}
-	rep.Estimate = sprt.Estimate(rep.Pairs.Units())
 	return rep, nil
 }
 

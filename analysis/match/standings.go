@@ -43,6 +43,7 @@ type Standings struct {
 	ready   map[int]pairResult // complete pairs the test has not seen, by pair number
 	next    int                // the pair the test sees next
 	tested  sprt.Pentanomial   // what the test has seen
+	steps   []sprt.Verdict     // the verdict after each pair the test saw
 }
 
 type digest [sha256.Size]byte
@@ -175,6 +176,7 @@ func (s *Standings) feed(skipGaps bool) {
 		s.tested.Add(r.points)
 		v := s.test.Update(s.tested)
 		s.verdict = &v
+		s.steps = append(s.steps, v)
 	}
 }
 
@@ -190,6 +192,10 @@ func (s *Standings) Finish() {
 // Once it accepts a hypothesis it stays, whatever pairs come after.
 func (s *Standings) Verdict() *sprt.Verdict { return s.verdict }
 
+// Steps are the test's verdicts after each pair it saw, in order: the walk of its LLR
+// towards a bound, as a chart draws it.
+func (s *Standings) Steps() []sprt.Verdict { return s.steps }
+
 // Decided reports whether the test accepted H0 or H1.
 func (s *Standings) Decided() bool { return s.verdict != nil && s.verdict.State != sprt.Continue }
 
@@ -201,6 +207,9 @@ func (s *Standings) Test() *sprt.Test {
 	t := s.test.Test
 	return &t
 }
+
+// Unpaired is the number of games whose partner has not been counted.
+func (s *Standings) Unpaired() int { return len(s.waiting) }
 
 // Distinct is the number of distinct games counted.
 func (s *Standings) Distinct() int { return s.Games.Wins + s.Games.Draws + s.Games.Losses }

@@ -22,9 +22,13 @@ import (
 	"github.com/shogilab/shogilab/viewer"
 )
 
-func main() { os.Exit(cli.RunOne("view", run, os.Args[1:], os.Stdout, os.Stderr)) }
+// command is view as package cli runs it: Graceful, since a signal stops the server by
+// closing it, and the pages in flight finish.
+var command = cli.Command{Name: "view", Run: run, Graceful: true}
 
-func run(args []string, stdout, stderr io.Writer) error {
+func main() { os.Exit(cli.RunOne(command, os.Args[1:], os.Stdout, os.Stderr)) }
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("view", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen on this `host:port` (port 0: any free port)")
 	export := fs.String("export", "", "write the pages as a static site into this `directory` instead of serving them")
@@ -97,8 +101,6 @@ Flags:`)
 	}
 	srv := &http.Server{Handler: s.Handler(ln.Addr().String()), ReadHeaderTimeout: 10 * time.Second, MaxHeaderBytes: 16 << 10}
 	fmt.Fprintf(stdout, "serving http://%s/ (Ctrl-C stops)\n", ln.Addr())
-	ctx, stop := cli.Interruptible()
-	defer stop()
 	go func() {
 		<-ctx.Done()
 		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
