@@ -175,7 +175,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-out", ""}, cli.ExitUsage, "-out must name a directory"},
 		{[]string{"-bogus"}, cli.ExitUsage, "flag provided but not defined"},
 		{[]string{"-root", "/"}, cli.ExitFailure, "not the shogilab repository"},
-		{[]string{"-out", "main_test.go/figures"}, cli.ExitFailure, "output directory"}, // before any figure is made
+		{[]string{"-out", "main_test.go/figures"}, cli.ExitUsage, "output directory"}, // before any figure is made
 		{[]string{"-format", "gif"}, cli.ExitUsage, `unknown format "gif"`},
 		{[]string{"-size", "a4"}, cli.ExitUsage, "want column"},
 		{[]string{"-gallery", "g.md"}, cli.ExitUsage, "-gallery shows the first of -format"},

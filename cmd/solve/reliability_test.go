@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shogilab/shogilab/internal/filelock"
 )
@@ -90,12 +91,22 @@ func TestShardResumes(t *testing.T) {
 		t.Fatalf("shard 0/2 has %d subproblems; the test needs 3", len(want.Results))
 	}
 
-	// Stopped by a signal at once: the interrupt, and the search saved.
+	// Stopped by a signal as soon as the first search is saved (a checkpoint each
+	// millisecond): the interrupt, and the search saved. (A signal before the split is read
+	// stops the command before there is anything to save.)
 	stopped := filepath.Join(dir, "stopped.result")
 	cancelled, cancel := context.WithCancel(context.Background())
-	cancel()
+	defer cancel()
+	go func() {
+		for cancelled.Err() == nil {
+			if _, err := os.Stat(stopped + ".ckpt.dfpn"); err == nil {
+				cancel()
+			}
+			time.Sleep(100 * time.Microsecond)
+		}
+	}()
 	var stderr bytes.Buffer
-	err := runShard(cancelled, []string{sp, "--shard", "0/2", "-o", stopped}, &bytes.Buffer{}, &stderr)
+	err := runShard(cancelled, []string{sp, "--shard", "0/2", "--every", "1ms", "-o", stopped}, &bytes.Buffer{}, &stderr)
 	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "run the same command again") {
 		t.Errorf("a shard stopped by a signal: %v", err)
 	}
