@@ -87,6 +87,20 @@ func (e *Engine) SetPosition(sfen string, moves []string) error {
 	return nil
 }
 
+// Ready builds the player for the current settings if a setting changed since the last
+// search: the node pool is allocated on `isready` (usi.Readier) rather than on the clock of
+// the next `go`.
+func (e *Engine) Ready() error {
+	if e.player == nil {
+		p, err := NewPlayer(e.set.Player)
+		if err != nil {
+			return err
+		}
+		e.player = p
+	}
+	return nil
+}
+
 // Perft prints the divide of the current position, each root move as soon as it is
 // counted, until ctx is done.
 func (e *Engine) Perft(ctx context.Context, depth int, w io.Writer) error {
@@ -157,12 +171,8 @@ func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string))
 		}
 		return usi.BestMove{Move: "resign"}, nil
 	}
-	if e.player == nil {
-		p, err := NewPlayer(e.set.Player)
-		if err != nil {
-			return usi.BestMove{}, err
-		}
-		e.player = p
+	if err := e.Ready(); err != nil {
+		return usi.BestMove{}, err
 	}
 	if limits.Depth > 0 {
 		info("string go depth is not supported by a tree search; ignored")
@@ -211,9 +221,9 @@ func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string))
 // aims at, and the time manager (mcts.Limits.MaxTime) may stop it early or run on to three
 // times as long, but never past a fifth of the remaining time plus increment and byoyomi.
 // Without any limit (`go infinite`, or a bare `go`) the search runs until `stop`. A timed
-// search gets at least a millisecond.
+// search gets at least a millisecond. The time counts from p.Start, when the `go` arrived.
 func TimeBudget(p usi.GoParams, stm minishogi.Color, margin time.Duration, manage bool) Limits {
-	lim := Limits{Playouts: p.Nodes}
+	lim := Limits{Playouts: p.Nodes, Start: p.Start}
 	if p.Infinite {
 		return lim
 	}

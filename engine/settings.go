@@ -191,7 +191,7 @@ var settings = []Setting{
 		Doc:    "plies from the game's start during which moves are drawn in proportion to visits, for self-play",
 		setInt: func(s *Settings, n int64) { s.Player.Search.TemperaturePlies = int(n) }},
 	{Name: "MoveOverhead", Kind: Int, Min: 0, Max: 10000, Default: strconv.Itoa(defaultOverheadMS),
-		Doc:    "milliseconds held back from every search on a clock (and from a USI movetime)",
+		Doc:    "milliseconds held back from every search on a clock (and from a USI movetime) for the engine's own delays: ending the search, answering, the pipe to the GUI; the search's time counts from the moment the go is read",
 		setInt: func(s *Settings, ms int64) { s.MoveOverhead = time.Duration(ms) * time.Millisecond }},
 	{Name: "ManageTime", Kind: Check, Default: "false",
 		Doc: "on a clock, stop early when the best move is settled and think up to three times longer while it is not (docs/tactics.md)",

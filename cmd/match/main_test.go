@@ -261,6 +261,35 @@ func TestLossOnTime(t *testing.T) {
 	}
 }
 
+// TestByoyomiKept is issue 33's match: our engine against itself at a byoyomi of 200 ms and
+// no margin for lateness. Every move must come within the byoyomi (the engine holds back
+// MoveOverhead for its own delays and counts tree reuse on the clock), so no game ends in
+// time_forfeit: before, all 4 of 4 games did, at ply 4. 20 games of at most 8 plies (about
+// 30 s), 4 with -short; the match's records show each move's time.
+func TestByoyomiKept(t *testing.T) {
+	games := 20
+	if testing.Short() {
+		games = 4
+	}
+	rep := matchJSON(t, "-a", "mcts", "-b", "mcts", "-byoyomi", "200ms", "-games", strconv.Itoa(games),
+		"-parallel", "1", "-max-plies", "8", "-out", t.TempDir())
+	slowest := 0.0
+	for _, g := range recordtest.ReadSorted(t, rep.Records) {
+		for _, st := range g.Stats {
+			slowest = max(slowest, st.MS)
+		}
+	}
+	t.Logf("%d games, %d plies a game, the slowest move kept %.1f ms", rep.Games, int(rep.MeanPlies), slowest)
+	for _, g := range recordtest.ReadSorted(t, rep.Records) {
+		if g.Termination == record.TimeForfeit {
+			t.Logf("game %d: %s", g.ID, g.Detail)
+		}
+	}
+	if n := rep.Terminations[record.TimeForfeit]; n > 0 || rep.Games != games {
+		t.Errorf("%d of %d games lost on time (%+v)", n, rep.Games, rep.Terminations)
+	}
+}
+
 var (
 	buildOnce sync.Once
 	binDir    string
