@@ -61,6 +61,15 @@ func (e *Engine) SetOption(name, value string) error {
 	return nil
 }
 
+// Report says, after EvalFile is set, what it loaded (file, family, sizes, generation), for
+// the info string the USI server sends (usi.Reporter).
+func (e *Engine) Report(option string) string {
+	if s, ok := FindSetting(option); ok && s.Name == "EvalFile" {
+		return "EvalFile " + e.set.EvalLoaded
+	}
+	return ""
+}
+
 // NewGame drops the search tree and restarts the random choices from the Seed option.
 func (e *Engine) NewGame() {
 	if e.player != nil {

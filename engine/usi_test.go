@@ -14,10 +14,14 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/shogilab/shogilab/engine"
+	"github.com/shogilab/shogilab/engine/eval"
+	"github.com/shogilab/shogilab/engine/nnue"
+	"github.com/shogilab/shogilab/internal/bounded/boundedtest"
 	"github.com/shogilab/shogilab/internal/fsftest"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/solver"
@@ -720,4 +724,55 @@ func startFairyStockfish(t *testing.T) *usi.Client {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// TestUSIEvalFileBounded: setoption EvalFile refuses what it cannot load at once, with one
+// short info string, and the engine answers isready right after: /dev/zero (issue 33: read
+// whole, the engine stopped answering and grew to 23.6 GB), a FIFO with no writer (opening it
+// would wait for ever), sparse gigabytes that start as a network or as linear weights. A file that loads is
+// named with its family and sizes: the shipped network is 64×16, as its name says
+// (datasets/README.md).
+func TestUSIEvalFileBounded(t *testing.T) {
+	dir := t.TempDir()
+	fifo := dir + "/fifo.nnue"
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sparse := func(name, magic string) string {
+		path := dir + "/" + name
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(magic)
+		f.Truncate(1 << 30)
+		f.Close()
+		return path
+	}
+	s := startSession(t)
+	s.send("setoption name USI_Hash value 1", "isready") // isready builds the player (a small one)
+	s.expect("readyok")
+	for _, c := range []struct{ file, want string }{
+		{"/dev/zero", "not a regular file (a device)"},
+		{fifo, "not a regular file (a FIFO)"},
+		{sparse("huge.nnue", nnue.Magic), "nnue: " + dir + "/huge.nnue: 1073741824 bytes, more than the"},
+		{sparse("huge.lin", eval.WeightsMagic), "eval: " + dir + "/huge.lin: 1073741824 bytes, more than the"},
+	} {
+		boundedtest.Within(t, "setoption EvalFile "+c.file, 16<<20, func() {
+			s.send("setoption name EvalFile value "+c.file, "isready")
+			l, before := s.expect("readyok")
+			if len(before) != 1 || !strings.HasPrefix(before[0], "info string error: ") || !strings.Contains(before[0], c.want) || len(before[0]) > 300 {
+				t.Errorf("%s: %q before %q; want one short info string error with %q", c.file, before, l, c.want)
+			}
+		})
+	}
+	s.send("setoption name EvalFile value ../datasets/evaluation/fsf5000-64x16.nnue", "isready")
+	_, before := s.expect("readyok")
+	if len(before) != 1 || !strings.Contains(before[0], "info string EvalFile ../datasets/evaluation/fsf5000-64x16.nnue: family nnue") || !strings.Contains(before[0], "64×2 → 16 → 1") {
+		t.Errorf("after loading the shipped network: %q; want an info string with its file, family and sizes", before)
+	}
+	s.send("go nodes 50")
+	best, _ := s.expect("bestmove")
+	legalIn(t, bestMove(t, best))
+	s.finish("quit")
 }

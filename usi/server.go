@@ -83,6 +83,13 @@ type Readier interface {
 	Ready() error
 }
 
+// Reporter is an Engine that says what a setoption did where a GUI could not see it
+// otherwise, such as what an evaluation file held: after a setoption that succeeded the
+// server sends Report's answer for the option, unless empty, as an info string.
+type Reporter interface {
+	Report(option string) string
+}
+
 // Mater is an Engine that answers `go mate` (Shogidokoro's extension of USI): a tsume search,
 // for a forced mate in which every move of the side to move gives check. The server answers
 // `checkmate notimplemented` for an engine that is not a Mater.
@@ -314,6 +321,10 @@ func (s *Server) handle(line string, at time.Time) bool {
 		}
 		if err != nil {
 			s.errorf("%v", err)
+		} else if r, ok := s.engine.(Reporter); ok {
+			if report := r.Report(name); report != "" {
+				s.println("info string %s", report)
+			}
 		}
 	case "usinewgame":
 		s.engine.NewGame()

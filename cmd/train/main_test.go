@@ -101,6 +101,7 @@ func TestErrors(t *testing.T) {
 		{[]string{"fit", "-o", "x.nnue"}, 2, "no record files"},
 		{[]string{"fit", "-o", filepath.Join(t.TempDir(), "x.nnue"), "-lambda", "2", sample}, 2, "-lambda 2"},
 		{[]string{"info", sample}, 1, "not an evaluation file"},
+		{[]string{"info", "/dev/zero"}, 1, "/dev/zero: not a regular file"}, // issue 33: was read whole
 		{[]string{"info"}, 2, "want one evaluation file"},
 		{[]string{"loop"}, 2, "want one run directory"},
 		{[]string{"loop", "-sprt", "elo0=5,elo1=0", t.TempDir()}, 2, "-sprt"},
