@@ -109,7 +109,6 @@ func ReadCertificate(r io.Reader) (root minishogi.Position, attacker minishogi.C
 	return root, attacker, &Certificate{Plies: plies, AttackerToMove: root.SideToMove() == attacker, Replies: moves}, nil
 }
 
-
 func readMoves(r io.Reader, format string) (root minishogi.Position, attacker minishogi.Color, plies int, moves map[minishogi.Code]minishogi.Move, err error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 512), MaxLineBytes)
