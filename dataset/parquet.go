@@ -53,6 +53,10 @@ func openTable(path, want string) (*tableFile, error) {
 		meta[k] = kv.Values()[i]
 	}
 	t := &tableFile{path: path, f: f, meta: meta}
+	if err := checkGroups(path, pr); err != nil {
+		t.close()
+		return nil, err
+	}
 	switch got := meta[TableKey]; {
 	case got == "":
 		t.close()
@@ -67,6 +71,36 @@ func openTable(path, want string) (*tableFile, error) {
 		return nil, fmt.Errorf("dataset: %s: %v", path, oneLine(err))
 	}
 	return t, nil
+}
+
+// MaxGroupValues bounds the values of any column in one row group of either table: the
+// moves of a games table's row group, the positions or the top moves of a positions table's.
+// A reader decodes a row group's column at once (a game's moves cannot be read in parts), so
+// it checks every column chunk against the limit in the file's footer before it decodes
+// anything; the Writer ends a row group early rather than pass it. 4,194,304 values: 4,096
+// games (RowGroupGames) of 1,024 plies on average, some 100 MB decoded.
+const MaxGroupValues = 1 << 22
+
+// checkGroups checks every column chunk of the file against MaxGroupValues (issue 33: a
+// games table of 16.9 KB holding one game of 20 million moves took analyze games to 1.4 GB).
+func checkGroups(path string, pr *file.Reader) error {
+	md := pr.MetaData()
+	for i := range md.NumRowGroups() {
+		rg := md.RowGroup(i)
+		if rg.NumRows() > MaxGroupValues {
+			return fmt.Errorf("dataset: %s: row group %d has %d rows, more than %d", path, i, rg.NumRows(), MaxGroupValues)
+		}
+		for j := range rg.NumColumns() {
+			cc, err := rg.ColumnChunk(j)
+			if err != nil {
+				return fmt.Errorf("dataset: %s: row group %d: %v", path, i, oneLine(err))
+			}
+			if n := cc.NumValues(); n > MaxGroupValues {
+				return fmt.Errorf("dataset: %s: row group %d: column %s holds %d values, more than the %d a reader decodes at once", path, i, cc.PathInSchema(), n, MaxGroupValues)
+			}
+		}
+	}
+	return nil
 }
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }

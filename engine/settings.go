@@ -116,7 +116,7 @@ type Setting struct {
 // settings is the table. To add a setting, add one entry: the USI engine, the player specs,
 // the help texts and the README's table follow (a test holds the README to it).
 var settings = []Setting{
-	{Name: "Threads", Kind: Int, Min: 1, Max: 1024, Default: "1",
+	{Name: "Threads", Kind: Int, Min: 1, Max: mcts.MaxThreads, Default: "1",
 		Doc:    "search goroutines sharing one tree; one keeps a game reproducible from its seed",
 		setInt: func(s *Settings, n int64) { s.Player.Search.Threads = int(n) }},
 	{Name: "USI_Hash", Aliases: []string{"Hash"}, Kind: Int, Min: 1, Max: MaxHashMB, Default: strconv.Itoa(defaultHashMB),

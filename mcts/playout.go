@@ -77,6 +77,9 @@ func (w *worker) search() {
 			// A twin takes one more playout of the claimed budget, so that a
 			// budget is still run exactly.
 			leaves := w.playout(s.twins && (s.budget == 0 || claimed > 0))
+			if s.yield {
+				runtime.Gosched() // more workers than processors: let the others run (MaxThreads)
+			}
 			if leaves > 0 {
 				if leaves == 2 && s.budget > 0 {
 					claimed--

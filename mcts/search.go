@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -151,6 +152,7 @@ type Searcher struct {
 	budget   int64         // Limits.Playouts of the running search
 	started  time.Time     // Limits.Start of the running search
 	hardTime time.Duration // its time from started, at the latest; 0 without a time limit
+	yield    bool          // more workers than GOMAXPROCS: they yield between playouts
 
 	// playouts is written by every worker's claims; on a cache line of its
 	// own it does not make the workers' reads of stop, budget and the pool
@@ -377,6 +379,7 @@ func (s *Searcher) Search(ctx context.Context, g Game, lim Limits) (Result, erro
 	// root's expansion take time that the clock of whoever asked is already counting. The
 	// workers read the clock themselves (worker.search).
 	s.hardTime = max(lim.Time, lim.MaxTime)
+	s.yield = len(s.workers) > runtime.GOMAXPROCS(0)
 	s.playouts.Store(0)
 	s.budget = lim.Playouts
 	for _, w := range s.workers {

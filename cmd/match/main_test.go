@@ -124,7 +124,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-a", "random", "-b", "random", "-start", "9k/5/5/5/K4 b - 1"}, `match: -start "9k/5/5/5/K4 b - 1": `},
 		{[]string{"-a", "random", "-b", "random", "-repetition", "never"}, `match: -repetition "never": `},
 		{[]string{"-a", "chess", "-b", "random"}, `match: -a "chess": kind "chess" is not random, mcts or usi`},
-		{[]string{"-a", "mcts:Threads=0", "-b", "random"}, `match: -a "mcts:Threads=0": engine: option Threads: "0" is not an integer from 1 to 1024`},
+		{[]string{"-a", "mcts:Threads=0", "-b", "random"}, `match: -a "mcts:Threads=0": engine: option Threads: "0" is not an integer from 1 to 256`},
 		{[]string{"-a", "random", "-b", "random", "extra"}, `match: unexpected argument "extra"`},
 		{[]string{"-games", "x"}, `match: invalid value "x" for flag -games`},
 		{[]string{"-a", "random", "-b", "random", "-nodes", "5", "-playouts", "6"}, "match: --nodes 5 and --playouts 6 disagree"},

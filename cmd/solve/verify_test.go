@@ -88,3 +88,30 @@ func TestVerifyBoundedInput(t *testing.T) {
 		})
 	}
 }
+
+// TestSplitFileBounded: solve shard reads a split file (gzip over gob) within maxGobBytes a
+// message: issue 33's file of a megabyte that took 2 GB before "not a split file" is a gob
+// count of 4 GiB followed by a gigabyte of zeros, which gob reads into its buffer (64 MiB
+// here). It is refused by its count, before gob reads a byte of the message, in one error
+// line, having allocated at most 16 MiB.
+func TestSplitFileBounded(t *testing.T) {
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write([]byte{0xfb, 1, 0, 0, 0, 0}) // gob's count 1<<32: -5, then five big-endian bytes
+	zeros := make([]byte, 1<<20)
+	for range 64 { // 64 MiB that gob would read into its buffer, in a file of 64 KB
+		zw.Write(zeros)
+	}
+	zw.Close()
+	path := filepath.Join(t.TempDir(), "hostile.split")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var code int
+	var stderr string
+	boundedtest.Within(t, "solve shard", 16<<20, func() { code, _, stderr = runSolve("shard", "--shard", "0/1", path) })
+	want := "not a split or result file (a message of 4294967296 bytes, more than 256 MiB)"
+	if code != 1 || !strings.Contains(stderr, want) || strings.Count(stderr, "\n") != 1 {
+		t.Errorf("exit %d, stderr %q; want exit 1 and one line with %q", code, stderr, want)
+	}
+}
