@@ -65,7 +65,10 @@ func openTable(path, want string) (*tableFile, error) {
 		t.close()
 		return nil, fmt.Errorf("dataset: %s: a %s table, not a %s table", path, got, want)
 	}
-	t.fr, err = pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: batchRows, Parallel: true}, memory.DefaultAllocator)
+	// Not Parallel: the Parquet library panics on some damaged pages (a nil dictionary page
+	// header, found by FuzzGamesTable), and only a panic on the reading goroutine can be
+	// turned into an error (nextBatch); one in the library's own goroutines ends the process.
+	t.fr, err = pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: batchRows}, memory.DefaultAllocator)
 	if err != nil {
 		t.close()
 		return nil, fmt.Errorf("dataset: %s: %v", path, oneLine(err))
@@ -101,6 +104,24 @@ func checkGroups(path string, pr *file.Reader) error {
 		}
 	}
 	return nil
+}
+
+// nextBatch moves rr to its next batch, reporting whether there is one, or the error that
+// ended the reading: the reader's own, or a panic of the Parquet library on damaged data,
+// which is a damaged file like any other.
+func nextBatch(rr pqarrow.RecordReader) (more bool, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			more, err = false, fmt.Errorf("damaged (the Parquet reader failed: %v)", p)
+		}
+	}()
+	if rr.Next() {
+		return true, nil
+	}
+	if err := rr.Err(); err != nil && err != io.EOF {
+		return false, err
+	}
+	return false, nil
 }
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
@@ -245,8 +266,9 @@ func (g *gamesFile) next(game *record.Game) error {
 			g.batch.Release()
 			g.batch = nil
 		}
-		if !g.rr.Next() {
-			if err := g.rr.Err(); err != nil && err != io.EOF {
+		more, err := nextBatch(g.rr)
+		if !more {
+			if err != nil {
 				return fmt.Errorf("dataset: %s: after row %d: %v", g.t.path, g.read, oneLine(err))
 			}
 			if g.stats != nil {
@@ -543,8 +565,9 @@ func (p *positionsFile) next() (*Position, error) {
 			p.batch.Release()
 			p.batch = nil
 		}
-		if !p.rr.Next() {
-			if err := p.rr.Err(); err != nil && err != io.EOF {
+		more, err := nextBatch(p.rr)
+		if !more {
+			if err != nil {
 				return nil, fmt.Errorf("dataset: %s: after row %d: %v", p.t.path, p.read, oneLine(err))
 			}
 			return nil, io.EOF
