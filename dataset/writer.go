@@ -24,8 +24,9 @@ import (
 )
 
 // RowGroupGames is the number of games in a row group of either table (a
-// row group of the positions table holds their moves). A reader holds about
-// one row group of the columns it reads: some megabytes.
+// row group of the positions table holds their moves), fewer when their moves
+// or top moves would pass MaxGroupValues. A reader holds about one row group
+// of the columns it reads: some megabytes.
 const RowGroupGames = 4096
 
 // Writer writes records as a games table and its positions table, each a
@@ -40,6 +41,8 @@ const RowGroupGames = 4096
 type Writer struct {
 	games, positions *table
 	inGroup          int // games in the row group being built
+	groupMoves       int // their moves: the games table's move values, the positions table's rows
+	groupTop         int // their top moves: values of the positions table's top columns
 	written          int
 	digest           hash.Hash
 }
@@ -136,6 +139,21 @@ func (w *Writer) Write(g *record.Game) error {
 	if err != nil {
 		return err
 	}
+	top := 0
+	for _, st := range g.Stats {
+		top += len(st.Top)
+	}
+	if top > MaxGroupValues { // a valid record cannot have so many (record.MaxGamePlies, MaxLineBytes)
+		return fmt.Errorf("dataset: game %d: %d top moves, more than a row group holds (%d)", g.ID, top, MaxGroupValues)
+	}
+	if w.inGroup > 0 && (w.groupMoves+len(g.Moves) > MaxGroupValues || w.groupTop+top > MaxGroupValues) {
+		// The row group ends early, before a column passes what a reader decodes at once.
+		if err := w.flush(); err != nil {
+			return err
+		}
+	}
+	w.groupMoves += len(g.Moves)
+	w.groupTop += top
 	if err := w.appendGame(g); err != nil {
 		return err
 	}
@@ -151,7 +169,7 @@ func (w *Writer) Write(g *record.Game) error {
 }
 
 func (w *Writer) flush() error {
-	w.inGroup = 0
+	w.inGroup, w.groupMoves, w.groupTop = 0, 0, 0
 	if err := w.games.flush(); err != nil {
 		return err
 	}

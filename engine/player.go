@@ -115,6 +115,10 @@ type Limits struct {
 	Playouts int64         // playouts to add; 0: no limit
 	Time     time.Duration // longest think; 0: no limit; with MaxTime, the think aimed at
 	MaxTime  time.Duration // if above Time, the time manager's bound (mcts.Limits.MaxTime)
+	// Start is when Time and MaxTime began to run (for an engine, when the `go` arrived);
+	// zero means when Think is called. Everything Think does is charged to them: the root
+	// mate search, tree reuse, a second search after a full pool.
+	Start time.Time
 	// OnInfo, if set, gets a snapshot of the search every InfoInterval (default 1 s) and
 	// once at the end, from another goroutine while the search runs.
 	OnInfo       func(mcts.Info)
@@ -171,6 +175,9 @@ type Decision struct {
 // Think searches the current position of g within lim and returns the move to play. g is
 // not changed. It returns an error if the game is over.
 func (p *Player) Think(ctx context.Context, g *minishogi.Game, lim Limits) (Decision, error) {
+	if lim.Start.IsZero() {
+		lim.Start = time.Now()
+	}
 	if g.Result().Over() {
 		return Decision{}, fmt.Errorf("engine: think: the game is over (%s)", g.Result().Termination)
 	}
@@ -178,25 +185,20 @@ func (p *Player) Think(ctx context.Context, g *minishogi.Game, lim Limits) (Deci
 }
 
 func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, error) {
-	mate, plies, found, spent, err := p.rootMate(game, lim)
+	mate, plies, found, err := p.rootMate(game, lim)
 	if err != nil {
 		return Decision{}, fmt.Errorf("engine: %w", err)
 	}
 	if found {
 		return Decision{Move: mate, Value: 1, Score: Score{Mate: plies, CP: 30000, Proven: true},
-			Elapsed: spent, PV: []minishogi.Move{mate}, Stop: mcts.StopProven,
+			Elapsed: time.Since(lim.Start), PV: []minishogi.Move{mate}, Stop: mcts.StopProven,
 			Top: []MoveStat{{Move: mate, Proof: mcts.Proof{Outcome: outcome.Win, Plies: plies}}}}, nil
-	}
-	if lim.Time > 0 {
-		lim.Time = max(lim.Time-spent, time.Millisecond)
-		if lim.MaxTime > 0 {
-			lim.MaxTime = max(lim.MaxTime-spent, lim.Time)
-		}
 	}
 	mlim := mcts.Limits{
 		Playouts:     lim.Playouts,
 		Time:         lim.Time,
 		MaxTime:      lim.MaxTime,
+		Start:        lim.Start,
 		Ply:          game.Ply(),
 		OnInfo:       lim.OnInfo,
 		InfoInterval: lim.InfoInterval,
@@ -206,14 +208,9 @@ func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, e
 		// The tree kept from earlier searches filled the pool, leaving this search almost
 		// no room: start a fresh tree with what is left of the budget.
 		p.searcher.Reset()
+		// The time counts from the same start: what the first search spent is gone.
 		if mlim.Playouts > 0 {
 			mlim.Playouts = max(mlim.Playouts-res.Playouts, 1)
-		}
-		if mlim.Time > 0 {
-			mlim.Time = max(mlim.Time-res.Elapsed, time.Millisecond)
-		}
-		if mlim.MaxTime > 0 {
-			mlim.MaxTime = max(mlim.MaxTime-res.Elapsed, mlim.Time)
 		}
 		wasted := res.Playouts
 		res, err = p.searcher.Search(ctx, game, mlim)

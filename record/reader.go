@@ -24,6 +24,22 @@ var gzipMagic = []byte{0x1f, 0x8b, 0x08}
 // 3 MiB.
 const MaxLineBytes = 64 << 20
 
+// The limits on what a line decodes to, so that a line within MaxLineBytes cannot decode to
+// gigabytes (a move of 7 bytes of JSON is a 16-byte string, a statistics entry of 22 bytes a
+// 64-byte struct): the decoder stops at the first element past a limit, and Validate holds
+// a game to them. datasets/README.md#validity states them.
+const (
+	// MaxGamePlies bounds a game's moves and statistics entries: the largest play limit the
+	// engine takes (its MaxPlies setting), far beyond any game played (some hundreds).
+	MaxGamePlies = 100_000
+	// MaxTopMoves bounds a statistics entry's top moves: no Minishogi position has more
+	// legal moves (minishogi.MaxMoves).
+	MaxTopMoves = 256
+	// MaxConfigBytes bounds a player's configuration object, which is decoded by
+	// encoding/json: the toolkit writes some hundreds of bytes.
+	MaxConfigBytes = 64 << 10
+)
+
 // errLineTooLong is the error of a line over MaxLineBytes.
 var errLineTooLong = fmt.Errorf("line longer than %d MiB: not a record (a damaged or binary file?)", MaxLineBytes>>20)
 

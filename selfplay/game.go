@@ -117,6 +117,7 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 		mover := pos.SideToMove()
 		lim := goParams(specs, clocks, mover)
 		t0 := time.Now()
+		lim.Start = t0 // the player's clock is this game's: an engine in process charges its own delays to it
 		d, err := players[mover].Move(ctx, g, lim)
 		took := time.Since(t0)
 		if ctx.Err() != nil {
@@ -128,8 +129,10 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 			break
 		}
 		if l := specs[mover].Limits; l.Clock() {
-			if took > clocks[mover]+l.Byoyomi+m.TimeMargin {
+			if allowed := clocks[mover] + l.Byoyomi + m.TimeMargin; took > allowed {
 				finish(rec, mover.Opponent(), record.TimeForfeit, began)
+				rec.Detail = fmt.Sprintf("%s took %v for move %d, %v more than its %v (clock %v, byoyomi %v, margin %v)",
+					mover, took.Round(time.Millisecond/10), len(rec.Moves)+1, (took - allowed).Round(time.Millisecond/10), allowed, clocks[mover], l.Byoyomi, m.TimeMargin)
 				break
 			}
 			clocks[mover] = max(clocks[mover]-took, 0) + l.Inc

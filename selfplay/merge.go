@@ -3,6 +3,7 @@ package selfplay
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"strconv"
@@ -67,18 +68,25 @@ func Merge(ctx context.Context, paths []string, out string, games int) (MergeSum
 	want := games
 	if want == 0 {
 		for id := range byID {
+			if id == math.MaxInt {
+				return sum, fmt.Errorf("selfplay: merge: game %d (in %s): no run has that many games", id, where[id].file)
+			}
 			want = max(want, id+1)
 		}
 	}
-	var missing []string
-	for id := range want {
-		if byID[id] == nil {
-			missing = append(missing, strconv.Itoa(id))
+	// What is missing is counted from the ids present, and the first few are named: the
+	// memory goes with the games, never with the id range (issue 33: a string for every
+	// missing id of a billion took 24 GB).
+	if missing, first := missingIDs(byID, want, 10); missing > 0 {
+		names := make([]string, len(first))
+		for i, id := range first {
+			names[i] = strconv.Itoa(id)
 		}
-	}
-	if len(missing) > 0 {
-		shown := missing[:min(len(missing), 10)]
-		return sum, fmt.Errorf("selfplay: merge: %d of %d games missing, ids %s%s", len(missing), want, strings.Join(shown, ", "), map[bool]string{true: ", ...", false: ""}[len(missing) > len(shown)])
+		more := ""
+		if missing > len(first) {
+			more = ", ..."
+		}
+		return sum, fmt.Errorf("selfplay: merge: %d of %d games missing, ids %s%s", missing, want, strings.Join(names, ", "), more)
 	}
 	if len(byID) > want {
 		var extra []int
@@ -113,4 +121,24 @@ func Merge(ctx context.Context, paths []string, out string, games int) (MergeSum
 	}
 	sum.Games = want
 	return sum, nil
+}
+
+// missingIDs counts the ids from 0 to want-1 that games lacks and returns the first n of
+// them, in time and memory that go with the games present, not with want.
+func missingIDs(games map[int]*record.Game, want, n int) (missing int, first []int) {
+	ids := make([]int, 0, len(games))
+	for id := range games {
+		if id < want {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	next := 0 // the smallest id not yet accounted for
+	for _, id := range append(ids, want) {
+		for ; next < id && len(first) < n; next++ {
+			first = append(first, next)
+		}
+		next = id + 1
+	}
+	return want - len(ids), first
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/internal/bounded/boundedtest"
 	"github.com/shogilab/shogilab/internal/recordtest"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
@@ -440,6 +441,47 @@ func TestMergeFailsLoudly(t *testing.T) {
 		if g.ID != i {
 			t.Fatalf("merged game %d has id %d", i, g.ID)
 		}
+	}
+}
+
+// TestMergeMissingBounded: the ids a merge lacks are counted, and the first ten named, in
+// memory that goes with the games present, not with the id range: a run of a billion games
+// with three, and one game with id a billion (issue 33: killed by the kernel at 24 GB). Each
+// ends in one error line having allocated at most 16 MiB.
+func TestMergeMissingBounded(t *testing.T) {
+	dir := t.TempDir()
+	a := execute(t, &Run{Match: testMatch(t, "random"), Games: 6, Shard: Shard{0, 2}, OutDir: dir}).Path // ids 0, 1, 2
+	far := filepath.Join(dir, "far.jsonl")
+	g := recordtest.ReadSorted(t, a)[0]
+	g.ID = 1e9
+	f, err := os.Create(far)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := record.NewWriter(f)
+	if err := w.Write(g); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	f.Close()
+	out := filepath.Join(dir, "all.jsonl")
+	for _, c := range []struct {
+		name  string
+		files []string
+		games int
+		want  string
+	}{
+		{"a billion asked for", []string{a}, 1e9, "999999997 of 1000000000 games missing, ids 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, ..."},
+		{"id a billion", []string{far}, 0, "1000000000 of 1000000001 games missing, ids 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, ..."},
+		{"id a billion after three", []string{a, far}, 0, "999999997 of 1000000001 games missing, ids 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, ..."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var err error
+			boundedtest.Within(t, "Merge", 16<<20, func() { _, err = Merge(context.Background(), c.files, out, c.games) })
+			if err == nil || err.Error() != "selfplay: merge: "+c.want {
+				t.Errorf("%v; want %q", err, c.want)
+			}
+		})
 	}
 }
 

@@ -1,7 +1,7 @@
 package viewer
 
 import (
-	"bytes"
+	"bufio"
 	"cmp"
 	"errors"
 	"fmt"
@@ -52,14 +52,22 @@ type certWalk struct {
 // makes the file's page an error page.
 func (s *Server) loadProof(src *source) {
 	src.Kind = kindProof
-	b, err := solver.ReadFile(src.Path)
+	f, err := solver.OpenFile(src.Path)
 	if err != nil {
 		src.Err = err
 		return
 	}
-	switch solver.FileFormat(b) {
+	defer f.Close()
+	// Read as a stream within the solver's limits, as solve verify reads it.
+	r := bufio.NewReader(f)
+	format, err := solver.FileFormat(r)
+	if err != nil {
+		src.Err = err
+		return
+	}
+	switch format {
 	case solver.ProofFormat:
-		root, attacker, proof, err := solver.ReadProof(bytes.NewReader(b))
+		root, attacker, proof, err := solver.ReadProof(r)
 		if err != nil {
 			src.Err = err
 			return
@@ -75,7 +83,7 @@ func (s *Server) loadProof(src *source) {
 		src.proof = w
 	case solver.CertificateFormat:
 		src.Kind = kindCertificate
-		root, attacker, cert, err := solver.ReadCertificate(bytes.NewReader(b))
+		root, attacker, cert, err := solver.ReadCertificate(r)
 		if err != nil {
 			src.Err = err
 			return
@@ -85,8 +93,6 @@ func (s *Server) loadProof(src *source) {
 			src.Err = fmt.Errorf("the certificate does not hold: %w", w.checkErr)
 		}
 		src.cert = w
-	default:
-		src.Err = fmt.Errorf("the first line %.60q is neither %q nor %q", solver.FileFormat(b), solver.ProofFormat, solver.CertificateFormat)
 	}
 }
 

@@ -134,7 +134,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-a", "random", "-b", "random", "-start", "9k/5/5/5/K4 b - 1"}, `match: -start "9k/5/5/5/K4 b - 1": `},
 		{[]string{"-a", "random", "-b", "random", "-repetition", "never"}, `match: -repetition "never": `},
 		{[]string{"-a", "chess", "-b", "random"}, `match: -a "chess": kind "chess" is not random, mcts or usi`},
-		{[]string{"-a", "mcts:Threads=0", "-b", "random"}, `match: -a "mcts:Threads=0": engine: option Threads: "0" is not an integer from 1 to 1024`},
+		{[]string{"-a", "mcts:Threads=0", "-b", "random"}, `match: -a "mcts:Threads=0": engine: option Threads: "0" is not an integer from 1 to 256`},
 		{[]string{"-a", "random", "-b", "random", "extra"}, `match: unexpected argument "extra"`},
 		{[]string{"-games", "x"}, `match: invalid value "x" for flag -games`},
 		{[]string{"-a", "random", "-b", "random", "-nodes", "5", "-playouts", "6"}, "match: --nodes 5 and --playouts 6 disagree"},
@@ -268,6 +268,35 @@ func TestLossOnTime(t *testing.T) {
 		if g.Players.Gote.Name == "faulty" && g.Plies != 1 || g.Players.Sente.Name == "faulty" && g.Plies != 0 {
 			t.Errorf("game %d: %d plies", g.ID, g.Plies)
 		}
+	}
+}
+
+// TestByoyomiKept is issue 33's match: our engine against itself at a byoyomi of 200 ms and
+// no margin for lateness. Every move must come within the byoyomi (the engine holds back
+// MoveOverhead for its own delays and counts tree reuse on the clock), so no game ends in
+// time_forfeit: before, all 4 of 4 games did, at ply 4. 20 games of at most 8 plies (about
+// 30 s), 4 with -short; the match's records show each move's time.
+func TestByoyomiKept(t *testing.T) {
+	games := 20
+	if testing.Short() {
+		games = 4
+	}
+	rep := matchJSON(t, "-a", "mcts", "-b", "mcts", "-byoyomi", "200ms", "-games", strconv.Itoa(games),
+		"-parallel", "1", "-max-plies", "8", "-out", t.TempDir())
+	slowest := 0.0
+	for _, g := range recordtest.ReadSorted(t, rep.Records) {
+		for _, st := range g.Stats {
+			slowest = max(slowest, st.MS)
+		}
+	}
+	t.Logf("%d games, %d plies a game, the slowest move kept %.1f ms", rep.Games, int(rep.MeanPlies), slowest)
+	for _, g := range recordtest.ReadSorted(t, rep.Records) {
+		if g.Termination == record.TimeForfeit {
+			t.Logf("game %d: %s", g.ID, g.Detail)
+		}
+	}
+	if n := rep.Terminations[record.TimeForfeit]; n > 0 || rep.Games != games {
+		t.Errorf("%d of %d games lost on time (%+v)", n, rep.Games, rep.Terminations)
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"compress/gzip"
 	"context"
 	"encoding/gob"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/shogilab/shogilab/internal/bounded"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/selfplay"
@@ -82,6 +84,11 @@ func saveGob(path string, v any) error {
 	})
 }
 
+// maxGobBytes bounds what a split or result file decompresses to, and each gob message in
+// it: a split of a million leaves is some 40 MB, a shard's proofs some tens of MB (the
+// largest proof shipped has 59,633 entries, datasets/README.md).
+const maxGobBytes = 256 << 20
+
 func loadGob(path string, v any) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -92,10 +99,68 @@ func loadGob(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("%s: not a split or result file (%v)", path, err)
 	}
-	if err := gob.NewDecoder(zr).Decode(v); err != nil {
+	frames := &gobFrames{r: bufio.NewReader(bounded.NewReader(zr, maxGobBytes, "decompressed")), limit: maxGobBytes}
+	if err := gob.NewDecoder(frames).Decode(v); err != nil {
 		return fmt.Errorf("%s: truncated or not a split or result file (%v)", path, err)
 	}
 	return nil
+}
+
+// gobFrames passes a gob stream through, refusing a message longer than limit before gob sees
+// its length: gob allocates a message whole from the length that precedes it (up to 8 GiB),
+// so a file of a megabyte that decompresses to a long run of zeros after a large length
+// would take gigabytes (issue 33: 2.0 to 2.4 GB for a 0.9 MB file) before "not a split file".
+// A message is an unsigned count in gob's encoding (one byte below 0x80, else the negated
+// number of big-endian bytes that follow) and that many bytes.
+type gobFrames struct {
+	r       *bufio.Reader
+	limit   int64
+	left    int64  // bytes of the current message not yet passed on
+	pending []byte // the count of the next message, read and checked, not yet passed on
+}
+
+func (g *gobFrames) Read(p []byte) (int, error) {
+	if g.left == 0 && len(g.pending) == 0 {
+		b, err := g.r.ReadByte()
+		if err != nil {
+			return 0, err
+		}
+		g.pending = append(g.pending[:0], b)
+		n := uint64(b)
+		if b >= 0x80 {
+			k := int(-int8(b))
+			if k < 1 || k > 8 {
+				return 0, fmt.Errorf("a message count of %d bytes: not a gob stream", k)
+			}
+			n = 0
+			for range k {
+				c, err := g.r.ReadByte()
+				if err != nil {
+					return 0, io.ErrUnexpectedEOF
+				}
+				g.pending = append(g.pending, c)
+				n = n<<8 | uint64(c)
+			}
+		}
+		if n > uint64(g.limit) {
+			return 0, fmt.Errorf("a message of %d bytes, more than %s", n, bounded.Size(g.limit))
+		}
+		g.left = int64(n)
+	}
+	if len(g.pending) > 0 {
+		n := copy(p, g.pending)
+		g.pending = g.pending[n:]
+		return n, nil
+	}
+	if int64(len(p)) > g.left {
+		p = p[:g.left]
+	}
+	n, err := g.r.Read(p)
+	g.left -= int64(n)
+	if err == io.EOF && g.left > 0 {
+		err = io.ErrUnexpectedEOF
+	}
+	return n, err
 }
 
 func readSplit(path string) (*splitFile, error) {

@@ -23,6 +23,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/record"
@@ -41,7 +42,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fsfPath := fs.String("fsf", "/usr/games/fairy-stockfish", "fairy-stockfish, which confirms each mate's length")
 	asJSON := fs.Bool("json", false, "print the counts as JSON")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tactics --out DIR [flags] RECORDS...\n\nFinds the tactical suite's mates in the positions of game records (jsonl, jsonl.gz).")
+		fmt.Fprintln(fs.Output(), "usage: tactics --out DIR [flags] RECORDS...\n\nFinds the tactical suite's mates in the positions of game records (jsonl, jsonl.gz, or games tables .parquet).")
 		fs.PrintDefaults()
 	}
 	if err := cli.ParseFlags(fs, args, stdout); err != nil {
@@ -68,7 +69,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	found := map[int][]string{}
 	seen := map[string]bool{}
 	rejected := 0
-	r := record.NewReader(fs.Args(), record.WithFields(record.FieldStart|record.FieldMoves))
+	// Records of any form, as every record reader takes them (docs/architecture.md#records):
+	// JSON Lines, plain or gzip, and games tables.
+	r := dataset.NewReader(fs.Args(), dataset.Options{Fields: record.FieldStart | record.FieldMoves})
 	defer r.Close()
 	var checks ms.MoveList
 	for {
@@ -137,7 +140,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func fileLine(r *record.Reader) string {
+func fileLine(r *dataset.Reader) string {
 	f, l := r.Position()
 	return fmt.Sprintf("%s:%d", f, l)
 }

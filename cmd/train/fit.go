@@ -75,6 +75,12 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !(*lambda >= 0 && *lambda <= 1) {
 		return cli.Usagef("-lambda %v: need 0 to 1", *lambda)
 	}
+	o := netfit.Options{Hidden1: *h1, Hidden2: *h2, Epochs: *epochs, Patience: *patience, Batch: *batch,
+		LearningRate: *lr, Threads: *threads, Seed: *seed, Decay: *decay}
+	if err := o.Validate(); err != nil {
+		// Before the records are read: a bad flag is a usage error.
+		return cli.Usagef("%v", err)
+	}
 	if err := cli.CheckOutputFile(*out); err != nil {
 		return err
 	}
@@ -86,8 +92,6 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	load := time.Since(start).Seconds()
 	fmt.Fprintf(stderr, "train: %s\n", set.Describe())
-	o := netfit.Options{Hidden1: *h1, Hidden2: *h2, Epochs: *epochs, Patience: *patience, Batch: *batch,
-		LearningRate: *lr, Threads: *threads, Seed: *seed, Decay: *decay}
 	total := *epochs * ((len(set.Train) + *batch - 1) / max(*batch, 1))
 	update, finish := cli.NewProgress(stderr, total, "training")
 	o.OnBatch = func(done, _ int) { update(done) }
