@@ -303,8 +303,9 @@ func (s PlayerSpec) DisplayName() string {
 // Record describes the player for a game record: the settings that shape
 // its play, so that a dataset says what produced it. An mcts player's
 // config has its budget (playouts, movetime_ms, time_ms, inc_ms,
-// byoyomi_ms), its threads, and every other setting that is not at its
-// default under the setting's snake-case key (engine.Setting.Key).
+// byoyomi_ms), the settings of recordedAlways, and every other setting that
+// is not at its default, under the setting's snake-case key
+// (engine.Setting.Key).
 func (s PlayerSpec) Record() record.Player {
 	cfg := map[string]any{}
 	put := func(key string, v any, set bool) {
@@ -318,16 +319,14 @@ func (s PlayerSpec) Record() record.Player {
 	case record.KindMCTS:
 		put("playouts", l.Nodes, l.Nodes > 0)
 		ms("movetime_ms", l.MoveTime)
-		threads := int64(1)
+		for _, name := range recordedAlways {
+			set, _ := engine.FindSetting(name)
+			put(set.Key(), set.Value(set.Default), true)
+		}
 		for _, o := range s.Options {
 			set, _ := engine.FindSetting(o.Name)
-			if set.Name == "Threads" {
-				threads = set.Value(o.Value).(int64)
-				continue
-			}
-			put(set.Key(), set.Value(o.Value), !set.IsDefault(o.Value))
+			put(set.Key(), set.Value(o.Value), !set.IsDefault(o.Value) || slices.Contains(recordedAlways, set.Name))
 		}
-		put("threads", threads, true)
 	case record.KindUSI:
 		put("argv", s.Argv, true)
 		ms("movetime_ms", l.MoveTime)
@@ -349,6 +348,12 @@ func (s PlayerSpec) Record() record.Player {
 	}
 	return record.Player{Name: s.DisplayName(), Kind: s.Kind, Config: cfg}
 }
+
+// recordedAlways are the settings a record's config names even at their
+// defaults: Threads, since with more than one a game is not a function of its
+// seed, and Resign, since it decides what a game's length counts
+// (datasets/README.md, "Player").
+var recordedAlways = []string{"Threads", "Resign"}
 
 // settings are the engine settings of an mcts spec. Without USI_Hash the
 // node pool is sized from the playouts (engine.PlayoutNodes) when the
