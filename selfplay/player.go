@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/engine"
 	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/record"
@@ -347,6 +348,30 @@ func (s PlayerSpec) Record() record.Player {
 		cfg = nil
 	}
 	return record.Player{Name: s.DisplayName(), Kind: s.Kind, Config: cfg}
+}
+
+// SettingColumns are the typed columns of the engine's settings in a games
+// table (dataset.Create): one per setting a player spec may set, in the
+// table's order, named by its config key (engine.Setting.Key), of its type
+// (a choice is text, as a record's config keeps it).
+func SettingColumns() []dataset.SettingColumn {
+	var cols []dataset.SettingColumn
+	for _, s := range engine.AllSettings() {
+		if s.PerGame {
+			continue
+		}
+		kind := dataset.SettingText
+		switch s.Kind {
+		case engine.Int:
+			kind = dataset.SettingInt
+		case engine.Float:
+			kind = dataset.SettingFloat
+		case engine.Check:
+			kind = dataset.SettingBool
+		}
+		cols = append(cols, dataset.SettingColumn{Key: s.Key(), Kind: kind})
+	}
+	return cols
 }
 
 // recordedAlways are the settings a record's config names even at their

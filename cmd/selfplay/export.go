@@ -11,6 +11,7 @@ import (
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/notation"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/selfplay"
 )
 
 const exportUsage = `usage: selfplay export --format kif|csa|parquet [--id N] [--out DIR] FILES...
@@ -110,7 +111,7 @@ func exportParquet(files []string, dir string, id int, stdout io.Writer) error {
 		return err
 	}
 	games, positions := filepath.Join(dir, "games.parquet"), filepath.Join(dir, "positions.parquet")
-	n, err := dataset.Convert(files, games, positions)
+	n, err := dataset.Convert(files, games, positions, selfplay.SettingColumns()...)
 	if err != nil {
 		return err
 	}
