@@ -27,35 +27,45 @@ func Convert(in []string, games, positions string, settings ...SettingColumn) (i
 	if err != nil {
 		return 0, err
 	}
-	s := &sorter{dir: filepath.Dir(games), size: sortRun}
+	if err := ByID(in, Options{RequireNewline: true}, filepath.Dir(games), check, w.Write); err != nil {
+		w.Abort()
+		return 0, err
+	}
+	return w.Close()
+}
+
+// ByID calls fn with the games of the files in (read as NewReader reads them with opts) by
+// id, games of one id in the order given. Memory does not grow with the games: runs of
+// sortRun games are sorted in memory and, when there are more, written to temporary record
+// files in dir (os.TempDir() if "") and merged, and removed before ByID returns. check, if
+// not nil, sees each game as it is read, so that its error can name the file and line.
+func ByID(in []string, opts Options, dir string, check, fn func(*record.Game) error) error {
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	s := &sorter{dir: dir, size: sortRun}
 	defer s.cleanup()
-	r := NewReader(in, Options{RequireNewline: true})
+	r := NewReader(in, opts)
 	defer r.Close()
 	for {
 		g, err := r.Read()
 		if err == io.EOF {
 			break
 		}
-		if err == nil {
-			err = check(g)
-		}
 		if err != nil {
-			w.Abort()
-			if file, line := r.Position(); file != "" {
-				return 0, fmt.Errorf("%w (%s:%d)", err, file, line)
+			return err // a reader's error names its file and line
+		}
+		if check != nil {
+			if err := check(g); err != nil {
+				file, line := r.Position()
+				return fmt.Errorf("%w (%s:%d)", err, file, line)
 			}
-			return 0, err
 		}
 		if err := s.add(g); err != nil {
-			w.Abort()
-			return 0, err
+			return err
 		}
 	}
-	if err := s.each(w.Write); err != nil {
-		w.Abort()
-		return 0, err
-	}
-	return w.Close()
+	return s.each(fn)
 }
 
 // check tells a game that Write would refuse, while its file and line are known.
