@@ -13,6 +13,7 @@ import (
 
 	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/engine"
+	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/usi"
 )
 
@@ -147,5 +148,22 @@ func TestSettingColumns(t *testing.T) {
 	}
 	if i != len(cols) {
 		t.Errorf("%d columns; %d settings", len(cols), i)
+	}
+}
+
+// TestResignWords: the record format's words for when the engine resigns are the engine
+// setting's, under its config key.
+func TestResignWords(t *testing.T) {
+	s, _ := engine.FindSetting("Resign")
+	if s.Key() != record.ConfigResign || engine.ResignProven.String() != record.ResignProven || engine.ResignNever.String() != record.ResignNever ||
+		!slices.Equal(s.Choices, []string{record.ResignProven, record.ResignNever}) {
+		t.Errorf("the setting %s (%v) and the record's %s (%s, %s) disagree", s.Key(), s.Choices, record.ConfigResign, record.ResignProven, record.ResignNever)
+	}
+	spec, err := ParsePlayerSpec("mcts:playouts=10,Resign=never", PlayerSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := spec.Record().Resign(); got != record.ResignNever {
+		t.Errorf("a Resign=never player's record says %q", got)
 	}
 }

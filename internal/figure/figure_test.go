@@ -307,6 +307,14 @@ func TestLogTicks(t *testing.T) {
 	}
 }
 
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 16777216: "16,777,216", -1234: "-1,234"} {
+		if got := Thousands(n); got != want {
+			t.Errorf("Thousands(%d) = %q; want %q", n, got, want)
+		}
+	}
+}
+
 func TestNumber(t *testing.T) {
 	for _, tc := range []struct {
 		v        float64

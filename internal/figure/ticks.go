@@ -169,6 +169,19 @@ func labelled(ticks []plot.Tick) int {
 	return n
 }
 
+// Thousands writes n with commas between groups of three digits (1,000 and 16,777,216), as
+// the captions write counts.
+func Thousands(n int) string {
+	if n < 0 {
+		return "-" + Thousands(-n)
+	}
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
 // number writes v with the given decimals, thousands separated by commas from 10,000 on
 // (as the captions write counts), and a minus sign that prints in every format: the en dash
 // (U+2013), since the true minus U+2212 is not in the PDF fonts' Windows-1252 encoding.
