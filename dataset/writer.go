@@ -40,6 +40,7 @@ const RowGroupGames = 4096
 // which every reader of a pair compares.
 type Writer struct {
 	games, positions *table
+	settings         []SettingColumn
 	inGroup          int // games in the row group being built
 	groupMoves       int // their moves: the games table's move values, the positions table's rows
 	groupTop         int // their top moves: values of the positions table's top columns
@@ -57,15 +58,19 @@ type table struct {
 
 // Create starts the tables games and positions (file paths; by convention
 // games-*.parquet and positions-*.parquet beside it). The games table
-// records its positions table's file name in its metadata.
-func Create(games, positions string) (*Writer, error) {
-	w := &Writer{digest: sha256.New()}
-	var err error
+// records its positions table's file name in its metadata, and has a typed
+// column for each of settings in its players' structs, beside config.
+func Create(games, positions string, settings ...SettingColumn) (*Writer, error) {
+	gs, err := gamesSchema(settings)
+	if err != nil {
+		return nil, err
+	}
+	w := &Writer{settings: settings, digest: sha256.New()}
 	if w.positions, err = newTable(positions, PositionsSchema, map[string]string{TableKey: PositionsTable, FormatKey: format}); err != nil {
 		return nil, err
 	}
 	meta := map[string]string{TableKey: GamesTable, FormatKey: format, PositionsKey: filepath.Base(positions)}
-	if w.games, err = newTable(games, GamesSchema, meta); err != nil {
+	if w.games, err = newTable(games, gs, meta); err != nil {
 		w.positions.abort()
 		return nil, err
 	}
@@ -272,6 +277,7 @@ func (w *Writer) appendGame(g *record.Game) error {
 			}
 			config.Append(string(text))
 		}
+		appendSettings(pb, 3, w.settings, p.Config)
 	}
 	rules := b.Field(10).(*array.StructBuilder)
 	rules.Append(true)
@@ -343,7 +349,21 @@ func (w *Writer) appendPositions(g *record.Game, positions []before) {
 			ms.AppendNull()
 		}
 		b.Field(11).(*array.StringBuilder).Append(string(g.Result))
+		b.Field(12).(*array.Float64Builder).Append(moverScore(g.Result, positions[ply].side))
+		b.Field(13).(*array.StringBuilder).Append(string(g.Termination))
+		b.Field(14).(*array.Int32Builder).Append(int32(g.Plies))
 	}
+}
+
+// moverScore is a game's result for side: 1 if it won, 0.5 for a draw, 0 if it lost.
+func moverScore(result record.Result, side string) float64 {
+	switch {
+	case result == record.Draw:
+		return 0.5
+	case string(result) == side:
+		return 1
+	}
+	return 0
 }
 
 func appendOptionalInt(b *array.Int64Builder, v *int) {

@@ -170,8 +170,8 @@ func (e *Engine) Display() string {
 
 // Go searches the current position within the limits (see TimeBudget), sending an info
 // line every half second and at the end, and returns the best move, or "resign" when every
-// move is proven lost or the game is already over. With USI_Ponder it also names the
-// expected reply, the second move of the principal variation.
+// move is proven lost (unless Resign is never) or the game is already over. With
+// USI_Ponder it also names the expected reply, the second move of the principal variation.
 func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string)) (usi.BestMove, error) {
 	if r := e.game.Result(); r.Over() {
 		info(fmt.Sprintf("string the game is over (%s)", r.Termination))

@@ -24,6 +24,38 @@ type PlayerConfig struct {
 	// root before the tree search, within a tenth of the think, and plays a mate it finds
 	// (rootmate.go).
 	RootMate int
+	// Resign says when the player resigns: ResignProven (the zero value) or ResignNever.
+	Resign Resign
+}
+
+// Resign is when a player resigns. A game's length depends on it: with ResignProven a
+// self-play game ends when its loser's search proves every move lost, which depends on
+// the mate search (MateDepth, MateNodes) and the budget; with ResignNever it is played to
+// the end the rules define (mate, repetition, the play limit).
+type Resign uint8
+
+const (
+	ResignProven Resign = iota // when every move is proven lost: the default
+	ResignNever                // never: a lost game is played out, the longest resistance first
+)
+
+var resignNames = [...]string{ResignProven: "proven", ResignNever: "never"}
+
+func (r Resign) String() string {
+	if int(r) < len(resignNames) {
+		return resignNames[r]
+	}
+	return fmt.Sprintf("Resign(%d)", r)
+}
+
+// ParseResign reads proven or never.
+func ParseResign(s string) (Resign, error) {
+	for i, name := range resignNames {
+		if s == name {
+			return Resign(i), nil
+		}
+	}
+	return 0, fmt.Errorf("resign %q is not proven or never", s)
 }
 
 // DefaultPlayerConfig returns the defaults of mcts.DefaultConfig and eval.DefaultConfig,
@@ -62,6 +94,9 @@ func (c PlayerConfig) Validate() error {
 	}
 	if c.RootMate < 0 || c.RootMate > MaxTsumePlies {
 		return fmt.Errorf("engine: RootMate is %d, want 0 (off) to %d", c.RootMate, MaxTsumePlies)
+	}
+	if int(c.Resign) >= len(resignNames) {
+		return fmt.Errorf("engine: Resign is %d, want ResignProven or ResignNever", c.Resign)
 	}
 	return nil
 }
@@ -154,8 +189,9 @@ type MoveStat struct {
 // Decision is what Think decided, with the statistics a record keeps.
 type Decision struct {
 	Move minishogi.Move // the move to play; when Resign, the longest resistance
-	// Resign is true when every move is proven lost. Think never claims a win: a proven
-	// win is played out.
+	// Resign is true when every move is proven lost and the player resigns then
+	// (PlayerConfig.Resign is ResignProven). Think never claims a win: a proven win is
+	// played out.
 	Resign     bool
 	Value      float32 // the root's value for the side to move, in [-1, 1]
 	Score      Score
@@ -221,7 +257,7 @@ func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, e
 	}
 	d := Decision{
 		Move:       minishogi.Move(res.Best),
-		Resign:     res.Proof.Outcome == outcome.Loss,
+		Resign:     res.Proof.Outcome == outcome.Loss && p.cfg.Resign == ResignProven,
 		Value:      res.Value,
 		Score:      p.score(res.Info),
 		RootVisits: res.RootVisits,

@@ -153,6 +153,12 @@ var settings = []Setting{
 	{Name: "RootMate", Kind: Int, Min: 0, Max: MaxTsumePlies, Default: "0",
 		Doc:    "before each search, a df-pn search for a mate by checks of at most this many plies from the root, within a tenth of the think; a mate found is played (0: off)",
 		setInt: func(s *Settings, n int64) { s.Player.RootMate = int(n) }},
+	{Name: "Resign", Kind: Choice, Choices: []string{ResignProven.String(), ResignNever.String()}, Default: ResignProven.String(),
+		Doc: "when to resign: proven (when every move is proven lost) or never (a lost game is played to its end, so that game lengths count plies to the end, not to a proven loss)",
+		setText: func(s *Settings, v string) (err error) {
+			s.Player.Resign, err = ParseResign(v)
+			return err
+		}},
 	{Name: "RepetitionLeaves", Kind: Check, Default: "false",
 		Doc: "a position below the root that occurred before is valued by the repetition rule, not by the evaluator",
 		setText: func(s *Settings, v string) error {

@@ -51,6 +51,28 @@ const (
 	KindRandom = "random" // uniformly random legal moves
 )
 
+// ConfigResign is the key of the toolkit engine's config that says when it resigned, with
+// the values of the engine's setting Resign (datasets/README.md, Player). A record written
+// before the setting lacks the key; its engine resigned as ResignProven says.
+const (
+	ConfigResign = "resign"
+	ResignProven = "proven" // when every move is proven lost
+	ResignNever  = "never"  // never: a lost game is played to its end
+)
+
+// Resign is when p resigned: its config's resign for the toolkit's engine (ResignProven
+// when the config does not say, as in records from before the setting), "" for any other
+// player, whose rule the record does not know.
+func (p Player) Resign() string {
+	if p.Kind != KindMCTS {
+		return ""
+	}
+	if r, ok := p.Config[ConfigResign].(string); ok {
+		return r
+	}
+	return ResignProven
+}
+
 // Repetition rules (docs/rules.md#repetition-options): who loses a non-check fourfold repetition.
 const (
 	RepetitionFirstMoverLoses = "first-mover-loses" // the player who made the game's first move loses (seed 001)

@@ -179,15 +179,22 @@ func TestParsePlayerSpec(t *testing.T) {
 	}
 }
 
-// TestRecordConfig: a record's player config has the budget, the threads, and
-// the settings that differ from the engine's defaults, under snake-case keys.
+// TestRecordConfig: a record's player config has the budget, the threads and
+// when the player resigns (even at their defaults), and the settings that
+// differ from the engine's defaults, under snake-case keys.
 func TestRecordConfig(t *testing.T) {
 	s, err := ParsePlayerSpec("mcts:playouts=400,Noise=0.25,TemperaturePlies=10,CPuct=1.25,MateDepth=1", PlayerSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, _ := json.Marshal(s.Record())
-	want := `{"name":"mcts","kind":"mcts","config":{"mate_depth":"1","noise":0.25,"playouts":400,"temperature_plies":10,"threads":1}}`
+	want := `{"name":"mcts","kind":"mcts","config":{"mate_depth":"1","noise":0.25,"playouts":400,"resign":"proven","temperature_plies":10,"threads":1}}`
+	if string(got) != want {
+		t.Errorf("record player\n%s\nwant\n%s", got, want)
+	}
+	s, _ = ParsePlayerSpec("mcts:playouts=400,resign=NEVER,threads=2", PlayerSpec{})
+	got, _ = json.Marshal(s.Record())
+	want = `{"name":"mcts","kind":"mcts","config":{"playouts":400,"resign":"never","threads":2}}`
 	if string(got) != want {
 		t.Errorf("record player\n%s\nwant\n%s", got, want)
 	}

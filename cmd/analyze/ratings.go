@@ -38,11 +38,11 @@ func runRatings(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	if rf.dir != "" {
-		p, err := ratings.Plot(res)
+		figs, err := ratingsFigures(res, rf.describe(counts, paths))
 		if err != nil {
 			return err
 		}
-		if _, err := p.Save(rf.dir, "ratings", rf.plots); err != nil {
+		if _, err := saveFigures(rf.dir, rf.plots, commandLine("ratings", args), figs); err != nil {
 			return err
 		}
 	}
@@ -97,4 +97,14 @@ func runRatings(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		fmt.Fprintln(w)
 	}
 	return w.Flush()
+}
+
+// ratingsFigures are the figures of ratings: each player's Elo with its interval.
+func ratingsFigures(res *ratings.Result, games string) ([]namedFigure, error) {
+	p, err := ratings.Plot(res)
+	if err != nil {
+		return nil, err
+	}
+	players := fmt.Sprintf("the %d players", len(res.Players))
+	return []namedFigure{{"ratings", ratings.Caption(res, players, games), p}}, nil
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
@@ -156,6 +157,28 @@ func TestRunReportAndTools(t *testing.T) {
 		o, e, code := runCmd(t, "export", "--format", f, "--id", "3", merged)
 		if code != 0 || o == "" {
 			t.Errorf("export %s: %s", f, e)
+		}
+	}
+	// The whole run, from its directory, in one file of each format: five games, by id.
+	for _, c := range []struct{ format, start, sep string }{{"kif", "#KIF version", "\n\n#KIF version"}, {"csa", "V2.2\n", "\n/\nV2.2\n"}} {
+		o, e, code := runCmd(t, "export", "--format", c.format, "--out", filepath.Join(dir, c.format), dir)
+		if code != 0 || !strings.Contains(o, "wrote 5 games") {
+			t.Fatalf("export %s of the run's directory: %s %s", c.format, o, e)
+		}
+		text, err := os.ReadFile(filepath.Join(dir, c.format, "games."+c.format))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(text), c.start) || strings.Count(string(text), c.sep) != 4 {
+			t.Errorf("export %s: %d separators %q in\n%s", c.format, strings.Count(string(text), c.sep), c.sep, text)
+		}
+		ids := regexp.MustCompile(`shogilab game (\d+) `).FindAllStringSubmatch(string(text), -1)
+		var got []string
+		for _, m := range ids {
+			got = append(got, m[1])
+		}
+		if strings.Join(got, " ") != "0 1 2 3 4" {
+			t.Errorf("export %s: games %v; want 0 to 4, by id", c.format, got)
 		}
 	}
 	// Parquet: the tables hold the games; verify and export read them.

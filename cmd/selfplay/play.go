@@ -35,8 +35,8 @@ stop cleanly (exit 130).
 Players (--sente, --gote): see below. For example
 --gote 'usi:/usr/games/fairy-stockfish,nodes=20000,option.Threads=1'. A player
 without a limit gets --movetime, or else --playouts (nodes for a usi engine); an
-mcts player gets --threads, --noise and --temperature-plies unless its spec sets
-Threads, Noise or TemperaturePlies.
+mcts player gets --threads, --noise, --temperature-plies and --resign unless its
+spec sets Threads, Noise, TemperaturePlies or Resign.
 
 Sharding: --shard i/n, or from a Slurm job array (SLURM_ARRAY_TASK_ID is the shard;
 the count is --shards N, or the array's range 0..SLURM_ARRAY_TASK_MAX: --array=0-7 is 8
@@ -58,6 +58,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	start := fs.String("start", "startpos", "startpos, a handicap ("+joinNames()+"), or @FILE of SFEN openings used in turn")
 	tempPlies := fs.Int("temperature-plies", 10, "mcts: plies at the start of a game whose moves are drawn in proportion to visits")
 	noise := fs.Float64("noise", 0.25, "mcts: weight of Dirichlet noise in the root priors (0 turns it off)")
+	resign := fs.String("resign", "proven", "mcts: when to resign: proven (when every move is proven lost) or never (play lost games to their end, so that game lengths count plies to the end)")
 	maxPlies := fs.Int("max-plies", 256, "play limit: a game reaching it is a draw (0: none)")
 	repetition := fs.String("repetition", "first-mover-loses", "non-check fourfold repetition: first-mover-loses, gote-wins or draw")
 	out := fs.String("out", "selfplay-out", "output directory")
@@ -114,6 +115,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		{"threads", "Threads", fmt.Sprint(*threads)},
 		{"noise", "Noise", fmt.Sprint(*noise)},
 		{"temperature-plies", "TemperaturePlies", fmt.Sprint(*tempPlies)},
+		{"resign", "Resign", *resign},
 	} {
 		if err := defaults.SetOption(o.setting, o.value); err != nil {
 			return fmt.Errorf("%w (--%s)", err, o.flag)

@@ -137,7 +137,7 @@ func (s *StrengthStudy) Ladder(label string) []StrengthResult {
 // Fairy-Stockfish at LadderJudgeNodes nodes at each playout budget, and the even line.
 func (s *StrengthStudy) LadderChart() figure.Chart {
 	c := figure.Chart{
-		Title:  fmt.Sprintf("Our engine against Fairy-Stockfish 11.1 at %s nodes", thousands(LadderJudgeNodes)),
+		Title:  fmt.Sprintf("Our engine against Fairy-Stockfish 11.1 at %s nodes", figure.Thousands(LadderJudgeNodes)),
 		XLabel: "our playouts a move",
 		YLabel: "Elo against Fairy-Stockfish",
 		XTicks: figure.Log,
@@ -261,7 +261,7 @@ func (s *StrengthStudy) Figures() []Figure {
 		StrengthMatches, StrengthMatches, strings.Join(about, "; "))
 	return []Figure{
 		{Name: "strength_timed", Caption: "Our engine's Elo against Fairy-Stockfish 11.1 at 100 ms a move each, by version. " + source, Draw: s.PlotTimed},
-		{Name: "strength_ladder", Caption: fmt.Sprintf("Our engine's Elo against Fairy-Stockfish 11.1 at %s nodes a move, by our playouts a move. ", thousands(LadderJudgeNodes)) + source, Draw: s.PlotLadder},
+		{Name: "strength_ladder", Caption: fmt.Sprintf("Our engine's Elo against Fairy-Stockfish 11.1 at %s nodes a move, by our playouts a move. ", figure.Thousands(LadderJudgeNodes)) + source, Draw: s.PlotLadder},
 	}
 }
 
