@@ -1,6 +1,7 @@
 package dataset
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -84,12 +85,14 @@ func readAll(t *testing.T, opts Options, paths ...string) []*record.Game {
 	}
 }
 
-// convert writes the sources as tables in a fresh directory.
+// convert writes the sources as tables in a fresh directory, and returns
+// their games in the tables' order: by id, games of one id (in several
+// files) in the order of the files.
 func convert(t *testing.T) (dir string, games []*record.Game) {
 	t.Helper()
 	dir = t.TempDir()
 	src := sources(t)
-	n, err := Convert(src, filepath.Join(dir, "games.parquet"), filepath.Join(dir, "positions.parquet"))
+	n, err := Convert(context.Background(), src, filepath.Join(dir, "games.parquet"), filepath.Join(dir, "positions.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,6 +100,7 @@ func convert(t *testing.T) (dir string, games []*record.Game) {
 	if n != len(games) || n < 320 {
 		t.Fatalf("converted %d games of %d", n, len(games))
 	}
+	slices.SortStableFunc(games, func(a, b *record.Game) int { return a.ID - b.ID })
 	return dir, games
 }
 
@@ -258,8 +262,14 @@ func TestDuckDBAgrees(t *testing.T) {
 	}
 	// The metadata says which table is which.
 	kv := duckdbtest.Query(t, fmt.Sprintf(`SELECT decode(key) k, decode(value) v FROM parquet_kv_metadata('%s') WHERE decode(key) LIKE 'shogilab.%%' ORDER BY k`, gp))
-	if fmt.Sprint(kv) != "[map[k:shogilab.format v:1] map[k:shogilab.positions v:positions.parquet] map[k:shogilab.table v:games]]" {
-		t.Errorf("games table metadata %v", kv)
+	// The pair's digest (PairKey), as DuckDB computes it from the games table's rows.
+	digest := duckdbtest.Query(t, fmt.Sprintf(`SELECT sha256(string_agg(id || ' ' || array_to_string(moves, ' ') || chr(10), '' ORDER BY file_row_number)) d FROM read_parquet('%s', file_row_number = true)`, gp))[0]["d"]
+	if want := fmt.Sprintf("[map[k:shogilab.format v:1] map[k:shogilab.pair v:%s] map[k:shogilab.positions v:positions.parquet] map[k:shogilab.table v:games]]", digest); fmt.Sprint(kv) != want {
+		t.Errorf("games table metadata %v, want %s", kv, want)
+	}
+	pkv := duckdbtest.Query(t, fmt.Sprintf(`SELECT decode(value) v FROM parquet_kv_metadata('%s') WHERE decode(key) = 'shogilab.pair'`, filepath.Join(filepath.Dir(gp), "positions.parquet")))
+	if len(pkv) != 1 || pkv[0]["v"] != digest {
+		t.Errorf("positions table digest %v, want %v", pkv, digest)
 	}
 }
 
@@ -354,9 +364,10 @@ func TestSchemasInStep(t *testing.T) {
 	if n := len(GamesSchema.Fields()); n != len(sch.Properties)-1 {
 		t.Errorf("the games table has %d columns; the record %d keys besides stats", n, len(sch.Properties)-1)
 	}
-	// The positions table: the statistics' keys, and the columns that say
-	// where a move is (game_id, ply, sfen, side, move, result).
-	check("positions", PositionsSchema, sch.Defs["moveStats"].Properties, []string{"game_id", "ply", "sfen", "side", "move", "result"}, nil)
+	// The positions table: the statistics' keys, the columns that say
+	// where a move is (game_id, ply, sfen, side, move), and the game's
+	// outcome (result, score, termination, plies).
+	check("positions", PositionsSchema, sch.Defs["moveStats"].Properties, []string{"game_id", "ply", "sfen", "side", "move", "result", "score", "termination", "plies"}, nil)
 }
 
 // TestBadFiles: a games table cut short, a Parquet file that is not a table
@@ -427,7 +438,8 @@ func writeForeign(t *testing.T, path string) {
 }
 
 // TestPositions: the positions of the records, from the record files by
-// replay and from the tables, are the same rows; ply by ply, the SFENs
+// replay and from the tables, are the same rows (the tables' by game id);
+// ply by ply, the SFENs
 // follow the moves (each SFEN's board differs from the one before). A row
 // of ply 0 starts a game: ids repeat across the files of different runs.
 func TestPositions(t *testing.T) {
@@ -449,6 +461,8 @@ func TestPositions(t *testing.T) {
 		return out
 	}
 	fromRecords := collect(sources(t)...)
+	// The tables hold the games by id; the records, in the files' order.
+	slices.SortStableFunc(fromRecords, func(a, b Position) int { return a.Game - b.Game })
 	fromTable := collect(filepath.Join(dir, "positions.parquet"))
 	fromGames := collect(filepath.Join(dir, "games.parquet"))
 	plies := 0
@@ -491,4 +505,96 @@ func TestTimes(t *testing.T) {
 		t.Error("moves read though not asked for")
 	}
 	_ = errors.New
+}
+
+// TestSorterSpills sorts games by id through runs of three spilled to files and merged:
+// ids come out in order, games of one id in the order added, and no run file stays behind.
+func TestSorterSpills(t *testing.T) {
+	dir := t.TempDir()
+	s := &sorter{dir: dir, size: 3}
+	ids := []int{7, 1, 4, 1, 0, 9, 3, 2, 8, 5, 6}
+	for i, id := range ids {
+		g := &record.Game{ID: id, Seed: uint64(i), Variant: "minishogi", Start: "rbsgk/4p/5/P4/KGSBR b - 1", Moves: []string{},
+			Result: record.Draw, Termination: record.MaxPlies, Players: record.Players{Sente: record.Player{Name: "a", Kind: record.KindRandom},
+				Gote: record.Player{Name: "b", Kind: record.KindRandom}}, Rules: record.Rules{Repetition: record.RepetitionDraw}, Version: "test"}
+		if err := s.add(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(s.runs) != 3 {
+		t.Errorf("%d runs spilled; want 3 (11 games in runs of 3, the last two kept)", len(s.runs))
+	}
+	var got []string
+	if err := s.each(nil, func(g *record.Game) error { got = append(got, fmt.Sprintf("%d/%d", g.ID, g.Seed)); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	// Seeds are the order of addition: the two games of id 1 were added 2nd and 4th.
+	if want := "0/4 1/1 1/3 2/7 3/6 4/2 5/9 6/10 7/0 8/8 9/5"; strings.Join(got, " ") != want {
+		t.Errorf("sorted %s; want %s", strings.Join(got, " "), want)
+	}
+	s.cleanup()
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("files left behind: %v", left)
+	}
+}
+
+// TestSettingColumns: a typed column per setting beside config, holding the config's value
+// where it has the key with a value of the column's type (a JSON number that is whole for an
+// integer column), and null otherwise: a key missing, a value of another type, a player
+// without a config. DuckDB reads them; the expected values are written by hand.
+func TestSettingColumns(t *testing.T) {
+	if !duckdbtest.Available(t) {
+		return
+	}
+	settings := []SettingColumn{{"threads", SettingInt}, {"c_puct", SettingFloat}, {"resign", SettingText}, {"repetition_leaves", SettingBool}}
+	dir := t.TempDir()
+	gp, pp := filepath.Join(dir, "games.parquet"), filepath.Join(dir, "positions.parquet")
+	w, err := Create(gp, pp, settings...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	game := func(id int, sente, gote map[string]any) *record.Game {
+		return &record.Game{ID: id, Variant: "minishogi", Start: "rbsgk/4p/5/P4/KGSBR b - 1", Moves: []string{"2e4c"}, Plies: 1,
+			Result: record.Sente, Termination: record.Resignation, Players: record.Players{
+				Sente: record.Player{Name: "s", Kind: record.KindMCTS, Config: sente}, Gote: record.Player{Name: "g", Kind: record.KindUSI, Config: gote}},
+			Rules: record.Rules{Repetition: record.RepetitionFirstMoverLoses}, Version: "test"}
+	}
+	for _, g := range []*record.Game{
+		game(0, map[string]any{"threads": float64(2), "c_puct": 1.5, "resign": "never", "repetition_leaves": true}, nil), // as decoded from JSON
+		game(1, map[string]any{"threads": int64(1), "c_puct": int64(2), "resign": "proven"}, map[string]any{"threads": "4"}),
+		game(2, map[string]any{"threads": 1.5, "c_puct": "1.5", "resign": 3, "repetition_leaves": "yes"}, map[string]any{}),
+		game(3, map[string]any{"repetition_leaves": "false"}, nil), // as a record's config writes a check setting
+	} {
+		if err := w.Write(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rows := duckdbtest.Query(t, fmt.Sprintf(`SELECT id, players.sente.threads::VARCHAR st, players.sente.c_puct sc, players.sente.resign sr,
+		players.sente.repetition_leaves sl, players.gote.threads::VARCHAR gt, typeof(players.sente.threads) tt, typeof(players.sente.c_puct) tc,
+		typeof(players.sente.resign) tr, typeof(players.sente.repetition_leaves) tl FROM '%s' ORDER BY id`, gp))
+	want := []string{
+		"0 2 1.5 never true <nil> BIGINT DOUBLE VARCHAR BOOLEAN",
+		"1 1 2 proven <nil> <nil> BIGINT DOUBLE VARCHAR BOOLEAN",
+		"2 <nil> <nil> <nil> <nil> <nil> BIGINT DOUBLE VARCHAR BOOLEAN",
+		"3 <nil> <nil> <nil> false <nil> BIGINT DOUBLE VARCHAR BOOLEAN",
+	}
+	for i, r := range rows {
+		got := fmt.Sprint(r["id"], " ", r["st"], " ", r["sc"], " ", r["sr"], " ", r["sl"], " ", r["gt"], " ", r["tt"], " ", r["tc"], " ", r["tr"], " ", r["tl"])
+		if i >= len(want) || got != want[i] {
+			t.Errorf("row %d: %s", i, got)
+		}
+	}
+	if len(rows) != len(want) {
+		t.Errorf("%d rows; want %d", len(rows), len(want))
+	}
+	// The tables still read back as records.
+	if got := readAll(t, Options{}, gp); len(got) != 4 || got[2].Players.Sente.Config["resign"] != float64(3) {
+		t.Errorf("read back %d games, the third's config %v", len(got), got[2].Players.Sente.Config)
+	}
+	if _, err := Create(filepath.Join(dir, "g2.parquet"), filepath.Join(dir, "p2.parquet"), SettingColumn{"config", SettingText}); err == nil {
+		t.Error("a setting column named config was accepted")
+	}
 }

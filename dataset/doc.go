@@ -5,12 +5,14 @@
 //
 //   - Create writes records as two Parquet tables, zstd-compressed in row
 //     groups of RowGroupGames games: the games table (one row a game, every
-//     field but the statistics) and the positions table (one row a move:
-//     the position's SFEN, the side to move, the move, the mover's search
-//     statistics, the game's result). datasets/README.md documents every
+//     field but the statistics, and the players' settings as typed columns
+//     beside their configs' JSON when given SettingColumns) and the positions
+//     table (one row a move: the position's SFEN, the side to move, the move,
+//     the mover's search statistics, the game's result, its outcome for the
+//     mover, termination and length). datasets/README.md documents every
 //     column; GamesSchema and PositionsSchema are the same in Go.
 //
-//   - Convert writes the tables from record files.
+//   - Convert writes the tables from record files, by game id.
 //
 //   - NewReader reads games from any mix of files: JSON Lines, plain or gzip
 //     (record.Reader), and games tables (*.parquet), chosen by the name. It

@@ -1,6 +1,7 @@
 package dataset_test
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"log"
@@ -20,7 +21,7 @@ func ExampleConvert() {
 	}
 	defer os.RemoveAll(dir)
 	games, positions := filepath.Join(dir, "games.parquet"), filepath.Join(dir, "positions.parquet")
-	n, err := dataset.Convert([]string{"../datasets/selfplay/mcts400/games-0-of-1.jsonl.gz"}, games, positions)
+	n, err := dataset.Convert(context.Background(), []string{"../datasets/selfplay/mcts400/games-0-of-1.jsonl.gz"}, games, positions)
 	if err != nil {
 		log.Fatal(err)
 	}

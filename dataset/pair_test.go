@@ -43,10 +43,49 @@ func writeTables(t *testing.T, dir string, games ...*record.Game) (gamesPath, po
 	return gamesPath, positionsPath
 }
 
+// forgedPair writes a games table of games and beside it, as its positions table, the
+// positions table of other games that carries the games table's digest (PairKey), as a
+// hand-made or damaged pair would, or a pair of tables made before the digest (which have
+// none): the reader's pair check passes, and only its checks of the rows can tell.
+func forgedPair(t *testing.T, dir string, games, others []*record.Game) (gamesPath string) {
+	t.Helper()
+	gamesPath, positionsPath := filepath.Join(dir, "games.parquet"), filepath.Join(dir, "positions.parquet")
+	otherPositions := filepath.Join(dir, "other-positions.parquet")
+	w, err := Create(gamesPath, positionsPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged, err := Create(filepath.Join(dir, "other-games.parquet"), otherPositions)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		w     *Writer
+		games []*record.Game
+	}{{w, games}, {forged, others}} {
+		for _, g := range c.games {
+			if err := c.w.Write(g); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	forged.digest = w.digest // Sum does not change the hash's state: both close with the games' digest
+	for _, w := range []*Writer{w, forged} {
+		if _, err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Rename(otherPositions, positionsPath); err != nil {
+		t.Fatal(err)
+	}
+	return gamesPath
+}
+
 // TestTablesThatDisagree pairs the games table of some games with the positions table of
-// others (the positions file swapped for another run's): a game with fewer positions than
+// others that carries the same digest (forgedPair): a game with fewer positions than
 // plies, in the middle of the table or at its end, positions out of ply order, and
 // positions of a game the games table lacks are each refused with the game and the fault.
+// Another run's positions table, with its own digest, is refused as not a pair.
 func TestTablesThatDisagree(t *testing.T) {
 	for _, c := range []struct {
 		name             string
@@ -63,15 +102,7 @@ func TestTablesThatDisagree(t *testing.T) {
 			"game 1 has positions but no row in"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			gamesPath, positionsPath := writeTables(t, t.TempDir(), c.games...)
-			_, other := writeTables(t, t.TempDir(), c.positions...)
-			b, err := os.ReadFile(other)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(positionsPath, b, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			gamesPath := forgedPair(t, t.TempDir(), c.games, c.positions)
 			r := NewReader([]string{gamesPath}, Options{})
 			defer r.Close()
 			for {
@@ -88,8 +119,19 @@ func TestTablesThatDisagree(t *testing.T) {
 			}
 		})
 	}
+	// Another run's positions table, its own digest and all, is not a pair.
+	gamesPath, positionsPath := writeTables(t, t.TempDir(), drawnGame(0, 4))
+	_, other := writeTables(t, t.TempDir(), drawnGame(0, 2))
+	if err := os.Rename(other, positionsPath); err != nil {
+		t.Fatal(err)
+	}
+	r := NewReader([]string{gamesPath}, Options{})
+	defer r.Close()
+	if _, err := r.Read(); err == nil || !strings.Contains(err.Error(), "are not a pair: they were written from other games") {
+		t.Errorf("another run's positions table: %v; want it refused as not a pair", err)
+	}
 	// The same games in both tables read back whole.
-	gamesPath, _ := writeTables(t, t.TempDir(), drawnGame(0, 4), drawnGame(1, 2))
+	gamesPath, _ = writeTables(t, t.TempDir(), drawnGame(0, 4), drawnGame(1, 2))
 	if got := readAll(t, Options{}, gamesPath); len(got) != 2 || len(got[0].Stats) != 4 || len(got[1].Stats) != 2 {
 		t.Fatalf("a consistent pair of tables: %d games read", len(got))
 	}

@@ -53,6 +53,10 @@ func openTable(path, want string) (*tableFile, error) {
 		meta[k] = kv.Values()[i]
 	}
 	t := &tableFile{path: path, f: f, meta: meta}
+	if err := checkGroups(path, pr); err != nil {
+		t.close()
+		return nil, err
+	}
 	switch got := meta[TableKey]; {
 	case got == "":
 		t.close()
@@ -61,12 +65,63 @@ func openTable(path, want string) (*tableFile, error) {
 		t.close()
 		return nil, fmt.Errorf("dataset: %s: a %s table, not a %s table", path, got, want)
 	}
-	t.fr, err = pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: batchRows, Parallel: true}, memory.DefaultAllocator)
+	// Not Parallel: the Parquet library panics on some damaged pages (a nil dictionary page
+	// header, found by FuzzGamesTable), and only a panic on the reading goroutine can be
+	// turned into an error (nextBatch); one in the library's own goroutines ends the process.
+	t.fr, err = pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: batchRows}, memory.DefaultAllocator)
 	if err != nil {
 		t.close()
 		return nil, fmt.Errorf("dataset: %s: %v", path, oneLine(err))
 	}
 	return t, nil
+}
+
+// MaxGroupValues bounds the values of any column in one row group of either table: the
+// moves of a games table's row group, the positions or the top moves of a positions table's.
+// A reader decodes a row group's column at once (a game's moves cannot be read in parts), so
+// it checks every column chunk against the limit in the file's footer before it decodes
+// anything; the Writer ends a row group early rather than pass it. 4,194,304 values: 4,096
+// games (RowGroupGames) of 1,024 plies on average, some 100 MB decoded.
+const MaxGroupValues = 1 << 22
+
+// checkGroups checks every column chunk of the file against MaxGroupValues (issue 33: a
+// games table of 16.9 KB holding one game of 20 million moves took analyze games to 1.4 GB).
+func checkGroups(path string, pr *file.Reader) error {
+	md := pr.MetaData()
+	for i := range md.NumRowGroups() {
+		rg := md.RowGroup(i)
+		if rg.NumRows() > MaxGroupValues {
+			return fmt.Errorf("dataset: %s: row group %d has %d rows, more than %d", path, i, rg.NumRows(), MaxGroupValues)
+		}
+		for j := range rg.NumColumns() {
+			cc, err := rg.ColumnChunk(j)
+			if err != nil {
+				return fmt.Errorf("dataset: %s: row group %d: %v", path, i, oneLine(err))
+			}
+			if n := cc.NumValues(); n > MaxGroupValues {
+				return fmt.Errorf("dataset: %s: row group %d: column %s holds %d values, more than the %d a reader decodes at once", path, i, cc.PathInSchema(), n, MaxGroupValues)
+			}
+		}
+	}
+	return nil
+}
+
+// nextBatch moves rr to its next batch, reporting whether there is one, or the error that
+// ended the reading: the reader's own, or a panic of the Parquet library on damaged data,
+// which is a damaged file like any other.
+func nextBatch(rr pqarrow.RecordReader) (more bool, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			more, err = false, fmt.Errorf("damaged (the Parquet reader failed: %v)", p)
+		}
+	}()
+	if rr.Next() {
+		return true, nil
+	}
+	if err := rr.Err(); err != nil && err != io.EOF {
+		return false, err
+	}
+	return false, nil
 }
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
@@ -176,17 +231,42 @@ func openGames(path string, fields record.Fields) (*gamesFile, error) {
 		return nil, err
 	}
 	if fields.Has(record.FieldStats) {
-		name, ok := t.meta[PositionsKey]
-		if !ok {
-			g.close()
-			return nil, fmt.Errorf("dataset: %s: the games table names no positions table, where the statistics are", path)
-		}
-		if g.stats, err = openPositions(filepath.Join(filepath.Dir(path), name)); err != nil {
+		if g.stats, err = pairedPositions(t, false); err != nil {
 			g.close()
 			return nil, err
 		}
 	}
 	return g, nil
+}
+
+// pairedPositions opens the positions table that the games table games names
+// (PositionsKey): a file in the games table's directory, named without a
+// directory, whose digest (PairKey) is the games table's. A name with a path
+// in it is refused before anything is opened.
+func pairedPositions(games *tableFile, all bool) (*positionsFile, error) {
+	name, ok := games.meta[PositionsKey]
+	if !ok {
+		return nil, fmt.Errorf("dataset: %s: the games table names no positions table, where the statistics are", games.path)
+	}
+	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) || filepath.Base(name) != name {
+		return nil, fmt.Errorf("dataset: %s: the games table names its positions table %.80q: not a file name (its positions table must be beside it)", games.path, name)
+	}
+	p, err := openPositionsColumns(filepath.Join(filepath.Dir(games.path), name), all)
+	if err != nil {
+		return nil, err
+	}
+	if got, want := p.t.meta[PairKey], games.meta[PairKey]; got != want {
+		p.close()
+		return nil, fmt.Errorf("dataset: %s and %s are not a pair: they were written from other games (digests %.12s and %.12s); export the records again", games.path, p.t.path, orNone(want), orNone(got))
+	}
+	return p, nil
+}
+
+func orNone(digest string) string {
+	if digest == "" {
+		return "none"
+	}
+	return digest
 }
 
 func (g *gamesFile) close() {
@@ -211,8 +291,9 @@ func (g *gamesFile) next(game *record.Game) error {
 			g.batch.Release()
 			g.batch = nil
 		}
-		if !g.rr.Next() {
-			if err := g.rr.Err(); err != nil && err != io.EOF {
+		more, err := nextBatch(g.rr)
+		if !more {
+			if err != nil {
 				return fmt.Errorf("dataset: %s: after row %d: %v", g.t.path, g.read, oneLine(err))
 			}
 			if g.stats != nil {
@@ -509,8 +590,9 @@ func (p *positionsFile) next() (*Position, error) {
 			p.batch.Release()
 			p.batch = nil
 		}
-		if !p.rr.Next() {
-			if err := p.rr.Err(); err != nil && err != io.EOF {
+		more, err := nextBatch(p.rr)
+		if !more {
+			if err != nil {
 				return nil, fmt.Errorf("dataset: %s: after row %d: %v", p.t.path, p.read, oneLine(err))
 			}
 			return nil, io.EOF

@@ -3,7 +3,6 @@ package dataset
 import (
 	"fmt"
 	"io"
-	"path/filepath"
 
 	"github.com/shogilab/shogilab/record"
 )
@@ -45,25 +44,24 @@ func Positions(paths []string, fn func(*Position) error) error {
 }
 
 func tablePositions(path string, fn func(*Position) error) error {
+	var p *positionsFile
 	t, err := openTable(path, PositionsTable)
 	if err != nil {
-		// A games table leads to its positions table.
+		// A games table leads to its positions table, which must be its pair.
 		g, gerr := openTable(path, GamesTable)
 		if gerr != nil {
 			return err
 		}
-		name, ok := g.meta[PositionsKey]
+		p, err = pairedPositions(g, true)
 		g.close()
-		if !ok {
-			return fmt.Errorf("dataset: %s: the games table names no positions table", path)
+		if err != nil {
+			return err
 		}
-		path = filepath.Join(filepath.Dir(path), name)
 	} else {
 		t.close()
-	}
-	p, err := openPositionsColumns(path, true)
-	if err != nil {
-		return err
+		if p, err = openPositionsColumns(path, true); err != nil {
+			return err
+		}
 	}
 	defer p.close()
 	for {

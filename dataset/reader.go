@@ -1,7 +1,9 @@
 package dataset
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io"
 
 	"github.com/shogilab/shogilab/record"
@@ -23,6 +25,10 @@ type Options struct {
 	// Workers is the number of goroutines decoding JSON Lines; zero means
 	// GOMAXPROCS.
 	Workers int
+	// Context, if not nil, stops the reader: once it is cancelled (SIGINT,
+	// SIGTERM) Read returns its error, also while a file sends nothing
+	// (record.WithContext).
+	Context context.Context
 }
 
 // Reader streams games from record files (JSON Lines, plain or gzip) and
@@ -53,6 +59,10 @@ func NewReader(paths []string, opts Options) *Reader {
 // caller's to keep.
 func (r *Reader) Read() (*record.Game, error) {
 	for r.err == nil {
+		if ctx := r.opts.Context; ctx != nil && ctx.Err() != nil {
+			r.err = fmt.Errorf("dataset: %w", ctx.Err())
+			break
+		}
 		switch {
 		case r.jsonl != nil:
 			g, err := r.jsonl.Read()
@@ -115,6 +125,9 @@ func (r *Reader) open(path string) {
 	}
 	if r.opts.RequireNewline {
 		ropts = append(ropts, record.RequireNewline())
+	}
+	if r.opts.Context != nil {
+		ropts = append(ropts, record.WithContext(r.opts.Context))
 	}
 	r.jsonl = record.NewReader([]string{path}, ropts...)
 }

@@ -12,8 +12,14 @@ const (
 	// TableKey says which table a file holds: "games" or "positions".
 	TableKey = "shogilab.table"
 	// PositionsKey, in a games table, is the file name of its positions
-	// table, in the same directory.
+	// table, in the same directory: a name alone, without a directory.
 	PositionsKey = "shogilab.positions"
+	// PairKey, in both tables, is the SHA-256 (hex) of the games they were
+	// written from: of the lines "ID MOVE MOVE ...\n" (the moves in USI,
+	// one space apart) of the games in the tables' order. A games table and
+	// a positions table are a pair when their digests are equal. Tables made
+	// before it have none, and pair only with each other.
+	PairKey = "shogilab.pair"
 	// FormatKey is the tables' format version; columns are only ever added.
 	FormatKey = "shogilab.format"
 	format    = "1"
@@ -78,7 +84,8 @@ var topMoveType = arrow.StructOf(
 // PositionsSchema is the positions table: one row per move of every game,
 // the position before it and what the mover's search saw there. The
 // statistics columns are null where the record has no statistics entry
-// for the move. Rows are in game order, and by ply within a game.
+// for the move. Rows are in the games table's order (Convert writes it by
+// id), and by ply within a game.
 var PositionsSchema = arrow.NewSchema([]arrow.Field{
 	required("game_id", arrow.PrimitiveTypes.Int64),
 	required("ply", arrow.PrimitiveTypes.Int32),
@@ -92,6 +99,11 @@ var PositionsSchema = arrow.NewSchema([]arrow.Field{
 	optional("mate", arrow.PrimitiveTypes.Int64),
 	optional("ms", arrow.PrimitiveTypes.Float64),
 	required("result", arrow.BinaryTypes.String),
+	// The game's outcome for the side to move (1 win, 0.5 draw, 0 loss), how it ended and
+	// its length, repeated on each of its rows, so that a row is a training example alone.
+	required("score", arrow.PrimitiveTypes.Float64),
+	required("termination", arrow.BinaryTypes.String),
+	required("plies", arrow.PrimitiveTypes.Int32),
 }, nil)
 
 // gameColumns maps each record field to the games table's column that holds

@@ -1,8 +1,12 @@
 package dataset
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"hash"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,44 +18,59 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
 // RowGroupGames is the number of games in a row group of either table (a
-// row group of the positions table holds their moves). A reader holds about
-// one row group of the columns it reads: some megabytes.
+// row group of the positions table holds their moves), fewer when their moves
+// or top moves would pass MaxGroupValues. A reader holds about one row group
+// of the columns it reads: some megabytes.
 const RowGroupGames = 4096
 
 // Writer writes records as a games table and its positions table, each a
 // Parquet file compressed with zstd. The files are written under temporary
-// names beside their own and renamed into place by Close, the positions
-// table first, so a games table that exists is whole and has its positions.
+// names beside their own (package atomicfile) and put into place by Close:
+// a games table already there is removed first, then the positions table
+// and the games table are renamed in that order. A kill at any moment thus
+// leaves the old pair, or the new positions table without a games table, or
+// the new pair: never a games table with another table's positions. Both
+// tables carry the digest of the games they were written from (PairKey),
+// which every reader of a pair compares.
 type Writer struct {
 	games, positions *table
+	settings         []SettingColumn
 	inGroup          int // games in the row group being built
+	groupMoves       int // their moves: the games table's move values, the positions table's rows
+	groupTop         int // their top moves: values of the positions table's top columns
 	written          int
+	digest           hash.Hash
 }
 
 // table is one Parquet file being written.
 type table struct {
 	path string
-	tmp  *os.File
+	tmp  *atomicfile.File
 	fw   *pqarrow.FileWriter
 	b    *array.RecordBuilder
 }
 
 // Create starts the tables games and positions (file paths; by convention
 // games-*.parquet and positions-*.parquet beside it). The games table
-// records its positions table's file name in its metadata.
-func Create(games, positions string) (*Writer, error) {
-	w := &Writer{}
-	var err error
+// records its positions table's file name in its metadata, and has a typed
+// column for each of settings in its players' structs, beside config.
+func Create(games, positions string, settings ...SettingColumn) (*Writer, error) {
+	gs, err := gamesSchema(settings)
+	if err != nil {
+		return nil, err
+	}
+	w := &Writer{settings: settings, digest: sha256.New()}
 	if w.positions, err = newTable(positions, PositionsSchema, map[string]string{TableKey: PositionsTable, FormatKey: format}); err != nil {
 		return nil, err
 	}
 	meta := map[string]string{TableKey: GamesTable, FormatKey: format, PositionsKey: filepath.Base(positions)}
-	if w.games, err = newTable(games, GamesSchema, meta); err != nil {
+	if w.games, err = newTable(games, gs, meta); err != nil {
 		w.positions.abort()
 		return nil, err
 	}
@@ -59,7 +78,7 @@ func Create(games, positions string) (*Writer, error) {
 }
 
 func newTable(path string, schema *arrow.Schema, meta map[string]string) (*table, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	tmp, err := atomicfile.Create(path)
 	if err != nil {
 		return nil, fmt.Errorf("dataset: %w", err)
 	}
@@ -71,12 +90,12 @@ func newTable(path string, schema *arrow.Schema, meta map[string]string) (*table
 	)
 	fw, err := pqarrow.NewFileWriter(schema, tmp, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
+		tmp.Abort()
 		return nil, fmt.Errorf("dataset: %s: %w", path, err)
 	}
 	for k, v := range meta {
 		if err := fw.AppendKeyValueMetadata(k, v); err != nil {
+			tmp.Abort()
 			return nil, fmt.Errorf("dataset: %s: %w", path, err)
 		}
 	}
@@ -96,41 +115,24 @@ func (t *table) flush() error {
 	return nil
 }
 
-// finish closes the file, syncs it and renames it into place.
-func (t *table) finish() error {
+// close writes the file's footer, with the pair's digest, into its
+// temporary file.
+func (t *table) close(digest string) error {
 	t.b.Release()
-	if err := t.fw.Close(); err != nil { // closes t.tmp too
-		os.Remove(t.tmp.Name())
+	err := t.fw.AppendKeyValueMetadata(PairKey, digest)
+	if cerr := t.fw.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.tmp.Abort()
 		return fmt.Errorf("dataset: %s: %w", t.path, err)
-	}
-	if err := os.Chmod(t.tmp.Name(), 0o644); err != nil { // CreateTemp made it private
-		os.Remove(t.tmp.Name())
-		return fmt.Errorf("dataset: %w", err)
-	}
-	if err := syncFile(t.tmp.Name()); err != nil {
-		os.Remove(t.tmp.Name())
-		return fmt.Errorf("dataset: %s: %w", t.path, err)
-	}
-	if err := os.Rename(t.tmp.Name(), t.path); err != nil {
-		os.Remove(t.tmp.Name())
-		return fmt.Errorf("dataset: %w", err)
 	}
 	return nil
 }
 
-func syncFile(path string) error {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return f.Sync()
-}
-
 func (t *table) abort() {
 	t.b.Release()
-	t.tmp.Close()
-	os.Remove(t.tmp.Name())
+	t.tmp.Abort()
 }
 
 // Write validates g, replays its moves for the positions, and adds it.
@@ -142,10 +144,28 @@ func (w *Writer) Write(g *record.Game) error {
 	if err != nil {
 		return err
 	}
+	top := 0
+	for _, st := range g.Stats {
+		top += len(st.Top)
+	}
+	if top > MaxGroupValues { // a valid record cannot have so many (record.MaxGamePlies, MaxLineBytes)
+		return fmt.Errorf("dataset: game %d: %d top moves, more than a row group holds (%d)", g.ID, top, MaxGroupValues)
+	}
+	if w.inGroup > 0 && (w.groupMoves+len(g.Moves) > MaxGroupValues || w.groupTop+top > MaxGroupValues) {
+		// The row group ends early, before a column passes what a reader decodes at once.
+		if err := w.flush(); err != nil {
+			return err
+		}
+	}
+	w.groupMoves += len(g.Moves)
+	w.groupTop += top
 	if err := w.appendGame(g); err != nil {
 		return err
 	}
 	w.appendPositions(g, sfens)
+	// The digest covers what ties a positions row to its game, the id and the
+	// moves, as the line "ID MOVE MOVE ...\n" (PairKey).
+	fmt.Fprintf(w.digest, "%d %s\n", g.ID, strings.Join(g.Moves, " "))
 	w.written++
 	if w.inGroup++; w.inGroup == RowGroupGames {
 		return w.flush()
@@ -154,26 +174,42 @@ func (w *Writer) Write(g *record.Game) error {
 }
 
 func (w *Writer) flush() error {
-	w.inGroup = 0
+	w.inGroup, w.groupMoves, w.groupTop = 0, 0, 0
 	if err := w.games.flush(); err != nil {
 		return err
 	}
 	return w.positions.flush()
 }
 
-// Close writes what is buffered and the files' footers, and renames both
-// files into place; it returns the number of games written.
+// Close writes what is buffered and the files' footers, and puts both
+// files into place (see Writer); it returns the number of games written.
 func (w *Writer) Close() (int, error) {
 	if err := w.flush(); err != nil {
 		w.Abort()
 		return 0, err
 	}
-	if err := w.positions.finish(); err != nil {
+	digest := hex.EncodeToString(w.digest.Sum(nil))
+	if err := w.positions.close(digest); err != nil {
 		w.games.abort()
 		return 0, err
 	}
-	if err := w.games.finish(); err != nil {
+	if err := w.games.close(digest); err != nil {
+		w.positions.tmp.Abort()
 		return 0, err
+	}
+	// The old games table goes before its positions table is replaced: it would
+	// name positions that are no longer its own.
+	if err := os.Remove(w.games.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		w.positions.tmp.Abort()
+		w.games.tmp.Abort()
+		return 0, fmt.Errorf("dataset: %w", err)
+	}
+	if err := w.positions.tmp.Commit(); err != nil {
+		w.games.tmp.Abort()
+		return 0, fmt.Errorf("dataset: %w", err)
+	}
+	if err := w.games.tmp.Commit(); err != nil {
+		return 0, fmt.Errorf("dataset: %w", err)
 	}
 	return w.written, nil
 }
@@ -241,6 +277,7 @@ func (w *Writer) appendGame(g *record.Game) error {
 			}
 			config.Append(string(text))
 		}
+		appendSettings(pb, 3, w.settings, p.Config)
 	}
 	rules := b.Field(10).(*array.StructBuilder)
 	rules.Append(true)
@@ -312,7 +349,21 @@ func (w *Writer) appendPositions(g *record.Game, positions []before) {
 			ms.AppendNull()
 		}
 		b.Field(11).(*array.StringBuilder).Append(string(g.Result))
+		b.Field(12).(*array.Float64Builder).Append(moverScore(g.Result, positions[ply].side))
+		b.Field(13).(*array.StringBuilder).Append(string(g.Termination))
+		b.Field(14).(*array.Int32Builder).Append(int32(g.Plies))
 	}
+}
+
+// moverScore is a game's result for side: 1 if it won, 0.5 for a draw, 0 if it lost.
+func moverScore(result record.Result, side string) float64 {
+	switch {
+	case result == record.Draw:
+		return 0.5
+	case string(result) == side:
+		return 1
+	}
+	return 0
 }
 
 func appendOptionalInt(b *array.Int64Builder, v *int) {

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -453,11 +454,16 @@ func TestThreePieceCertificate(t *testing.T) {
 }
 
 // checkCertificate checks a shipped disproof certificate of a handicap (plain or compressed,
-// as solver.ReadFile reads it) with the solver's certificate checker, which replays every
+// as solver.OpenFile reads it) with the solver's certificate checker, which replays every
 // attacker move with the rules engine's generator, and returns its text and the certificate.
 func checkCertificate(t *testing.T, file, name string) ([]byte, *solver.Certificate) {
 	t.Helper()
-	plain, err := solver.ReadFile(filepath.Join(root, file))
+	f, err := solver.OpenFile(filepath.Join(root, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := io.ReadAll(f)
+	f.Close()
 	if err != nil {
 		t.Fatal(err)
 	}

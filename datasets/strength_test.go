@@ -86,14 +86,21 @@ func TestStrengthTable(t *testing.T) {
 }
 
 // recount counts the wins, draws and losses of player in the shipped records of the match
-// directory under datasets/strength.
+// directory under datasets/strength, and fails on a game that replays an earlier one (the
+// same start, players and moves: docs/tactics.md#replays), which would count twice.
 func recount(t *testing.T, match, player string) (w, d, l int) {
 	t.Helper()
 	games, _, err := record.Recover(filepath.Join(root, "datasets", "strength", match, "games-0-of-1.jsonl.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	seen := map[string]int{}
 	for _, g := range games {
+		key := fmt.Sprintf("%s|%s|%v|%s|%v|%s", g.Start, g.Players.Sente.Name, g.Players.Sente.Config, g.Players.Gote.Name, g.Players.Gote.Config, strings.Join(g.Moves, " "))
+		if first, ok := seen[key]; ok {
+			t.Errorf("%s: game %d replays game %d", match, g.ID, first)
+		}
+		seen[key] = g.ID
 		var ours record.Result
 		switch player {
 		case g.Players.Sente.Name:
@@ -161,7 +168,7 @@ func TestOpenings(t *testing.T) {
 		}
 		t.Skip("fairy-stockfish is not on PATH")
 	}
-	args, _ := command(t, "selfplay", "openings")
+	args, _ := command(t, "selfplay", "openings/balanced.sfen")
 	shippedPath := flagValue(t, args, "-o")
 	out := filepath.Join(t.TempDir(), "openings.sfen")
 	run(t, "selfplay", withFlag(t, withFlag(t, args, "--count", "3"), "-o", out)...)

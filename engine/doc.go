@@ -28,6 +28,6 @@
 // settings.go): each setting is declared there once, with its USI name, type, range, default
 // and doc, and the same names are the keys of a player spec in package selfplay (USI_Hash is
 // checked against the machine's memory; USI_Ponder makes bestmove name the reply to ponder
-// on). It answers `bestmove resign` only when every move is proven lost, and never claims a
-// win. `go mate` (Mate) is a tsume search by df-pn (package retro) over checking moves.
+// on). It answers `bestmove resign` only when every move is proven lost, and not even then
+// with Resign=never (it plays the longest resistance); it never claims a win. `go mate` (Mate) is a tsume search by df-pn (package retro) over checking moves.
 package engine

@@ -61,6 +61,15 @@ func (e *Engine) SetOption(name, value string) error {
 	return nil
 }
 
+// Report says, after EvalFile is set, what it loaded (file, family, sizes, generation), for
+// the info string the USI server sends (usi.Reporter).
+func (e *Engine) Report(option string) string {
+	if s, ok := FindSetting(option); ok && s.Name == "EvalFile" {
+		return "EvalFile " + e.set.EvalLoaded
+	}
+	return ""
+}
+
 // NewGame drops the search tree and restarts the random choices from the Seed option.
 func (e *Engine) NewGame() {
 	if e.player != nil {
@@ -84,6 +93,20 @@ func (e *Engine) SetPosition(sfen string, moves []string) error {
 		}
 	}
 	e.game = g
+	return nil
+}
+
+// Ready builds the player for the current settings if a setting changed since the last
+// search: the node pool is allocated on `isready` (usi.Readier) rather than on the clock of
+// the next `go`.
+func (e *Engine) Ready() error {
+	if e.player == nil {
+		p, err := NewPlayer(e.set.Player)
+		if err != nil {
+			return err
+		}
+		e.player = p
+	}
 	return nil
 }
 
@@ -147,8 +170,8 @@ func (e *Engine) Display() string {
 
 // Go searches the current position within the limits (see TimeBudget), sending an info
 // line every half second and at the end, and returns the best move, or "resign" when every
-// move is proven lost or the game is already over. With USI_Ponder it also names the
-// expected reply, the second move of the principal variation.
+// move is proven lost (unless Resign is never) or the game is already over. With
+// USI_Ponder it also names the expected reply, the second move of the principal variation.
 func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string)) (usi.BestMove, error) {
 	if r := e.game.Result(); r.Over() {
 		info(fmt.Sprintf("string the game is over (%s)", r.Termination))
@@ -157,12 +180,8 @@ func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string))
 		}
 		return usi.BestMove{Move: "resign"}, nil
 	}
-	if e.player == nil {
-		p, err := NewPlayer(e.set.Player)
-		if err != nil {
-			return usi.BestMove{}, err
-		}
-		e.player = p
+	if err := e.Ready(); err != nil {
+		return usi.BestMove{}, err
 	}
 	if limits.Depth > 0 {
 		info("string go depth is not supported by a tree search; ignored")
@@ -211,9 +230,9 @@ func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string))
 // aims at, and the time manager (mcts.Limits.MaxTime) may stop it early or run on to three
 // times as long, but never past a fifth of the remaining time plus increment and byoyomi.
 // Without any limit (`go infinite`, or a bare `go`) the search runs until `stop`. A timed
-// search gets at least a millisecond.
+// search gets at least a millisecond. The time counts from p.Start, when the `go` arrived.
 func TimeBudget(p usi.GoParams, stm minishogi.Color, margin time.Duration, manage bool) Limits {
-	lim := Limits{Playouts: p.Nodes}
+	lim := Limits{Playouts: p.Nodes, Start: p.Start}
 	if p.Infinite {
 		return lim
 	}

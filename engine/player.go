@@ -24,6 +24,38 @@ type PlayerConfig struct {
 	// root before the tree search, within a tenth of the think, and plays a mate it finds
 	// (rootmate.go).
 	RootMate int
+	// Resign says when the player resigns: ResignProven (the zero value) or ResignNever.
+	Resign Resign
+}
+
+// Resign is when a player resigns. A game's length depends on it: with ResignProven a
+// self-play game ends when its loser's search proves every move lost, which depends on
+// the mate search (MateDepth, MateNodes) and the budget; with ResignNever it is played to
+// the end the rules define (mate, repetition, the play limit).
+type Resign uint8
+
+const (
+	ResignProven Resign = iota // when every move is proven lost: the default
+	ResignNever                // never: a lost game is played out, the longest resistance first
+)
+
+var resignNames = [...]string{ResignProven: "proven", ResignNever: "never"}
+
+func (r Resign) String() string {
+	if int(r) < len(resignNames) {
+		return resignNames[r]
+	}
+	return fmt.Sprintf("Resign(%d)", r)
+}
+
+// ParseResign reads proven or never.
+func ParseResign(s string) (Resign, error) {
+	for i, name := range resignNames {
+		if s == name {
+			return Resign(i), nil
+		}
+	}
+	return 0, fmt.Errorf("resign %q is not proven or never", s)
 }
 
 // DefaultPlayerConfig returns the defaults of mcts.DefaultConfig and eval.DefaultConfig,
@@ -62,6 +94,9 @@ func (c PlayerConfig) Validate() error {
 	}
 	if c.RootMate < 0 || c.RootMate > MaxTsumePlies {
 		return fmt.Errorf("engine: RootMate is %d, want 0 (off) to %d", c.RootMate, MaxTsumePlies)
+	}
+	if int(c.Resign) >= len(resignNames) {
+		return fmt.Errorf("engine: Resign is %d, want ResignProven or ResignNever", c.Resign)
 	}
 	return nil
 }
@@ -115,6 +150,10 @@ type Limits struct {
 	Playouts int64         // playouts to add; 0: no limit
 	Time     time.Duration // longest think; 0: no limit; with MaxTime, the think aimed at
 	MaxTime  time.Duration // if above Time, the time manager's bound (mcts.Limits.MaxTime)
+	// Start is when Time and MaxTime began to run (for an engine, when the `go` arrived);
+	// zero means when Think is called. Everything Think does is charged to them: the root
+	// mate search, tree reuse, a second search after a full pool.
+	Start time.Time
 	// OnInfo, if set, gets a snapshot of the search every InfoInterval (default 1 s) and
 	// once at the end, from another goroutine while the search runs.
 	OnInfo       func(mcts.Info)
@@ -150,8 +189,9 @@ type MoveStat struct {
 // Decision is what Think decided, with the statistics a record keeps.
 type Decision struct {
 	Move minishogi.Move // the move to play; when Resign, the longest resistance
-	// Resign is true when every move is proven lost. Think never claims a win: a proven
-	// win is played out.
+	// Resign is true when every move is proven lost and the player resigns then
+	// (PlayerConfig.Resign is ResignProven). Think never claims a win: a proven win is
+	// played out.
 	Resign     bool
 	Value      float32 // the root's value for the side to move, in [-1, 1]
 	Score      Score
@@ -171,6 +211,9 @@ type Decision struct {
 // Think searches the current position of g within lim and returns the move to play. g is
 // not changed. It returns an error if the game is over.
 func (p *Player) Think(ctx context.Context, g *minishogi.Game, lim Limits) (Decision, error) {
+	if lim.Start.IsZero() {
+		lim.Start = time.Now()
+	}
 	if g.Result().Over() {
 		return Decision{}, fmt.Errorf("engine: think: the game is over (%s)", g.Result().Termination)
 	}
@@ -178,25 +221,20 @@ func (p *Player) Think(ctx context.Context, g *minishogi.Game, lim Limits) (Deci
 }
 
 func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, error) {
-	mate, plies, found, spent, err := p.rootMate(game, lim)
+	mate, plies, found, err := p.rootMate(game, lim)
 	if err != nil {
 		return Decision{}, fmt.Errorf("engine: %w", err)
 	}
 	if found {
 		return Decision{Move: mate, Value: 1, Score: Score{Mate: plies, CP: 30000, Proven: true},
-			Elapsed: spent, PV: []minishogi.Move{mate}, Stop: mcts.StopProven,
+			Elapsed: time.Since(lim.Start), PV: []minishogi.Move{mate}, Stop: mcts.StopProven,
 			Top: []MoveStat{{Move: mate, Proof: mcts.Proof{Outcome: outcome.Win, Plies: plies}}}}, nil
-	}
-	if lim.Time > 0 {
-		lim.Time = max(lim.Time-spent, time.Millisecond)
-		if lim.MaxTime > 0 {
-			lim.MaxTime = max(lim.MaxTime-spent, lim.Time)
-		}
 	}
 	mlim := mcts.Limits{
 		Playouts:     lim.Playouts,
 		Time:         lim.Time,
 		MaxTime:      lim.MaxTime,
+		Start:        lim.Start,
 		Ply:          game.Ply(),
 		OnInfo:       lim.OnInfo,
 		InfoInterval: lim.InfoInterval,
@@ -206,14 +244,9 @@ func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, e
 		// The tree kept from earlier searches filled the pool, leaving this search almost
 		// no room: start a fresh tree with what is left of the budget.
 		p.searcher.Reset()
+		// The time counts from the same start: what the first search spent is gone.
 		if mlim.Playouts > 0 {
 			mlim.Playouts = max(mlim.Playouts-res.Playouts, 1)
-		}
-		if mlim.Time > 0 {
-			mlim.Time = max(mlim.Time-res.Elapsed, time.Millisecond)
-		}
-		if mlim.MaxTime > 0 {
-			mlim.MaxTime = max(mlim.MaxTime-res.Elapsed, mlim.Time)
 		}
 		wasted := res.Playouts
 		res, err = p.searcher.Search(ctx, game, mlim)
@@ -224,7 +257,7 @@ func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, e
 	}
 	d := Decision{
 		Move:       minishogi.Move(res.Best),
-		Resign:     res.Proof.Outcome == outcome.Loss,
+		Resign:     res.Proof.Outcome == outcome.Loss && p.cfg.Resign == ResignProven,
 		Value:      res.Value,
 		Score:      p.score(res.Info),
 		RootVisits: res.RootVisits,

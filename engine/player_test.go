@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -127,6 +128,31 @@ func TestResignsOnlyWhenLost(t *testing.T) {
 	}
 	if best, _ := e.Go(context.Background(), usi.GoParams{Nodes: 500}, func(string) {}); best.Move == "resign" || best.Move == "win" {
 		t.Errorf("bestmove %s at the start", best.Move)
+	}
+}
+
+// TestResignNever: with Resign=never the engine plays on in the lost position of
+// TestResignsOnlyWhenLost, a legal move, and still reports the proven loss.
+func TestResignNever(t *testing.T) {
+	const sfen = "4k/1S3/5/4r/K4 b g 1"
+	e := New()
+	if err := e.SetOption("Resign", "never"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.SetPosition(sfen, nil); err != nil {
+		t.Fatal(err)
+	}
+	var last string
+	best, err := e.Go(context.Background(), usi.GoParams{Nodes: 3000}, func(s string) { last = s })
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := gameAt(t, sfen).Position()
+	if _, err := pos.ParseMove(best.Move); err != nil {
+		t.Errorf("bestmove %s with Resign=never; want a legal move (%v)", best.Move, err)
+	}
+	if !strings.Contains(last, "score mate -") {
+		t.Errorf("the last info line %q does not report the proven loss", last)
 	}
 }
 

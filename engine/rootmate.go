@@ -24,17 +24,15 @@ const (
 type tsumeSearch = retro.MateSearch[minishogi.Position, minishogi.Move, minishogi.Code]
 
 // rootMate looks for a mate from the root of game within lim's share. It returns the mate's
-// first move and length, found false when it found none within the budget or the limit, and
-// how long it searched.
-func (p *Player) rootMate(game *Game, lim Limits) (m minishogi.Move, plies int, found bool, spent time.Duration, err error) {
+// first move and length, or found false when it found none within the budget or the limit.
+func (p *Player) rootMate(game *Game, lim Limits) (m minishogi.Move, plies int, found bool, err error) {
 	if p.cfg.RootMate == 0 || (lim.Playouts == 0 && lim.Time == 0) {
-		return 0, 0, false, 0, nil
+		return 0, 0, false, nil
 	}
-	start := time.Now()
 	root := *game.Position()
 	var checks minishogi.MoveList
 	if root.GenerateChecks(&checks); checks.N == 0 {
-		return 0, 0, false, 0, nil // no check, no tsume
+		return 0, 0, false, nil // no check, no tsume
 	}
 	maxPlies := p.cfg.RootMate
 	if game.opts.MaxPlies > 0 {
@@ -54,22 +52,23 @@ func (p *Player) rootMate(game *Game, lim Limits) (m minishogi.Move, plies int, 
 		ms.SetNodeLimit(ms.Nodes() + lim.Playouts)
 	}
 	if lim.Time > 0 {
-		ms.SetDeadline(start.Add(lim.Time / rootMateShare))
+		// A tenth of the think from when it began (lim.Start), not from now.
+		ms.SetDeadline(lim.Start.Add(lim.Time / rootMateShare))
 	}
 	plies, found, err = ms.MinimalMate(root, true, maxPlies)
 	ms.SetNodeLimit(0)
 	ms.SetDeadline(time.Time{})
 	if errors.Is(err, retro.ErrNodeLimit) || errors.Is(err, retro.ErrDeadline) {
-		return 0, 0, false, time.Since(start), nil
+		return 0, 0, false, nil
 	}
 	if err != nil || !found {
-		return 0, 0, false, time.Since(start), err
+		return 0, 0, false, err
 	}
 	// The proof is in the table: the first move is found without new search beyond the
 	// children the proof did not decide.
 	m, err = ms.MateMove(root, plies)
 	if err != nil {
-		return 0, 0, false, time.Since(start), fmt.Errorf("root mate: %w", err)
+		return 0, 0, false, fmt.Errorf("root mate: %w", err)
 	}
-	return m, plies, true, time.Since(start), nil
+	return m, plies, true, nil
 }

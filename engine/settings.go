@@ -4,15 +4,16 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"reflect"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 
+	"github.com/shogilab/shogilab/datasets/evaluation"
 	"github.com/shogilab/shogilab/engine/eval"
 	"github.com/shogilab/shogilab/engine/nnue"
+	"github.com/shogilab/shogilab/internal/bounded"
 	"github.com/shogilab/shogilab/internal/sysmem"
 	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/rules/minishogi"
@@ -27,13 +28,16 @@ type Settings struct {
 	ManageTime   bool // on a clock, let the time manager stop early or run on (TimeBudget)
 	Rules        minishogi.GameOptions
 	Ponder       bool // USI_Ponder: bestmove names the reply to ponder on
+	// EvalLoaded says what EvalFile loaded (file, family, sizes), for the engine's info
+	// string after the setting.
+	EvalLoaded string
 }
 
 // DefaultSettings returns every setting at its default (the Default of its table entry).
 func DefaultSettings() Settings {
 	cfg := DefaultPlayerConfig()
 	cfg.Search.MaxNodes = HashNodes(defaultHashMB)
-	return Settings{Player: cfg, MoveOverhead: defaultOverheadMS * time.Millisecond}
+	return Settings{Player: cfg, MoveOverhead: defaultOverheadMS * time.Millisecond, EvalLoaded: builtinLoaded()}
 }
 
 // The EvalFile values that name no file (a file of either name is given as ./NAME).
@@ -112,7 +116,7 @@ type Setting struct {
 // settings is the table. To add a setting, add one entry: the USI engine, the player specs,
 // the help texts and the README's table follow (a test holds the README to it).
 var settings = []Setting{
-	{Name: "Threads", Kind: Int, Min: 1, Max: 1024, Default: "1",
+	{Name: "Threads", Kind: Int, Min: 1, Max: mcts.MaxThreads, Default: "1",
 		Doc:    "search goroutines sharing one tree; one keeps a game reproducible from its seed",
 		setInt: func(s *Settings, n int64) { s.Player.Search.Threads = int(n) }},
 	{Name: "USI_Hash", Aliases: []string{"Hash"}, Kind: Int, Min: 1, Max: MaxHashMB, Default: strconv.Itoa(defaultHashMB),
@@ -149,6 +153,12 @@ var settings = []Setting{
 	{Name: "RootMate", Kind: Int, Min: 0, Max: MaxTsumePlies, Default: "0",
 		Doc:    "before each search, a df-pn search for a mate by checks of at most this many plies from the root, within a tenth of the think; a mate found is played (0: off)",
 		setInt: func(s *Settings, n int64) { s.Player.RootMate = int(n) }},
+	{Name: "Resign", Kind: Choice, Choices: []string{ResignProven.String(), ResignNever.String()}, Default: ResignProven.String(),
+		Doc: "when to resign: proven (when every move is proven lost) or never (a lost game is played to its end, so that game lengths count plies to the end, not to a proven loss)",
+		setText: func(s *Settings, v string) (err error) {
+			s.Player.Resign, err = ParseResign(v)
+			return err
+		}},
 	{Name: "RepetitionLeaves", Kind: Check, Default: "false",
 		Doc: "a position below the root that occurred before is valued by the repetition rule, not by the evaluator",
 		setText: func(s *Settings, v string) error {
@@ -159,22 +169,28 @@ var settings = []Setting{
 		Doc:      "weight of the implicit minimax value of the evaluations against the mean in selection (0: off)",
 		setFloat: func(s *Settings, x float64) { s.Player.Search.MinimaxWeight = float32(x) }},
 	{Name: "EvalFile", Kind: Text, Default: BuiltinEval,
-		Doc: "the static evaluation: " + BuiltinEval + " (the shipped network, datasets/README.md), " + HandSetEval + " (the hand-set terms), or an evaluation file: a network written by train fit (engine/nnue) or fitted hand-set weights written by train linear (engine/eval)",
+		Doc: "the static evaluation: " + BuiltinEval + " (the shipped network, datasets/README.md), " + HandSetEval + " (the hand-set terms), or an evaluation file: a network written by train fit (engine/nnue) or fitted hand-set weights written by train linear (engine/eval); an info string names what loaded (file, family, sizes)",
 		setText: func(s *Settings, v string) error {
 			switch v {
 			case BuiltinEval, "", "<empty>": // USI's spelling of an empty string
 				s.Player.Eval.Net, s.Player.Eval.Weights = BuiltinNet(), eval.DefaultWeights()
+				s.EvalLoaded = builtinLoaded()
 				return nil
 			case HandSetEval:
 				s.Player.Eval.Net, s.Player.Eval.Weights = nil, eval.DefaultWeights()
+				s.EvalLoaded = HandSetEval + ": the hand-set terms, no file"
 				return nil
 			}
+			// Both readers take regular files only, checked by size before they read (a
+			// device, a FIFO or a huge file is refused at once), and the network reader
+			// checks the magic before the rest: the command loop cannot hang on a load.
 			if isWeightsFile(v) { // the linear family: fitted hand-set terms
-				w, _, err := eval.ReadWeightsFile(v)
+				w, h, err := eval.ReadWeightsFile(v)
 				if err != nil {
 					return err
 				}
 				s.Player.Eval.Weights, s.Player.Eval.Net = w, nil
+				s.EvalLoaded = fmt.Sprintf("%s: family %s, features %s (%d weights), generation %d", v, eval.WeightsFamily, eval.WeightsTerms, eval.NumWeights(), h.Generation)
 				return nil
 			}
 			net, err := nnue.ReadFile(v)
@@ -182,6 +198,7 @@ var settings = []Setting{
 				return err
 			}
 			s.Player.Eval.Net = net
+			s.EvalLoaded = netLoaded(v, net)
 			return nil
 		}},
 	{Name: "Noise", Kind: Float, Low: 0, High: 1, Default: "0",
@@ -191,7 +208,7 @@ var settings = []Setting{
 		Doc:    "plies from the game's start during which moves are drawn in proportion to visits, for self-play",
 		setInt: func(s *Settings, n int64) { s.Player.Search.TemperaturePlies = int(n) }},
 	{Name: "MoveOverhead", Kind: Int, Min: 0, Max: 10000, Default: strconv.Itoa(defaultOverheadMS),
-		Doc:    "milliseconds held back from every search on a clock (and from a USI movetime)",
+		Doc:    "milliseconds held back from every search on a clock (and from a USI movetime) for the engine's own delays: ending the search, answering, the pipe to the GUI; the search's time counts from the moment the go is read",
 		setInt: func(s *Settings, ms int64) { s.MoveOverhead = time.Duration(ms) * time.Millisecond }},
 	{Name: "ManageTime", Kind: Check, Default: "false",
 		Doc: "on a clock, stop early when the best move is settled and think up to three times longer while it is not (docs/tactics.md)",
@@ -218,10 +235,23 @@ var settings = []Setting{
 		}},
 }
 
+// netLoaded says what network EvalFile loaded from name: family, features, sizes (as train
+// info writes them) and generation.
+func netLoaded(name string, n *nnue.Net) string {
+	h := n.Header
+	return fmt.Sprintf("%s: family %s, features %s (%d inputs), sizes %d×2 → %d → 1, generation %d",
+		name, h.Family, h.FeatureSet, nnue.NumFeatures, h.Hidden1, h.Hidden2, h.Generation)
+}
+
+func builtinLoaded() string {
+	return netLoaded(BuiltinEval+" ("+evaluation.BuiltinName+")", BuiltinNet())
+}
+
 // isWeightsFile reports whether the file at path starts as a linear evaluation file;
-// anything else (a missing file too) is left to the network reader to judge.
+// anything else (a missing file, or one that is not a regular file, too) is left to the
+// network reader to judge. Each reader checks the size against its own limit.
 func isWeightsFile(path string) bool {
-	f, err := os.Open(path)
+	f, err := bounded.Open(path, math.MaxInt64) // a regular file: opening a FIFO would wait
 	if err != nil {
 		return false
 	}

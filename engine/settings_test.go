@@ -99,8 +99,9 @@ func TestSettingsApply(t *testing.T) {
 
 func TestSettingErrors(t *testing.T) {
 	for _, c := range []struct{ name, value, want string }{
-		{"Threads", "0", `engine: option Threads: "0" is not an integer from 1 to 1024`},
-		{"Threads", "two", `engine: option Threads: "two" is not an integer from 1 to 1024`},
+		{"Threads", "0", `engine: option Threads: "0" is not an integer from 1 to 256`},
+		{"Threads", "two", `engine: option Threads: "two" is not an integer from 1 to 256`},
+		{"Threads", "1024", `engine: option Threads: "1024" is not an integer from 1 to 256`}, // issue 33: isready took 1.4 s
 		{"CPuct", "0", `engine: option CPuct: "0" is not a number above 0`},
 		{"CPuct", "NaN", `engine: option CPuct: "NaN" is not a number above 0`},
 		{"CPuct", "1e39", `engine: option CPuct: "1e39" is not a number above 0`},
@@ -213,7 +214,11 @@ func testEvalFile(t *testing.T) string {
 		t.Fatal(err)
 	}
 	path := filepath.Join(t.TempDir(), "test.nnue")
-	if err := net.WriteFile(path); err != nil {
+	data, err := net.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -248,7 +253,11 @@ func TestEvalFileLinear(t *testing.T) {
 	w := eval.DefaultWeights()
 	w.Board[minishogi.Pawn], w.PriorCheck = 123, 1.75
 	path := filepath.Join(t.TempDir(), "fit.lin")
-	if err := eval.WriteWeightsFile(path, w, eval.FileHeader{Data: "test"}); err != nil {
+	data, err := eval.MarshalWeights(w, eval.FileHeader{Data: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s, _ := FindSetting("EvalFile")

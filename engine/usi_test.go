@@ -7,16 +7,22 @@ package engine_test
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/shogilab/shogilab/engine"
+	"github.com/shogilab/shogilab/engine/eval"
+	"github.com/shogilab/shogilab/engine/nnue"
+	"github.com/shogilab/shogilab/internal/bounded/boundedtest"
+	"github.com/shogilab/shogilab/internal/fsftest"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/solver"
 	"github.com/shogilab/shogilab/usi"
@@ -648,5 +654,125 @@ func TestUSISoak(t *testing.T) {
 	if last > first+1<<20 {
 		t.Errorf("the heap grew from %.1f to %.1f MiB over the games", float64(first)/(1<<20), float64(last)/(1<<20))
 	}
+	s.finish("quit")
+}
+
+// TestUSIGoBehindInfinite is issue 33's session: `go infinite`, then `go nodes 10` and `stop`
+// while it runs. The stop ends the infinite search (which would never end otherwise), then
+// the held go runs: two bestmoves, the input still open.
+func TestUSIGoBehindInfinite(t *testing.T) {
+	s := startSession(t)
+	s.send("setoption name USI_Hash value 1", "position startpos", "go infinite", "go nodes 10", "stop")
+	for range 2 {
+		best, _ := s.expect("bestmove")
+		legalIn(t, bestMove(t, best))
+	}
+	s.send("isready")
+	s.expect("readyok")
+	s.finish("quit")
+}
+
+// TestUSIPlaysTheWinAtOnce is issue 33's position: Sente's 5e3c (the bishop takes the gold)
+// leaves Gote's king on 4a alone, not in check and without a legal move (every square next
+// to it is covered: 5a and 4b by the bishop on 3c, 3a and 3b by the gold on 2b, 5b and 4b by
+// the silver on 5c), and Gote has nothing in hand: a loss for Gote
+// (docs/rules.md#no-legal-move). Fairy-Stockfish confirms it: Gote has no legal move after
+// 5e3c. The engine, which proved a mate in 5 starting 2b3a there first, must play and
+// report the win in one.
+func TestUSIPlaysTheWinAtOnce(t *testing.T) {
+	const sfen = "1k1B1/3G1/S1g1R/K1PR1/BP1S1 b - 43"
+	fsf := startFairyStockfish(t)
+	if err := fsf.Position(sfen, []string{"5e3c"}); err != nil {
+		t.Fatal(err)
+	}
+	perft, err := fsf.Perft(context.Background(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if perft.Nodes != 0 {
+		t.Fatalf("fairy-stockfish counts %d moves for Gote after 5e3c, want none", perft.Nodes)
+	}
+
+	s := startSession(t)
+	s.send("position sfen "+sfen, "go nodes 20000")
+	best, before := s.expect("bestmove")
+	if m := bestMove(t, best); m != "5e3c" {
+		t.Errorf("bestmove %s, want 5e3c", m)
+	}
+	if last := before[len(before)-1]; !strings.Contains(last, "score mate 1 ") {
+		t.Errorf("last info %q, want score mate 1", last)
+	}
+	s.finish("quit")
+}
+
+// startFairyStockfish starts Fairy-Stockfish set to minishogi, the independent judge.
+func startFairyStockfish(t *testing.T) *usi.Client {
+	t.Helper()
+	ctx := context.Background()
+	c, err := usi.Start(ctx, []string{fsftest.Path(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := c.Handshake(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetOption("UCI_Variant", "minishogi"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.IsReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestUSIEvalFileBounded: setoption EvalFile refuses what it cannot load at once, with one
+// short info string, and the engine answers isready right after: /dev/zero (issue 33: read
+// whole, the engine stopped answering and grew to 23.6 GB), a FIFO with no writer (opening it
+// would wait for ever), sparse gigabytes that start as a network or as linear weights. A file that loads is
+// named with its family and sizes: the shipped network is 64×16, as its name says
+// (datasets/README.md).
+func TestUSIEvalFileBounded(t *testing.T) {
+	dir := t.TempDir()
+	fifo := dir + "/fifo.nnue"
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sparse := func(name, magic string) string {
+		path := dir + "/" + name
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(magic)
+		f.Truncate(1 << 30)
+		f.Close()
+		return path
+	}
+	s := startSession(t)
+	s.send("setoption name USI_Hash value 1", "isready") // isready builds the player (a small one)
+	s.expect("readyok")
+	for _, c := range []struct{ file, want string }{
+		{"/dev/zero", "not a regular file (a device)"},
+		{fifo, "not a regular file (a FIFO)"},
+		{sparse("huge.nnue", nnue.Magic), "nnue: " + dir + "/huge.nnue: 1073741824 bytes, more than the"},
+		{sparse("huge.lin", eval.WeightsMagic), "eval: " + dir + "/huge.lin: 1073741824 bytes, more than the"},
+	} {
+		boundedtest.Within(t, "setoption EvalFile "+c.file, 16<<20, func() {
+			s.send("setoption name EvalFile value "+c.file, "isready")
+			l, before := s.expect("readyok")
+			if len(before) != 1 || !strings.HasPrefix(before[0], "info string error: ") || !strings.Contains(before[0], c.want) || len(before[0]) > 300 {
+				t.Errorf("%s: %q before %q; want one short info string error with %q", c.file, before, l, c.want)
+			}
+		})
+	}
+	s.send("setoption name EvalFile value ../datasets/evaluation/fsf5000-64x16.nnue", "isready")
+	_, before := s.expect("readyok")
+	if len(before) != 1 || !strings.Contains(before[0], "info string EvalFile ../datasets/evaluation/fsf5000-64x16.nnue: family nnue") || !strings.Contains(before[0], "64×2 → 16 → 1") {
+		t.Errorf("after loading the shipped network: %q; want an info string with its file, family and sizes", before)
+	}
+	s.send("go nodes 50")
+	best, _ := s.expect("bestmove")
+	legalIn(t, bestMove(t, best))
 	s.finish("quit")
 }

@@ -5,6 +5,14 @@ import (
 	"math"
 )
 
+// MaxThreads bounds Config.Threads: 256, the hardware threads of one socket of the largest
+// servers (128 cores with two-way SMT). One tree shared by more goroutines than the machine
+// has hardware threads searches no faster, and with more than GOMAXPROCS the workers yield
+// between playouts (worker.search) so that the rest of the process, such as a USI engine's
+// command loop answering isready, waits some playouts rather than some 10 ms time slices
+// per worker (issue 33: Threads 1024 made isready take 1.4 s during a search).
+const MaxThreads = 256
+
 // Config holds the search constants. DefaultConfig gives the values for
 // match play; self-play turns on DirichletEpsilon and TemperaturePlies.
 type Config struct {
@@ -119,8 +127,8 @@ func (c Config) Validate() error {
 	}
 	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 	switch {
-	case c.Threads < 1 || c.Threads > 1024:
-		return bad("Threads", c.Threads, "need 1 to 1024")
+	case c.Threads < 1 || c.Threads > MaxThreads:
+		return bad("Threads", c.Threads, fmt.Sprintf("need 1 to %d", MaxThreads))
 	case c.MaxNodes < 2 || c.MaxNodes > math.MaxUint32:
 		return bad("MaxNodes", c.MaxNodes, "need 2 to 2^32-1")
 	case !(c.CPuct > 0) || !finite(float64(c.CPuct)):

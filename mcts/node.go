@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"cmp"
 	"slices"
 	"sync/atomic"
 	"unsafe"
@@ -179,24 +180,32 @@ func (p *pool) alloc(n int) (first uint32, ok bool) {
 // subtree, moving the kept child blocks to the front of the pool. The blocks
 // are disjoint, so sliding them down in order of position never overwrites a
 // block not yet moved.
+//
+// Tree reuse runs on the clock of the search that follows (Limits.Start), so
+// it is kept to a walk and a few memory moves: a block moves with one copy,
+// which no search reads meanwhile, and a child index is translated by a
+// binary search of the sorted blocks rather than through a map.
 func (p *pool) keepSubtree(r uint32) {
-	type block struct{ start, count uint32 }
+	type block struct{ start, count, to uint32 }
 	var blocks []block
-	stack := []uint32{r}
-	for len(stack) > 0 {
-		i := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+	// A walk over whole child blocks: each is scanned in order (one cache miss where it
+	// starts), and only the children with children of their own are visited.
+	children := func(i uint32) (block, bool) {
 		m := p.nodes[i].meta.Load()
-		if metaState(m) != expanded || metaChildren(m) == 0 {
-			continue
-		}
-		b := block{p.nodes[i].children, metaChildren(m)}
+		return block{start: p.nodes[i].children, count: metaChildren(m)}, metaState(m) == expanded && metaChildren(m) > 0
+	}
+	if b, ok := children(r); ok {
 		blocks = append(blocks, b)
+	}
+	for k := 0; k < len(blocks); k++ {
+		b := blocks[k]
 		for c := b.start; c < b.start+b.count; c++ {
-			stack = append(stack, c)
+			if cb, ok := children(c); ok {
+				blocks = append(blocks, cb)
+			}
 		}
 	}
-	slices.SortFunc(blocks, func(a, b block) int { return int(a.start) - int(b.start) })
+	slices.SortFunc(blocks, func(a, b block) int { return cmp.Compare(a.start, b.start) })
 
 	var root node
 	root.copyFrom(&p.nodes[r])
@@ -204,15 +213,13 @@ func (p *pool) keepSubtree(r uint32) {
 	if p.minimax != nil {
 		rootMinimax = p.minimax[r].Load()
 	}
-	newStart := make(map[uint32]uint32, len(blocks))
 	next := uint32(1)
-	for _, b := range blocks {
-		newStart[b.start] = next
-		for j := range b.count {
-			p.nodes[next+j].copyFrom(&p.nodes[b.start+j])
-			if p.minimax != nil {
-				p.minimax[next+j].Store(p.minimax[b.start+j].Load())
-			}
+	for i := range blocks {
+		b := &blocks[i]
+		b.to = next
+		copy(p.nodes[b.to:b.to+b.count], p.nodes[b.start:b.start+b.count])
+		if p.minimax != nil {
+			copy(p.minimax[b.to:b.to+b.count], p.minimax[b.start:b.start+b.count])
 		}
 		next += b.count
 	}
@@ -224,7 +231,8 @@ func (p *pool) keepSubtree(r uint32) {
 	for i := range next {
 		n := &p.nodes[i]
 		if m := n.meta.Load(); metaState(m) == expanded && metaChildren(m) > 0 {
-			n.children = newStart[n.children]
+			j, _ := slices.BinarySearchFunc(blocks, n.children, func(b block, start uint32) int { return cmp.Compare(b.start, start) })
+			n.children = blocks[j].to
 		}
 	}
 	p.used.Store(next)

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sync/atomic"
+	"time"
 
 	"github.com/shogilab/shogilab/outcome"
 )
@@ -57,6 +58,13 @@ func (w *worker) search() {
 	defer w.flush()
 	claimed := int64(0) // playouts of the budget claimed and not yet run
 	for !s.stop.Load() {
+		if s.hardTime > 0 && time.Since(s.started) >= s.hardTime {
+			// Each worker reads the clock itself (some nanoseconds a playout of some
+			// microseconds): on a busy machine the timer's goroutine may wait for a
+			// processor some milliseconds after the deadline, a running worker does not.
+			s.halt(StopTime)
+			return
+		}
 		if s.budget > 0 {
 			if claimed == 0 {
 				if claimed = s.claim(); claimed == 0 {
@@ -69,6 +77,9 @@ func (w *worker) search() {
 			// A twin takes one more playout of the claimed budget, so that a
 			// budget is still run exactly.
 			leaves := w.playout(s.twins && (s.budget == 0 || claimed > 0))
+			if s.yield {
+				runtime.Gosched() // more workers than processors: let the others run (MaxThreads)
+			}
 			if leaves > 0 {
 				if leaves == 2 && s.budget > 0 {
 					claimed--

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -27,6 +28,10 @@ type Limits struct {
 	// Time when the best move is settled and run on past Time, up to MaxTime, while it is
 	// not. 0 means Time is the longest the search runs.
 	MaxTime time.Duration
+	// Start is the moment Time and MaxTime count from: for an engine, when its `go`
+	// arrived. The zero value means when Search is called. Everything the search does
+	// from then on, tree reuse and the root's expansion included, is charged to its time.
+	Start time.Time
 	// Ply is the number of plies played in the game before the root; it
 	// decides whether Config.Temperature applies.
 	Ply int
@@ -73,7 +78,7 @@ type Info struct {
 	Nodes      int           // nodes in use in the pool
 	Collisions int64         // playouts retried because another goroutine was expanding their leaf
 	Twins      int64         // playouts that were the twin of another in one descent (Config.Twins)
-	Elapsed    time.Duration // since the search started
+	Elapsed    time.Duration // since the search started (Limits.Start)
 	Depth      int           // mean depth of this search's playouts, rounded
 	SelDepth   int           // depth of the deepest playout
 	Value      float32       // the root's value for the side to move, in [-1, 1]
@@ -141,11 +146,13 @@ type Searcher struct {
 	deferFrom uint32
 	twins     bool
 
-	running atomic.Bool
-	stop    atomic.Bool   // read by every playout; written once a search
-	reason  atomic.Uint32 // the first StopReason of the running search
-	budget  int64         // Limits.Playouts of the running search
-	started time.Time
+	running  atomic.Bool
+	stop     atomic.Bool   // read by every playout; written once a search
+	reason   atomic.Uint32 // the first StopReason of the running search
+	budget   int64         // Limits.Playouts of the running search
+	started  time.Time     // Limits.Start of the running search
+	hardTime time.Duration // its time from started, at the latest; 0 without a time limit
+	yield    bool          // more workers than GOMAXPROCS: they yield between playouts
 
 	// playouts is written by every worker's claims; on a cache line of its
 	// own it does not make the workers' reads of stop, budget and the pool
@@ -250,15 +257,27 @@ func (s *Searcher) Advance(m Move) error {
 	if !legal {
 		return fmt.Errorf("mcts: advance: move %s is not legal at the root", s.root.MoveString(m))
 	}
-	s.root.Play(m)
+	s.descend([]Move{m})
+	return nil
+}
+
+// descend plays the legal moves path from the root and keeps the subtree of the node they
+// lead to, if the tree has it, compacting the pool once however long the path.
+func (s *Searcher) descend(path []Move) {
+	node, inTree := uint32(0), true
+	for _, m := range path {
+		s.root.Play(m)
+		if inTree {
+			node, inTree = s.childWithMove(node, m)
+		}
+	}
 	s.rootHash = s.root.Hash()
 	s.rootPriors = nil
-	if c, ok := s.childWithMove(0, m); ok {
-		s.pool.keepSubtree(c)
+	if inTree {
+		s.pool.keepSubtree(node)
 	} else {
 		s.pool.reset()
 	}
-	return nil
 }
 
 func (s *Searcher) childWithMove(parent uint32, m Move) (uint32, bool) {
@@ -282,9 +301,7 @@ func (s *Searcher) attach(g Game) {
 	h := g.Hash()
 	if s.root != nil && h != s.rootHash {
 		if path, ok := s.findDescendant(h); ok {
-			for _, m := range path {
-				s.Advance(m) // legal: the moves come from the tree
-			}
+			s.descend(path) // legal: the moves come from the tree
 		}
 	}
 	if s.root == nil || h != s.rootHash {
@@ -354,7 +371,15 @@ func (s *Searcher) Search(ctx context.Context, g Game, lim Limits) (Result, erro
 	if lim.MaxTime > 0 && lim.Time == 0 {
 		return Result{}, fmt.Errorf("mcts: search: max time %v without a time to aim at", lim.MaxTime)
 	}
-	s.started = time.Now()
+	s.started = lim.Start
+	if s.started.IsZero() {
+		s.started = time.Now()
+	}
+	// The time limit runs from here, before any work of the search: tree reuse and the
+	// root's expansion take time that the clock of whoever asked is already counting. The
+	// workers read the clock themselves (worker.search).
+	s.hardTime = max(lim.Time, lim.MaxTime)
+	s.yield = len(s.workers) > runtime.GOMAXPROCS(0)
 	s.playouts.Store(0)
 	s.budget = lim.Playouts
 	for _, w := range s.workers {
@@ -380,7 +405,8 @@ func (s *Searcher) Search(ctx context.Context, g Game, lim Limits) (Result, erro
 
 // prepareRoot expands the root if it is new, clears any proof an evaluator
 // gave it (the root needs a proven move, which only its children give),
-// proves it from its children if they allow, and mixes in root noise.
+// finds the moves that end the game at once, proves the root from its
+// children if they allow, and mixes in root noise.
 func (s *Searcher) prepareRoot() error {
 	root := &s.pool.nodes[0]
 	if m := root.meta.Load(); metaState(m) == expanded && metaChildren(m) == 0 && metaOutcome(m) == outcome.Unknown {
@@ -402,11 +428,39 @@ func (s *Searcher) prepareRoot() error {
 		root.counts.Add(oneVisit)
 	}
 	root.meta.Store(root.meta.Load() &^ proofMask)
+	s.endingMoves()
 	s.tryProve(0)
 	if s.cfg.DirichletEpsilon > 0 {
 		s.addRootNoise()
 	}
 	return nil
+}
+
+// endingMoves expands the root's children that end the game, so that they are
+// proven before anything else is. The root then knows its shortest win: a
+// move that wins at once ranks above the first move of a longer proven win,
+// which the search may prove first (an evaluator's mate search proves deep
+// wins at a child's first visit), and the proof the root reports is the
+// shortest. It costs one Play and Outcome per root move, once per search.
+func (s *Searcher) endingMoves() {
+	root := &s.pool.nodes[0]
+	first, count := root.children, metaChildren(root.meta.Load())
+	w := s.workers[0]
+	if w.game == nil {
+		w.game = s.root.Clone()
+	}
+	for c := first; c < first+count; c++ {
+		n := &s.pool.nodes[c]
+		if n.meta.Load() != unexpanded {
+			continue
+		}
+		w.game.Play(n.move)
+		if over, _ := w.game.Outcome(); over {
+			n.meta.Store(expanding)
+			w.expand(c) // a finished game: proven, no children, no node taken
+		}
+		w.game.Undo()
+	}
 }
 
 // run starts the workers and the limit watchers and waits for the workers.
@@ -420,12 +474,8 @@ func (s *Searcher) run(ctx context.Context, lim Limits) {
 		case <-done:
 		}
 	})
-	switch {
-	case lim.MaxTime > lim.Time:
+	if lim.MaxTime > lim.Time {
 		watchers.Go(func() { s.manageTime(lim, done) })
-	case lim.Time > 0:
-		timer := time.AfterFunc(lim.Time, func() { s.halt(StopTime) })
-		defer timer.Stop()
 	}
 	if lim.OnInfo != nil {
 		every := lim.InfoInterval
@@ -444,6 +494,10 @@ func (s *Searcher) run(ctx context.Context, lim Limits) {
 				}
 			}
 		})
+	}
+	if s.hardTime > 0 && time.Since(s.started) >= s.hardTime {
+		// The time went on work before the workers: tree reuse, the root's expansion.
+		s.halt(StopTime)
 	}
 	var workers sync.WaitGroup
 	for _, w := range s.workers {

@@ -2,6 +2,7 @@ package mcts
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -482,5 +483,48 @@ func TestNodeBytes(t *testing.T) {
 	t.Logf("unsafe.Sizeof: %d B/node; heap: %.3f B/node", NodeBytes, perNode)
 	if NodeBytes != 32 || perNode < 32 || perNode > 32.1 {
 		t.Errorf("node: %d bytes by Sizeof, %.3f by the heap; want 32", NodeBytes, perNode)
+	}
+}
+
+// slowClone is a game whose first Clone, the one Search makes of the position it is given,
+// takes delay: work the search does before its workers start, as tree reuse is.
+type slowClone struct {
+	*endless
+	delay time.Duration
+}
+
+func (g *slowClone) Clone() Game {
+	time.Sleep(g.delay)
+	return g.endless.Clone()
+}
+
+// TestTimeCountsFromStart: a search's time runs from Limits.Start (by default, from the
+// call), and what the search does before its workers start is charged to it (issue 33: tree
+// reuse ran before the timer was armed, so a search on a clock answered late by as long as
+// the reuse took). The checks are on playouts, not on durations: a search whose time is
+// spent before its workers start runs none.
+func TestTimeCountsFromStart(t *testing.T) {
+	for _, threads := range []int{1, 2} {
+		cfg := testConfig()
+		cfg.Threads = threads
+		t.Run(fmt.Sprintf("threads %d", threads), func(t *testing.T) {
+			t.Run("slow start", func(t *testing.T) {
+				s := newSearcher(t, cfg, uniform)
+				res := search(t, s, &slowClone{&endless{width: 3}, 30 * time.Millisecond}, Limits{Time: 10 * time.Millisecond})
+				if res.Stop != StopTime || res.Playouts != 0 {
+					t.Errorf("stop %v after %d playouts; want time, and no playout after the 10 ms went on a 30 ms clone", res.Stop, res.Playouts)
+				}
+			})
+			t.Run("start in the past", func(t *testing.T) {
+				s := newSearcher(t, cfg, uniform)
+				res := search(t, s, &endless{width: 3}, Limits{Time: 10 * time.Millisecond, MaxTime: 30 * time.Millisecond, Start: time.Now().Add(-time.Second)})
+				if res.Stop != StopTime || res.Playouts != 0 || res.Elapsed < time.Second {
+					t.Errorf("stop %v after %d playouts, elapsed %v; want time, none, at least the second since Start", res.Stop, res.Playouts, res.Elapsed)
+				}
+				if len(res.Root) == 0 {
+					t.Error("no root moves to choose from")
+				}
+			})
+		})
 	}
 }

@@ -201,3 +201,28 @@ func TestEvaluatorProofIsTerminal(t *testing.T) {
 		t.Errorf("the proven child was visited %d times, want once", n.visits())
 	}
 }
+
+// TestRootPlaysTheWinAtOnce: a move that ends the game in the mover's favour beats the first
+// move of a longer proven win, even when the longer one has the prior and is proven first
+// (issue 33: the engine played the first move of a mate in 5 where a move left the opponent
+// without a legal move). The root reports the win in one.
+func TestRootPlaysTheWinAtOnce(t *testing.T) {
+	tree := &gameTree{}
+	root := tree.add(0)
+	long := tree.add(0) // the evaluator proves the opponent lost in 4 here: a win in 5
+	tree.proof[long] = Proof{outcome.Loss, 4}
+	deep := tree.add(0)
+	tree.link(deep, []int{tree.leaf(1)}, []float32{1})
+	tree.link(long, []int{deep}, []float32{1})
+	won := tree.leaf(-1) // the opponent, to move, has lost
+	tree.link(root, []int{long, won}, []float32{0.9, 0.1})
+
+	s := newSearcher(t, testConfig(), func() Evaluator { return treeEvaluator{} })
+	res := search(t, s, tree.game(), Limits{Playouts: 1000})
+	if res.Best != 1 || res.Proof != (Proof{outcome.Win, 1}) || res.Stop != StopProven {
+		t.Fatalf("best %d, proof %v, stop %v; want move 1, win in 1, proven", res.Best, res.Proof, res.Stop)
+	}
+	if res.PV[0] != 1 {
+		t.Errorf("pv %v starts elsewhere than the win in one", res.PV)
+	}
+}

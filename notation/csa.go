@@ -9,7 +9,9 @@ import (
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
-// CSA formats g in CSA format version 2.2 with a 5x5 board.
+// CSA formats g in CSA format version 2.2 with a 5x5 board: each move is followed by its
+// time (T and whole seconds) and, where the record has the mover's search statistics, a
+// comment line with them.
 func CSA(g *record.Game) (string, error) {
 	start, steps, err := replay(g)
 	if err != nil {
@@ -46,7 +48,7 @@ func CSA(g *record.Game) (string, error) {
 		}
 	}
 	b.WriteString(sideMark(start.SideToMove(), "+", "-") + "\n")
-	for _, st := range steps {
+	for i, st := range steps {
 		m := st.move
 		to := m.To()
 		from := "00"
@@ -57,7 +59,10 @@ func CSA(g *record.Game) (string, error) {
 				piece = piece.Promoted()
 			}
 		}
-		fmt.Fprintf(&b, "%s%s%d%d%s\n", sideMark(st.mover, "+", "-"), from, to.File(), to.Rank()+1, csaNames[piece])
+		fmt.Fprintf(&b, "%s%s%d%d%s\nT%d\n", sideMark(st.mover, "+", "-"), from, to.File(), to.Rank()+1, csaNames[piece], wholeSeconds(moveMillis(g, i)))
+		if c := comment(g, i); c != "" {
+			b.WriteString("'" + c + "\n")
+		}
 	}
 	fmt.Fprintf(&b, "%s\n'termination %s, result %s\n", csaEnd(g, start), g.Termination, g.Result)
 	return b.String(), nil

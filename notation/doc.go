@@ -5,11 +5,24 @@
 //
 // A tour:
 //
-//	kif, err := notation.KIF(game)   // 手合割：5五将棋, then "   1 ２四銀(25)" lines
-//	csa, err := notation.CSA(game)   // V2.2, a 5x5 board P1..P5, "+2524GI" lines
+//	kif, err := notation.KIF(game)   // 手合割：5五将棋, then "   1 ２四銀(25)   ( 0:01/00:00:01)" lines
+//	csa, err := notation.CSA(game)   // V2.2, a 5x5 board P1..P5, "+2524GI" and "T1" lines
+//	w, err := notation.NewWriter(out, notation.KIFFormat) // many games in one file
+//	for _, g := range games { err = w.Write(g) }
 //
 // Both replay the moves with the rules (a record whose moves are not legal
 // is an error), because a move's notation needs the piece on its origin.
+// Every move has its time, in whole seconds from the record's stats[].ms
+// (0 where the record has none): KIF's time column with the mover's total,
+// CSA's T line. Where the record has the mover's search statistics, a
+// comment follows the move (KIF "*", CSA "'"): "value 0.120, visits 800,
+// score_cp 120, mate 3; top 2e3d 410, 5d5c 200", the record's own fields.
+//
+// A file of many games (Writer): KIF games one after another, separated by
+// a blank line, each whole from its #KIF line, so that cutting the file
+// before each #KIF line gives games a GUI opens (a test reads such a file
+// back with lishogi's shogiops); CSA games separated by a line "/", as the
+// CSA standard joins records.
 //
 // The 5x5 dialects. KIF: the normal start is the handicap line
 // "手合割：5五将棋", the name lishogi's importer (shogiops) maps to

@@ -9,12 +9,18 @@ import (
 )
 
 // The first moves of a game from the normal start, in KIF: the start is
-// the 5五将棋 handicap line that lishogi reads as Minishogi's start.
+// the 5五将棋 handicap line that lishogi reads as Minishogi's start; each
+// move has its time and the mover's total, and a comment with what the
+// mover's search saw.
 func ExampleKIF() {
 	g := &record.Game{
 		ID: 7, Seed: 42, Variant: "minishogi", Start: "rbsgk/4p/5/P4/KGSBR b - 1",
 		Moves: []string{"2e4c", "3a3b"}, Plies: 2, Result: record.Sente, Termination: record.Resignation,
 		Players: record.Players{Sente: record.Player{Name: "mcts"}, Gote: record.Player{Name: "fairy-stockfish"}},
+		Stats: []record.MoveStats{
+			{Visits: 800, Value: 0.12, Top: []record.TopMove{{Move: "2e4c", Visits: 610}, {Move: "3e2d", Visits: 120}}, MS: 2400},
+			{Visits: 2000, Value: -0.3, MS: 1100},
+		},
 	}
 	kif, err := notation.KIF(g)
 	if err != nil {
@@ -28,8 +34,10 @@ func ExampleKIF() {
 	// 先手：mcts
 	// 後手：fairy-stockfish
 	// 手数----指手---------消費時間--
-	//    1 ４三角(25)
-	//    2 ３二銀(31)
-	//    3 投了
+	//    1 ４三角(25)   ( 0:02/00:00:02)
+	// *value 0.120, visits 800; top 2e4c 610, 3e2d 120
+	//    2 ３二銀(31)   ( 0:01/00:00:01)
+	// *value -0.300, visits 2000
+	//    3 投了         ( 0:00/00:00:02)
 	// まで2手で先手の勝ち
 }

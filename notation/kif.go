@@ -9,7 +9,9 @@ import (
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
-// KIF formats g in Kakinoki's KIF (UTF-8, as KIF version 2.0 allows).
+// KIF formats g in Kakinoki's KIF (UTF-8, as KIF version 2.0 allows): each move with its
+// time and the mover's total, and, where the record has the mover's search statistics, a
+// comment line (*) after it with them.
 func KIF(g *record.Game) (string, error) {
 	start, steps, err := replay(g)
 	if err != nil {
@@ -29,11 +31,21 @@ func KIF(g *record.Game) (string, error) {
 	fmt.Fprintf(&b, "先手：%s\n後手：%s\n", playerName(g.Players.Sente), playerName(g.Players.Gote))
 	b.WriteString("手数----指手---------消費時間--\n")
 	last := minishogi.NoSquare
+	var total [2]float64 // each side's time so far, in milliseconds
 	for i, st := range steps {
-		fmt.Fprintf(&b, "%4d %s\n", i+1, kifMove(st, last))
+		ms := moveMillis(g, i)
+		total[st.mover] += ms
+		kifLine(&b, i+1, kifMove(st, last), ms, total[st.mover])
+		if c := comment(g, i); c != "" {
+			b.WriteString("*" + c + "\n")
+		}
 		last = st.move.To()
 	}
-	fmt.Fprintf(&b, "%4d %s\n", len(steps)+1, kifEnd(g, start))
+	toMove := start.SideToMove()
+	if len(steps)%2 == 1 {
+		toMove = toMove.Opponent()
+	}
+	kifLine(&b, len(steps)+1, kifEnd(g, start), 0, total[toMove])
 	switch g.Result {
 	case record.Draw:
 		word := "持将棋"
@@ -49,6 +61,22 @@ func KIF(g *record.Game) (string, error) {
 		fmt.Fprintf(&b, "まで%d手で%sの勝ち\n", len(steps), winner)
 	}
 	return b.String(), nil
+}
+
+// kifLine writes a move line: its number, the move padded to 13 columns (a full-width
+// character takes two), and the time column, the move's time as m:ss and the mover's total
+// as hh:mm:ss, in whole seconds, as Kakinoki's KIF writes them: "   1 ４三角(25)   ( 0:01/00:00:01)".
+func kifLine(b *strings.Builder, n int, move string, ms, total float64) {
+	width := 0
+	for _, r := range move {
+		width++
+		if r > 0x7f {
+			width++
+		}
+	}
+	sec, all := wholeSeconds(ms), wholeSeconds(total)
+	fmt.Fprintf(b, "%4d %s%s(%2d:%02d/%02d:%02d:%02d)\n", n, move, strings.Repeat(" ", max(13-width, 1)),
+		sec/60, sec%60, all/3600, all/60%60, all%60)
 }
 
 var (

@@ -362,7 +362,11 @@ func (l *lexer) object(fn func(key []byte) error) error {
 }
 
 // array calls fn for each element; fn must consume it.
-func (l *lexer) array(fn func() error) error {
+func (l *lexer) array(fn func() error) error { return l.arrayOf("", 0, fn) }
+
+// arrayOf is array for an array of at most most elements (0: any number), named what: it
+// fails at the first element past the limit, before decoding it.
+func (l *lexer) arrayOf(what string, most int, fn func() error) error {
 	if err := l.expect('['); err != nil {
 		return err
 	}
@@ -370,7 +374,10 @@ func (l *lexer) array(fn func() error) error {
 		l.i++
 		return nil
 	}
-	for {
+	for n := 1; ; n++ {
+		if most > 0 && n > most {
+			return l.fail("more than %d %s", most, what)
+		}
 		if err := fn(); err != nil {
 			return err
 		}
@@ -474,7 +481,7 @@ func (d *decoder) field(l *lexer, field Fields, g *Game) error {
 			return l.skip()
 		})
 	case FieldStats:
-		err = l.array(func() error {
+		err = l.arrayOf("stats entries", MaxGamePlies, func() error {
 			g.Stats = append(g.Stats, MoveStats{})
 			return d.moveStats(l, &g.Stats[len(g.Stats)-1])
 		})
@@ -501,7 +508,7 @@ func (d *decoder) field(l *lexer, field Fields, g *Game) error {
 func (d *decoder) moves(l *lexer) ([]string, error) {
 	const arenaSize = 4096
 	start := len(d.arena)
-	err := l.array(func() error {
+	err := l.arrayOf("moves", MaxGamePlies, func() error {
 		s, err := d.str(l)
 		if err != nil {
 			return err
@@ -559,6 +566,9 @@ func (d *decoder) config(l *lexer) (map[string]any, error) {
 		return nil, err
 	}
 	raw := l.s[start:l.i]
+	if len(raw) > MaxConfigBytes {
+		return nil, fmt.Errorf("config: %d bytes, more than %d", len(raw), MaxConfigBytes)
+	}
 	if c, ok := d.configs[string(raw)]; ok {
 		return c, nil
 	}
@@ -587,7 +597,7 @@ func (d *decoder) moveStats(l *lexer, s *MoveStats) error {
 			s.Value, err = l.float("value")
 			value = true
 		case "top":
-			err = l.array(func() error {
+			err = l.arrayOf("top moves", MaxTopMoves, func() error {
 				s.Top = append(s.Top, TopMove{})
 				t := &s.Top[len(s.Top)-1]
 				return l.object(func(key []byte) error {

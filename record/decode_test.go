@@ -10,6 +10,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/shogilab/shogilab/internal/bounded/boundedtest"
 )
 
 // The reference decoder: encoding/json into the record types, with the
@@ -250,5 +252,34 @@ func TestProjectionSkipsAndChecksLess(t *testing.T) {
 	var g Game
 	if err := newDecoder().decode(line, FieldMoves|FieldResult|FieldPlies, &g); err != nil || len(g.Moves) != 1 || g.Stats != nil {
 		t.Errorf("projection: %v %+v", err, g)
+	}
+}
+
+// TestDecodeBounded: a line within MaxLineBytes that decodes to more than a stated limit
+// (MaxGamePlies moves or statistics entries, MaxTopMoves top moves, MaxConfigBytes of a
+// configuration) is refused at the first element past the limit, having allocated what the
+// limit allows however long the line (MaxGamePlies statistics entries of 64 bytes, appended,
+// some 30 MiB; the other cases a few MiB): issue 33's four invalid lines of 62 MB took train
+// fit to 2.4 GB before it rejected the first. The error is one short line.
+func TestDecodeBounded(t *testing.T) {
+	head := `{"id":0,"seed":1,"variant":"minishogi","start":"rbsgk/4p/5/P4/KGSBR b - 1",`
+	repeat := func(item string, n int) string { return strings.TrimSuffix(strings.Repeat(item+",", n), ",") }
+	for _, c := range []struct {
+		name, line, want string
+		ceiling          uint64
+	}{
+		{"two million moves (14 MB)", head + `"moves":[` + repeat(`"2e3d"`, 2_000_000) + `]}`, "more than 100000 moves", 4 << 20},
+		{"a million statistics entries", head + `"stats":[` + repeat(`{"visits":1,"value":0}`, 1_000_000) + `]}`, "more than 100000 stats entries", 48 << 20},
+		{"257 top moves", head + `"stats":[{"visits":1,"value":0,"top":[` + repeat(`{"move":"2e3d","visits":1}`, 257) + `]}]}`, "more than 256 top moves", 1 << 20},
+		{"a configuration of 10 MB", head + `"players":{"sente":{"name":"x","kind":"usi","config":{"argv":"` + strings.Repeat("x", 10<<20) + `"}}}}`, "config: 10485771 bytes, more than 65536", 1 << 20},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			line := []byte(c.line)
+			var err error
+			boundedtest.Within(t, "ParseLine", c.ceiling, func() { _, err = ParseLine(line) })
+			if err == nil || !strings.Contains(err.Error(), c.want) || len(err.Error()) > 200 {
+				t.Errorf("%.300v; want a short error with %q", err, c.want)
+			}
+		})
 	}
 }

@@ -23,6 +23,9 @@
 //     skipping the statistics' bytes unparsed.
 //   - ScanFile (and Recover, which collects) reads a file a killed run left
 //     and returns the byte offset where its complete records end.
+//   - Locate reads a file once and gives each record's Location (its line,
+//     and the byte offset of its line or gzip member), and ReadAt reads one
+//     record back from it alone: how a viewer pages through a large file.
 //
 // A runner resumes a killed run by keeping the complete games, cutting the
 // partial one and appending:

@@ -7,6 +7,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"github.com/shogilab/shogilab/internal/bounded"
 )
 
 // Result is who won: the side, not the player, so that it reads the same
@@ -48,6 +50,28 @@ const (
 	KindUSI    = "usi"    // an external USI engine
 	KindRandom = "random" // uniformly random legal moves
 )
+
+// ConfigResign is the key of the toolkit engine's config that says when it resigned, with
+// the values of the engine's setting Resign (datasets/README.md, Player). A record written
+// before the setting lacks the key; its engine resigned as ResignProven says.
+const (
+	ConfigResign = "resign"
+	ResignProven = "proven" // when every move is proven lost
+	ResignNever  = "never"  // never: a lost game is played to its end
+)
+
+// Resign is when p resigned: its config's resign for the toolkit's engine (ResignProven
+// when the config does not say, as in records from before the setting), "" for any other
+// player, whose rule the record does not know.
+func (p Player) Resign() string {
+	if p.Kind != KindMCTS {
+		return ""
+	}
+	if r, ok := p.Config[ConfigResign].(string); ok {
+		return r
+	}
+	return ResignProven
+}
 
 // Repetition rules (docs/rules.md#repetition-options): who loses a non-check fourfold repetition.
 const (
@@ -162,17 +186,23 @@ func (g *Game) validateFields(f Fields) error {
 		}
 	}
 	if f.Has(FieldMoves) {
+		if len(g.Moves) > MaxGamePlies {
+			return fmt.Errorf("%d moves, more than %d", len(g.Moves), MaxGamePlies)
+		}
 		for i, m := range g.Moves {
 			if !IsUSIMove(m) {
-				return fmt.Errorf("moves[%d] %q is not a USI move", i, m)
+				return fmt.Errorf("moves[%d] %s is not a USI move", i, quote(m))
 			}
 		}
 	}
 	if f.Has(FieldPlies|FieldMoves) && g.Plies != len(g.Moves) {
 		return fmt.Errorf("plies is %d but there are %d moves", g.Plies, len(g.Moves))
 	}
-	if f.Has(FieldPlies) && g.Plies < 0 {
-		return fmt.Errorf("plies %d is negative", g.Plies)
+	if f.Has(FieldPlies) && (g.Plies < 0 || g.Plies > MaxGamePlies) {
+		return fmt.Errorf("plies %d is not from 0 to %d", g.Plies, MaxGamePlies)
+	}
+	if f.Has(FieldStats) && len(g.Stats) > MaxGamePlies {
+		return fmt.Errorf("%d stats entries, more than %d", len(g.Stats), MaxGamePlies)
 	}
 	if f.Has(FieldStats|FieldPlies) && len(g.Stats) > g.Plies {
 		return fmt.Errorf("%d stats entries for %d plies", len(g.Stats), g.Plies)
@@ -224,7 +254,7 @@ func (g *Game) validateOutcome(startSide Result, f Fields) error {
 		switch g.Result {
 		case Sente, Gote, Draw:
 		default:
-			return fmt.Errorf("result %q is not sente, gote or draw", g.Result)
+			return fmt.Errorf("result %s is not sente, gote or draw", quote(string(g.Result)))
 		}
 	}
 	if !f.Has(FieldTermination) {
@@ -256,10 +286,10 @@ func (g *Game) validateOutcome(startSide Result, f Fields) error {
 			return fmt.Errorf("result is draw but termination %s has a loser", g.Termination)
 		}
 	default:
-		return fmt.Errorf("termination %q is not one of %s", g.Termination, joinTerminations())
+		return fmt.Errorf("termination %s is not one of %s", quote(string(g.Termination)), joinTerminations())
 	}
 	if want != "" && f.Has(FieldResult) && g.Result != want {
-		return fmt.Errorf("result is %s but termination %s after %d plies from %q means %s", g.Result, g.Termination, g.Plies, g.Start, want)
+		return fmt.Errorf("result is %s but termination %s after %d plies from %s means %s", g.Result, g.Termination, g.Plies, quote(g.Start), want)
 	}
 	return nil
 }
@@ -292,7 +322,7 @@ func sideAfter(side Result, plies int) Result {
 func sfenSide(sfen string) (Result, error) {
 	f := strings.Split(sfen, " ")
 	if len(f) != 4 || f[0] == "" || f[2] == "" || !isDigits(f[3]) {
-		return "", fmt.Errorf("start %q is not an SFEN (board side hands move-number)", sfen)
+		return "", fmt.Errorf("start %s is not an SFEN (board side hands move-number)", quote(sfen))
 	}
 	switch f[1] {
 	case "b":
@@ -300,7 +330,7 @@ func sfenSide(sfen string) (Result, error) {
 	case "w":
 		return Gote, nil
 	}
-	return "", fmt.Errorf("start %q: side to move %q is not b or w", sfen, f[1])
+	return "", fmt.Errorf("start %s: side to move %s is not b or w", quote(sfen), quote(f[1]))
 }
 
 func isDigits(s string) bool {
@@ -330,6 +360,9 @@ func IsUSIMove(m string) bool {
 	return false
 }
 
+// quote quotes a value of a record for an error, by a short prefix when it is long.
+func quote(s string) string { return bounded.Quote([]byte(s)) }
+
 func (p Player) validate() error {
 	if p.Name == "" {
 		return errors.New("name is empty")
@@ -338,7 +371,7 @@ func (p Player) validate() error {
 	case KindMCTS, KindUSI, KindRandom:
 		return nil
 	}
-	return fmt.Errorf("kind %q is not mcts, usi or random", p.Kind)
+	return fmt.Errorf("kind %s is not mcts, usi or random", quote(p.Kind))
 }
 
 // validate checks the rules and, when plies is not negative, that a game of
@@ -347,7 +380,7 @@ func (r Rules) validate(plies int) error {
 	switch r.Repetition {
 	case RepetitionFirstMoverLoses, RepetitionGoteWins, RepetitionDraw:
 	default:
-		return fmt.Errorf("rules.repetition %q is not first-mover-loses, gote-wins or draw", r.Repetition)
+		return fmt.Errorf("rules.repetition %s is not first-mover-loses, gote-wins or draw", quote(r.Repetition))
 	}
 	if r.MaxPlies < 0 {
 		return fmt.Errorf("rules.max_plies %d is negative", r.MaxPlies)
@@ -365,9 +398,12 @@ func (s MoveStats) validate() error {
 	if !(s.Value >= -1 && s.Value <= 1) { // also rejects NaN
 		return fmt.Errorf("value %v is outside [-1, 1]", s.Value)
 	}
+	if len(s.Top) > MaxTopMoves {
+		return fmt.Errorf("%d top moves, more than %d", len(s.Top), MaxTopMoves)
+	}
 	for i, t := range s.Top {
 		if !IsUSIMove(t.Move) {
-			return fmt.Errorf("top[%d].move %q is not a USI move", i, t.Move)
+			return fmt.Errorf("top[%d].move %s is not a USI move", i, quote(t.Move))
 		}
 		if t.Visits < 0 {
 			return fmt.Errorf("top[%d].visits %d is negative", i, t.Visits)

@@ -2,7 +2,9 @@ package record
 
 import (
 	"bytes"
+	"cmp"
 	"compress/gzip"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -21,6 +23,22 @@ var gzipMagic = []byte{0x1f, 0x8b, 0x08}
 // record is a few kilobytes; a game of 10,000 plies with statistics is about
 // 3 MiB.
 const MaxLineBytes = 64 << 20
+
+// The limits on what a line decodes to, so that a line within MaxLineBytes cannot decode to
+// gigabytes (a move of 7 bytes of JSON is a 16-byte string, a statistics entry of 22 bytes a
+// 64-byte struct): the decoder stops at the first element past a limit, and Validate holds
+// a game to them. datasets/README.md#validity states them.
+const (
+	// MaxGamePlies bounds a game's moves and statistics entries: the largest play limit the
+	// engine takes (its MaxPlies setting), far beyond any game played (some hundreds).
+	MaxGamePlies = 100_000
+	// MaxTopMoves bounds a statistics entry's top moves: no Minishogi position has more
+	// legal moves (minishogi.MaxMoves).
+	MaxTopMoves = 256
+	// MaxConfigBytes bounds a player's configuration object, which is decoded by
+	// encoding/json: the toolkit writes some hundreds of bytes.
+	MaxConfigBytes = 64 << 10
+)
 
 // errLineTooLong is the error of a line over MaxLineBytes.
 var errLineTooLong = fmt.Errorf("line longer than %d MiB: not a record (a damaged or binary file?)", MaxLineBytes>>20)
@@ -51,6 +69,7 @@ type Reader struct {
 	requireNewline bool
 	fields         Fields
 	workers        int
+	ctx            context.Context // nil: never cancelled
 
 	started bool
 	order   chan *job     // jobs in file order, for Read
@@ -91,6 +110,14 @@ func RequireNewline() ReaderOption {
 // (see Fields) and leave the others zero.
 func WithFields(f Fields) ReaderOption {
 	return func(r *Reader) { r.fields = f }
+}
+
+// WithContext makes Read return ctx's error once ctx is cancelled (SIGINT,
+// SIGTERM), even while the file it waits for sends nothing (a FIFO, a stalled
+// network file system): a reading goroutine blocked in the system is then left
+// to end with the process, and Close does not wait for it.
+func WithContext(ctx context.Context) ReaderOption {
+	return func(r *Reader) { r.ctx = ctx }
 }
 
 // Workers sets the number of goroutines that decode; the default is
@@ -190,6 +217,10 @@ func (r *Reader) Read() (*Game, error) {
 		r.start()
 	}
 	for r.err == nil {
+		if r.ctx != nil && r.ctx.Err() != nil {
+			r.err = fmt.Errorf("record: %w", r.ctx.Err())
+			break
+		}
 		if r.cur == nil || r.next == len(r.cur.out) {
 			r.nextJob()
 			continue
@@ -227,12 +258,11 @@ func (r *Reader) nextJob() {
 			r.putBuf(r.cur.buf) // kept until now in case of a join
 		}
 	}
-	j, ok := <-r.order
-	if !ok {
-		r.err = io.EOF
+	j, ok, err := r.wait(r.order)
+	if err != nil || !ok {
+		r.err = cmp.Or(err, io.EOF)
 		return
 	}
-	<-j.done
 	if r.cur == nil || j.file != r.cur.file {
 		r.name, r.base = j.name, 0
 	}
@@ -269,11 +299,13 @@ func (f *fatal) Unwrap() error { return f.err }
 // member start but lay inside a member. The next chunk's own results are
 // dropped; they began mid-member.
 func (r *Reader) joinGzip(j *job) error {
-	nj, ok := <-r.order
+	nj, ok, err := r.wait(r.order)
+	if err != nil {
+		return err
+	}
 	if !ok {
 		return errors.New("record: reader closed")
 	}
-	<-nj.done
 	if nj.openErr != nil {
 		return nj.openErr
 	}
@@ -286,6 +318,28 @@ func (r *Reader) joinGzip(j *job) error {
 	j.out, j.lines, j.partial, j.status, j.err = nil, 0, false, chunkWhole, nil
 	r.decodeChunk(r.dec, j)
 	return nil
+}
+
+// wait takes the next job from order and waits until it is decoded, or until
+// the reader's context is cancelled.
+func (r *Reader) wait(order chan *job) (*job, bool, error) {
+	var done <-chan struct{}
+	if r.ctx != nil {
+		done = r.ctx.Done()
+	}
+	select {
+	case j, ok := <-order:
+		if !ok {
+			return nil, false, nil
+		}
+		select {
+		case <-j.done:
+			return j, true, nil
+		case <-done:
+		}
+	case <-done:
+	}
+	return nil, false, fmt.Errorf("record: %w", r.ctx.Err())
 }
 
 func (r *Reader) skipBad(err error) {
@@ -310,7 +364,9 @@ func (r *Reader) Close() error {
 	if r.started && r.stop != nil {
 		close(r.stop)
 		r.stop = nil
-		r.wg.Wait()
+		if r.ctx == nil || r.ctx.Err() == nil {
+			r.wg.Wait()
+		}
 	}
 	return nil
 }

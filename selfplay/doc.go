@@ -16,8 +16,8 @@
 //		Games: 1000, Parallel: 2, Shard: selfplay.Shard{Index: 0, Count: 4}, OutDir: "out",
 //	}
 //	sum, err := run.Execute(ctx)                      // out/games-0-of-4.jsonl
-//	selfplay.Merge(paths, "all.jsonl", 1000)          // fails on a missing or duplicate id
-//	selfplay.Verify([]string{"all.jsonl"}, selfplay.VerifyOptions{})
+//	selfplay.Merge(ctx, paths, "all.jsonl", 1000)     // fails on a missing or duplicate id
+//	selfplay.Verify(ctx, []string{"all.jsonl"}, selfplay.VerifyOptions{})
 //
 // Players. A PlayerSpec says what plays and how (SpecHelp is the grammar):
 // its kind, its settings — for the toolkit's engine the settings of the

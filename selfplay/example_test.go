@@ -28,10 +28,16 @@ func ExampleShard() {
 
 // A Slurm array task (sbatch --array=1-4) finds its shard in the environment.
 func ExampleShardFromEnv() {
-	env := map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "1"}
+	// Task 3 of sbatch --array=0-3, and the same task resubmitted alone with
+	// sbatch --array=3 and --shards 4.
+	env := map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "3", "SLURM_ARRAY_TASK_COUNT": "4"}
 	s, ok, err := selfplay.ShardFromEnv(func(k string) string { return env[k] }, 0)
 	fmt.Println(s, ok, err)
+	env = map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_MIN": "3", "SLURM_ARRAY_TASK_MAX": "3", "SLURM_ARRAY_TASK_COUNT": "1"}
+	s, ok, err = selfplay.ShardFromEnv(func(k string) string { return env[k] }, 4)
+	fmt.Println(s, ok, err)
 	// Output:
+	// 3/4 true <nil>
 	// 3/4 true <nil>
 }
 
@@ -72,7 +78,7 @@ func ExampleRun_Execute() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	v, err := selfplay.Verify([]string{sum.Path}, selfplay.VerifyOptions{CheckSeeds: true, Seed: 1})
+	v, err := selfplay.Verify(context.Background(), []string{sum.Path}, selfplay.VerifyOptions{CheckSeeds: true, Seed: 1})
 	fmt.Println(filepath.Base(sum.Path), sum.Played, v.Games, err)
 	// Output:
 	// games-0-of-1.jsonl 4 4 <nil>

@@ -66,18 +66,6 @@ func (m *Match) Opening(id int) Opening {
 	return m.Openings[k%len(m.Openings)]
 }
 
-// ScoreA is player A's points in a finished game of this match: 1 for a
-// win, 1/2 for a draw, 0 for a loss.
-func (m *Match) ScoreA(g *record.Game) float64 {
-	switch {
-	case g.Result == record.Draw:
-		return 0.5
-	case (g.Result == record.Sente) == m.AIsSente(g.ID):
-		return 1
-	}
-	return 0
-}
-
 // Play plays game id to its end and returns its record. When ctx is
 // cancelled the game is abandoned and Play returns ctx's error and no
 // record: a run stopped by a signal writes nothing partial.
@@ -129,6 +117,7 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 		mover := pos.SideToMove()
 		lim := goParams(specs, clocks, mover)
 		t0 := time.Now()
+		lim.Start = t0 // the player's clock is this game's: an engine in process charges its own delays to it
 		d, err := players[mover].Move(ctx, g, lim)
 		took := time.Since(t0)
 		if ctx.Err() != nil {
@@ -140,8 +129,10 @@ func (m *Match) Play(ctx context.Context, id int) (*record.Game, error) {
 			break
 		}
 		if l := specs[mover].Limits; l.Clock() {
-			if took > clocks[mover]+l.Byoyomi+m.TimeMargin {
+			if allowed := clocks[mover] + l.Byoyomi + m.TimeMargin; took > allowed {
 				finish(rec, mover.Opponent(), record.TimeForfeit, began)
+				rec.Detail = fmt.Sprintf("%s took %v for move %d, %v more than its %v (clock %v, byoyomi %v, margin %v)",
+					mover, took.Round(time.Millisecond/10), len(rec.Moves)+1, (took - allowed).Round(time.Millisecond/10), allowed, clocks[mover], l.Byoyomi, m.TimeMargin)
 				break
 			}
 			clocks[mover] = max(clocks[mover]-took, 0) + l.Inc

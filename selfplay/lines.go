@@ -1,6 +1,7 @@
 package selfplay
 
 import (
+	"context"
 	"io"
 
 	"github.com/shogilab/shogilab/dataset"
@@ -15,8 +16,10 @@ import (
 // are *record.LineError.
 //
 // Parquet games tables are read too (dataset.Reader); their "lines" are rows.
-func eachRecord(path string, fn func(line int, g *record.Game) error) error {
-	r := dataset.NewReader([]string{path}, dataset.Options{RequireNewline: true})
+// Once ctx is cancelled it returns ctx's error (wrapped), also while a file
+// sends nothing.
+func eachRecord(ctx context.Context, path string, fn func(line int, g *record.Game) error) error {
+	r := dataset.NewReader([]string{path}, dataset.Options{RequireNewline: true, Context: ctx})
 	defer r.Close()
 	for {
 		g, err := r.Read()

@@ -69,7 +69,7 @@ func newMCTSPlayer(s PlayerSpec, seed uint64, pool *EnginePool) (Player, error) 
 // strictly (engine.TimeBudget holds it back there).
 func (m *mctsPlayer) limits(lim usi.GoParams, stm minishogi.Color) engine.Limits {
 	if lim.MoveTime > 0 {
-		return engine.Limits{Time: lim.MoveTime, Playouts: lim.Nodes}
+		return engine.Limits{Time: lim.MoveTime, Playouts: lim.Nodes, Start: lim.Start}
 	}
 	return engine.TimeBudget(lim, stm, m.margin, m.manage)
 }

@@ -1,16 +1,16 @@
 package selfplay
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	"io/fs"
+	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/shogilab/shogilab/dataset"
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/record"
 )
 
@@ -25,12 +25,13 @@ type MergeSummary struct {
 // sorted by id. It fails, writing nothing, when an id appears twice (naming
 // both places) or when an id is missing: with games > 0 the run must hold
 // ids 0..games-1 exactly; with games 0, every id from 0 to the largest
-// found. The merged file is written beside out and renamed into place, so
-// out is never partial.
+// found. The merged file is written through package atomicfile, so out is
+// never partial and keeps its previous content on any failure. Cancelling
+// ctx stops it with ctx's error, writing nothing.
 //
 // Merge holds every game in memory (a Minishogi record is a few kilobytes;
 // a million games need a few gigabytes).
-func Merge(paths []string, out string, games int) (MergeSummary, error) {
+func Merge(ctx context.Context, paths []string, out string, games int) (MergeSummary, error) {
 	sum := MergeSummary{Files: len(paths), Out: out}
 	if len(paths) == 0 {
 		return sum, fmt.Errorf("selfplay: merge: no input files")
@@ -52,7 +53,7 @@ func Merge(paths []string, out string, games int) (MergeSummary, error) {
 	byID := map[int]*record.Game{}
 	where := map[int]place{}
 	for _, p := range paths {
-		err := eachRecord(p, func(line int, g *record.Game) error {
+		err := eachRecord(ctx, p, func(line int, g *record.Game) error {
 			if prev, dup := where[g.ID]; dup {
 				return fmt.Errorf("game %d is also in %s:%d", g.ID, prev.file, prev.line)
 			}
@@ -67,18 +68,25 @@ func Merge(paths []string, out string, games int) (MergeSummary, error) {
 	want := games
 	if want == 0 {
 		for id := range byID {
+			if id == math.MaxInt {
+				return sum, fmt.Errorf("selfplay: merge: game %d (in %s): no run has that many games", id, where[id].file)
+			}
 			want = max(want, id+1)
 		}
 	}
-	var missing []string
-	for id := range want {
-		if byID[id] == nil {
-			missing = append(missing, strconv.Itoa(id))
+	// What is missing is counted from the ids present, and the first few are named: the
+	// memory goes with the games, never with the id range (issue 33: a string for every
+	// missing id of a billion took 24 GB).
+	if missing, first := missingIDs(byID, want, 10); missing > 0 {
+		names := make([]string, len(first))
+		for i, id := range first {
+			names[i] = strconv.Itoa(id)
 		}
-	}
-	if len(missing) > 0 {
-		shown := missing[:min(len(missing), 10)]
-		return sum, fmt.Errorf("selfplay: merge: %d of %d games missing, ids %s%s", len(missing), want, strings.Join(shown, ", "), map[bool]string{true: ", ...", false: ""}[len(missing) > len(shown)])
+		more := ""
+		if missing > len(first) {
+			more = ", ..."
+		}
+		return sum, fmt.Errorf("selfplay: merge: %d of %d games missing, ids %s%s", missing, want, strings.Join(names, ", "), more)
 	}
 	if len(byID) > want {
 		var extra []int
@@ -91,41 +99,46 @@ func Merge(paths []string, out string, games int) (MergeSummary, error) {
 		return sum, fmt.Errorf("selfplay: merge: game %d (in %s) is beyond the %d games asked for", extra[0], where[extra[0]].file, want)
 	}
 
-	tmp, err := createTemp(out)
+	f, err := atomicfile.Create(out)
 	if err != nil {
 		return sum, fmt.Errorf("selfplay: merge: %w", err)
 	}
-	tmpName := tmp.Name()
-	defer os.Remove(tmpName) // after a successful rename there is nothing to remove
-	w := record.NewWriter(tmp)
+	defer f.Abort()
+	w := record.NewWriter(f)
 	if strings.HasSuffix(out, ".gz") {
-		w = record.NewGzipWriter(tmp)
+		w = record.NewGzipWriter(f)
 	}
 	for id := range want {
+		if ctx.Err() != nil {
+			return sum, fmt.Errorf("selfplay: merge: %w", ctx.Err())
+		}
 		if err := w.Write(byID[id]); err != nil {
-			tmp.Close()
 			return sum, fmt.Errorf("selfplay: merge: %w", err)
 		}
 	}
-	if err := tmp.Close(); err != nil {
-		return sum, fmt.Errorf("selfplay: merge: %w", err)
-	}
-	if err := os.Rename(tmpName, out); err != nil {
+	if err := f.Commit(); err != nil {
 		return sum, fmt.Errorf("selfplay: merge: %w", err)
 	}
 	sum.Games = want
 	return sum, nil
 }
 
-// createTemp creates a new file beside path, to be renamed onto it, with the
-// mode of the record files a run writes (0644 less the umask; os.CreateTemp's
-// 0600 would ignore the umask and hide a shared dataset from its group).
-func createTemp(path string) (*os.File, error) {
-	for try := 0; ; try++ {
-		name := filepath.Join(filepath.Dir(path), fmt.Sprintf(".%s.%d-%d.tmp", filepath.Base(path), os.Getpid(), try))
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-		if err == nil || !errors.Is(err, fs.ErrExist) || try == 100 {
-			return f, err
+// missingIDs counts the ids from 0 to want-1 that games lacks and returns the first n of
+// them, in time and memory that go with the games present, not with want.
+func missingIDs(games map[int]*record.Game, want, n int) (missing int, first []int) {
+	ids := make([]int, 0, len(games))
+	for id := range games {
+		if id < want {
+			ids = append(ids, id)
 		}
 	}
+	slices.Sort(ids)
+	next := 0 // the smallest id not yet accounted for
+	for _, id := range append(ids, want) {
+		for ; next < id && len(first) < n; next++ {
+			first = append(first, next)
+		}
+		next = id + 1
+	}
+	return want - len(ids), first
 }

@@ -1,6 +1,7 @@
 package selfplay
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -73,7 +74,7 @@ func (o output) finish() error {
 	if o.format != Parquet {
 		return nil
 	}
-	if _, err := dataset.Convert([]string{o.journal}, o.path, dataset.PositionsPath(o.path)); err != nil {
+	if _, err := dataset.Convert(context.Background(), []string{o.journal}, o.path, dataset.PositionsPath(o.path), SettingColumns()...); err != nil {
 		return fmt.Errorf("selfplay: %w", err)
 	}
 	if err := os.Remove(o.journal); err != nil {

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/shogilab/shogilab/analysis/sprt"
-	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/usi"
 )
@@ -91,30 +89,5 @@ func TestPlaySeedsEachSide(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-	}
-}
-
-// TestRecount: records of a paired match, counted again from the records alone: A is the
-// first record's Sente player, and Gote in every odd game.
-func TestRecount(t *testing.T) {
-	game := func(id int, sente, gote string, r record.Result) *record.Game {
-		return &record.Game{ID: id, Result: r, Termination: record.Checkmate, Plies: 9,
-			Players: record.Players{Sente: record.Player{Name: sente}, Gote: record.Player{Name: gote}}}
-	}
-	r := NewRecount()
-	// Pair 0: x (A) wins game 0 as Sente and game 1 as Gote; pair 1: x draws both.
-	for _, g := range []*record.Game{game(0, "x", "y", record.Sente), game(1, "y", "x", record.Gote),
-		game(2, "x", "y", record.Draw), game(3, "y", "x", record.Draw)} {
-		if err := r.Add(g); err != nil {
-			t.Fatalf("game %d: %v", g.ID, err)
-		}
-	}
-	if r.A != "x" || r.B != "y" || r.Pairs != (sprt.Pentanomial{0, 0, 1, 0, 1}) || r.Games != (sprt.Trinomial{Wins: 2, Draws: 2}) {
-		t.Fatalf("A %q, B %q, pairs %v, games %+v; want x, y, one pair won twice and one drawn twice", r.A, r.B, r.Pairs, r.Games)
-	}
-	// In game 5 A plays Gote, so a record with x as Sente has the players the other way.
-	err := r.Add(game(5, "x", "y", record.Sente))
-	if want := `selfplay: game 5: A is "y" and B "x"; the first game had "x" and "y"`; err == nil || err.Error() != want {
-		t.Errorf("game 5 with the colours swapped: %v; want %q", err, want)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/engine"
 	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/record"
@@ -303,8 +304,9 @@ func (s PlayerSpec) DisplayName() string {
 // Record describes the player for a game record: the settings that shape
 // its play, so that a dataset says what produced it. An mcts player's
 // config has its budget (playouts, movetime_ms, time_ms, inc_ms,
-// byoyomi_ms), its threads, and every other setting that is not at its
-// default under the setting's snake-case key (engine.Setting.Key).
+// byoyomi_ms), the settings of recordedAlways, and every other setting that
+// is not at its default, under the setting's snake-case key
+// (engine.Setting.Key).
 func (s PlayerSpec) Record() record.Player {
 	cfg := map[string]any{}
 	put := func(key string, v any, set bool) {
@@ -318,16 +320,14 @@ func (s PlayerSpec) Record() record.Player {
 	case record.KindMCTS:
 		put("playouts", l.Nodes, l.Nodes > 0)
 		ms("movetime_ms", l.MoveTime)
-		threads := int64(1)
+		for _, name := range recordedAlways {
+			set, _ := engine.FindSetting(name)
+			put(set.Key(), set.Value(set.Default), true)
+		}
 		for _, o := range s.Options {
 			set, _ := engine.FindSetting(o.Name)
-			if set.Name == "Threads" {
-				threads = set.Value(o.Value).(int64)
-				continue
-			}
-			put(set.Key(), set.Value(o.Value), !set.IsDefault(o.Value))
+			put(set.Key(), set.Value(o.Value), !set.IsDefault(o.Value) || slices.Contains(recordedAlways, set.Name))
 		}
-		put("threads", threads, true)
 	case record.KindUSI:
 		put("argv", s.Argv, true)
 		ms("movetime_ms", l.MoveTime)
@@ -349,6 +349,36 @@ func (s PlayerSpec) Record() record.Player {
 	}
 	return record.Player{Name: s.DisplayName(), Kind: s.Kind, Config: cfg}
 }
+
+// SettingColumns are the typed columns of the engine's settings in a games
+// table (dataset.Create): one per setting a player spec may set, in the
+// table's order, named by its config key (engine.Setting.Key), of its type
+// (a choice is text, as a record's config keeps it).
+func SettingColumns() []dataset.SettingColumn {
+	var cols []dataset.SettingColumn
+	for _, s := range engine.AllSettings() {
+		if s.PerGame {
+			continue
+		}
+		kind := dataset.SettingText
+		switch s.Kind {
+		case engine.Int:
+			kind = dataset.SettingInt
+		case engine.Float:
+			kind = dataset.SettingFloat
+		case engine.Check:
+			kind = dataset.SettingBool
+		}
+		cols = append(cols, dataset.SettingColumn{Key: s.Key(), Kind: kind})
+	}
+	return cols
+}
+
+// recordedAlways are the settings a record's config names even at their
+// defaults: Threads, since with more than one a game is not a function of its
+// seed, and Resign, since it decides what a game's length counts
+// (datasets/README.md, "Player").
+var recordedAlways = []string{"Threads", "Resign"}
 
 // settings are the engine settings of an mcts spec. Without USI_Hash the
 // node pool is sized from the playouts (engine.PlayoutNodes) when the

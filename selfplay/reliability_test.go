@@ -51,6 +51,10 @@ func TestSecondRunOnShardRefused(t *testing.T) {
 	}
 	// Another shard of the same run shares the directory and is not blocked.
 	execute(t, &Run{Match: testMatch(t, "random"), Games: 4, Shard: Shard{1, 2}, OutDir: dir})
+	// A finished run leaves no lock file (.games-0-of-1.jsonl.lock) behind.
+	if locks, _ := filepath.Glob(filepath.Join(dir, ".*.lock")); len(locks) != 0 {
+		t.Errorf("lock files left after the runs ended: %v", locks)
+	}
 }
 
 // TestVerifyReportsDuplicateIDs: the same game id twice, in one file or in two of one
@@ -69,7 +73,7 @@ func TestVerifyReportsDuplicateIDs(t *testing.T) {
 		w.Write(g)
 	}
 	w.Close()
-	_, err = Verify([]string{a}, VerifyOptions{})
+	_, err = Verify(context.Background(), []string{a}, VerifyOptions{})
 	if err == nil || !strings.Contains(err.Error(), "a.jsonl:3: game 0 is also in "+a+":1") {
 		t.Errorf("duplicate id in one file: %v", err)
 	}
@@ -84,13 +88,13 @@ func TestVerifyReportsDuplicateIDs(t *testing.T) {
 	w.Write(g)
 	w.Write(bareKingMate())
 	w.Close()
-	if _, err := Verify([]string{b, c}, VerifyOptions{}); err == nil || !strings.Contains(err.Error(), "c.jsonl:2: game 0 is also in "+b+":1") {
+	if _, err := Verify(context.Background(), []string{b, c}, VerifyOptions{}); err == nil || !strings.Contains(err.Error(), "c.jsonl:2: game 0 is also in "+b+":1") {
 		t.Errorf("duplicate id across files: %v", err)
 	}
 	other := filepath.Join(t.TempDir(), "b.jsonl")
 	data, _ := os.ReadFile(b)
 	os.WriteFile(other, data, 0o644)
-	if _, err := Verify([]string{b, other}, VerifyOptions{}); err != nil {
+	if _, err := Verify(context.Background(), []string{b, other}, VerifyOptions{}); err != nil {
 		t.Errorf("the same id in two directories: %v", err)
 	}
 }
@@ -148,7 +152,7 @@ func TestMergeRefusesItsOwnInput(t *testing.T) {
 	b := execute(t, &Run{Match: m, Games: 4, Shard: Shard{1, 2}, OutDir: dir}).Path
 	before, _ := os.ReadFile(a)
 	// The same file by another name.
-	if _, err := Merge([]string{a, b}, filepath.Join(dir, ".", filepath.Base(a)), 4); err == nil || !strings.Contains(err.Error(), "also an input") {
+	if _, err := Merge(context.Background(), []string{a, b}, filepath.Join(dir, ".", filepath.Base(a)), 4); err == nil || !strings.Contains(err.Error(), "also an input") {
 		t.Errorf("merge -o an input: %v", err)
 	}
 	if after, _ := os.ReadFile(a); string(after) != string(before) {
@@ -165,7 +169,7 @@ func TestMergeFileMode(t *testing.T) {
 	m := testMatch(t, "random")
 	a := execute(t, &Run{Match: m, Games: 2, OutDir: dir}).Path
 	out := filepath.Join(dir, "merged.jsonl")
-	if _, err := Merge([]string{a}, out, 2); err != nil {
+	if _, err := Merge(context.Background(), []string{a}, out, 2); err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range []string{a, out} {

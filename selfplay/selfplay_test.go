@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shogilab/shogilab/analysis/sprt"
+	"github.com/shogilab/shogilab/internal/bounded/boundedtest"
 	"github.com/shogilab/shogilab/internal/recordtest"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
@@ -98,12 +98,18 @@ func TestShardFromEnv(t *testing.T) {
 		wantErr string
 	}{
 		{env: nil, ok: false},
-		// sbatch --array=1-4: task ids 1..4 are shards 0..3.
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "1"}, want: Shard{2, 4}, ok: true},
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_ARRAY_TASK_MIN": "0"}, want: Shard{0, 3}, ok: true},
+		// sbatch --array=0-3: task ids 0..3 are shards 0..3 of 4 (sbatch(1) sets
+		// SLURM_ARRAY_TASK_MIN 0, _MAX 3, _COUNT 4).
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "3"}, want: Shard{2, 4}, ok: true},
+		// The same task resubmitted alone (sbatch --array=2): MIN = MAX = 2, COUNT 1. It
+		// stays shard 2 of 4 with --shards 4, and is refused without it (not shard 0 of 1).
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "1", "SLURM_ARRAY_TASK_MIN": "2", "SLURM_ARRAY_TASK_MAX": "2"}, kube: 4, want: Shard{2, 4}, ok: true},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "1", "SLURM_ARRAY_TASK_MIN": "2", "SLURM_ARRAY_TASK_MAX": "2"}, wantErr: "--shards"},
 		// --array=0-10:2 has 6 tasks with ids up to 10.
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "10", "SLURM_ARRAY_TASK_COUNT": "6", "SLURM_ARRAY_TASK_MIN": "0"}, wantErr: "step or holes"},
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "1"}, wantErr: "SLURM_ARRAY_TASK_COUNT"},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "10", "SLURM_ARRAY_TASK_COUNT": "6", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "10"}, wantErr: "--shards"},
+		// --array=1-4 starts at 1: its ids are not shards 0..3.
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "4"}, kube: 4, wantErr: "not a shard of 4"},
+		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "1"}, wantErr: "SLURM_ARRAY_TASK_MIN"},
 		{env: map[string]string{"JOB_COMPLETION_INDEX": "2"}, kube: 5, want: Shard{2, 5}, ok: true},
 		{env: map[string]string{"JOB_COMPLETION_INDEX": "2"}, wantErr: "--shards"},
 		{env: map[string]string{"JOB_COMPLETION_INDEX": "5"}, kube: 5, wantErr: "not below"},
@@ -173,15 +179,22 @@ func TestParsePlayerSpec(t *testing.T) {
 	}
 }
 
-// TestRecordConfig: a record's player config has the budget, the threads, and
-// the settings that differ from the engine's defaults, under snake-case keys.
+// TestRecordConfig: a record's player config has the budget, the threads and
+// when the player resigns (even at their defaults), and the settings that
+// differ from the engine's defaults, under snake-case keys.
 func TestRecordConfig(t *testing.T) {
 	s, err := ParsePlayerSpec("mcts:playouts=400,Noise=0.25,TemperaturePlies=10,CPuct=1.25,MateDepth=1", PlayerSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, _ := json.Marshal(s.Record())
-	want := `{"name":"mcts","kind":"mcts","config":{"mate_depth":"1","noise":0.25,"playouts":400,"temperature_plies":10,"threads":1}}`
+	want := `{"name":"mcts","kind":"mcts","config":{"mate_depth":"1","noise":0.25,"playouts":400,"resign":"proven","temperature_plies":10,"threads":1}}`
+	if string(got) != want {
+		t.Errorf("record player\n%s\nwant\n%s", got, want)
+	}
+	s, _ = ParsePlayerSpec("mcts:playouts=400,resign=NEVER,threads=2", PlayerSpec{})
+	got, _ = json.Marshal(s.Record())
+	want = `{"name":"mcts","kind":"mcts","config":{"playouts":400,"resign":"never","threads":2}}`
 	if string(got) != want {
 		t.Errorf("record player\n%s\nwant\n%s", got, want)
 	}
@@ -233,7 +246,7 @@ func TestSameRecordsAnyParallelismOrSharding(t *testing.T) {
 		shards = append(shards, s.Path)
 	}
 	merged := filepath.Join(dir, "merged.jsonl")
-	if _, err := Merge(shards, merged, games); err != nil {
+	if _, err := Merge(context.Background(), shards, merged, games); err != nil {
 		t.Fatal(err)
 	}
 	want := recordtest.ReadSorted(t, one.Path)
@@ -243,7 +256,7 @@ func TestSameRecordsAnyParallelismOrSharding(t *testing.T) {
 	recordtest.Same(t, "2 workers (gzip)", recordtest.ReadSorted(t, two.Path), want)
 	recordtest.Same(t, "3 shards merged", recordtest.ReadSorted(t, merged), want)
 	schemaCheck(t, one.Path, merged)
-	if _, err := Verify([]string{one.Path, two.Path, merged}, VerifyOptions{CheckSeeds: true, Seed: m.Seed}); err != nil {
+	if _, err := Verify(context.Background(), []string{one.Path, two.Path, merged}, VerifyOptions{CheckSeeds: true, Seed: m.Seed}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -354,7 +367,7 @@ func TestParquetRun(t *testing.T) {
 	if again := execute(t, pq); again.Played != 0 || again.Kept != games {
 		t.Errorf("rerun of a finished Parquet run: %+v", again)
 	}
-	if _, err := Verify([]string{sum.Path}, VerifyOptions{CheckSeeds: true, Seed: m.Seed}); err != nil {
+	if _, err := Verify(context.Background(), []string{sum.Path}, VerifyOptions{CheckSeeds: true, Seed: m.Seed}); err != nil {
 		t.Error(err)
 	}
 }
@@ -415,19 +428,19 @@ func TestMergeFailsLoudly(t *testing.T) {
 	a := execute(t, &Run{Match: m, Games: 6, Shard: Shard{0, 2}, OutDir: dir}).Path
 	b := execute(t, &Run{Match: m, Games: 6, Shard: Shard{1, 2}, OutDir: dir}).Path
 	out := filepath.Join(dir, "all.jsonl")
-	if _, err := Merge([]string{a}, out, 6); err == nil || !strings.Contains(err.Error(), "3 of 6 games missing, ids 3, 4, 5") {
+	if _, err := Merge(context.Background(), []string{a}, out, 6); err == nil || !strings.Contains(err.Error(), "3 of 6 games missing, ids 3, 4, 5") {
 		t.Errorf("missing shard: %v", err)
 	}
-	if _, err := Merge([]string{a, b, a}, out, 6); err == nil || !strings.Contains(err.Error(), "game 0 is also in") {
+	if _, err := Merge(context.Background(), []string{a, b, a}, out, 6); err == nil || !strings.Contains(err.Error(), "game 0 is also in") {
 		t.Errorf("duplicate shard: %v", err)
 	}
-	if _, err := Merge([]string{a, b}, filepath.Join(dir, "all.parquet"), 6); err == nil || !strings.Contains(err.Error(), "export --format parquet") {
+	if _, err := Merge(context.Background(), []string{a, b}, filepath.Join(dir, "all.parquet"), 6); err == nil || !strings.Contains(err.Error(), "export --format parquet") {
 		t.Errorf("merge into a .parquet name: %v", err)
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a failed merge wrote its output")
 	}
-	if sum, err := Merge([]string{b, a}, out, 0); err != nil || sum.Games != 6 {
+	if sum, err := Merge(context.Background(), []string{b, a}, out, 0); err != nil || sum.Games != 6 {
 		t.Errorf("good merge: %+v, %v", sum, err)
 	}
 	got := recordtest.ReadSorted(t, out)
@@ -435,6 +448,47 @@ func TestMergeFailsLoudly(t *testing.T) {
 		if g.ID != i {
 			t.Fatalf("merged game %d has id %d", i, g.ID)
 		}
+	}
+}
+
+// TestMergeMissingBounded: the ids a merge lacks are counted, and the first ten named, in
+// memory that goes with the games present, not with the id range: a run of a billion games
+// with three, and one game with id a billion (issue 33: killed by the kernel at 24 GB). Each
+// ends in one error line having allocated at most 16 MiB.
+func TestMergeMissingBounded(t *testing.T) {
+	dir := t.TempDir()
+	a := execute(t, &Run{Match: testMatch(t, "random"), Games: 6, Shard: Shard{0, 2}, OutDir: dir}).Path // ids 0, 1, 2
+	far := filepath.Join(dir, "far.jsonl")
+	g := recordtest.ReadSorted(t, a)[0]
+	g.ID = 1e9
+	f, err := os.Create(far)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := record.NewWriter(f)
+	if err := w.Write(g); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	f.Close()
+	out := filepath.Join(dir, "all.jsonl")
+	for _, c := range []struct {
+		name  string
+		files []string
+		games int
+		want  string
+	}{
+		{"a billion asked for", []string{a}, 1e9, "999999997 of 1000000000 games missing, ids 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, ..."},
+		{"id a billion", []string{far}, 0, "1000000000 of 1000000001 games missing, ids 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, ..."},
+		{"id a billion after three", []string{a, far}, 0, "999999997 of 1000000001 games missing, ids 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, ..."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var err error
+			boundedtest.Within(t, "Merge", 16<<20, func() { _, err = Merge(context.Background(), c.files, out, c.games) })
+			if err == nil || err.Error() != "selfplay: merge: "+c.want {
+				t.Errorf("%v; want %q", err, c.want)
+			}
+		})
 	}
 }
 
@@ -497,7 +551,7 @@ func TestVerifyNamesFileAndLine(t *testing.T) {
 		w.Write(g)
 	}
 	w.Close()
-	_, err := Verify([]string{path}, VerifyOptions{})
+	_, err := Verify(context.Background(), []string{path}, VerifyOptions{})
 	var le *record.LineError
 	if !errors.As(err, &le) || le.File != path || le.Line != 3 {
 		t.Errorf("error %v, want one at %s line 3", err, path)
@@ -554,7 +608,7 @@ func TestEngineFailuresAreRecorded(t *testing.T) {
 				t.Errorf("%s: game %d ended %s %s after %d plies", tc.want, g.ID, g.Termination, g.Result, g.Plies)
 			}
 		}
-		if _, err := Verify([]string{sum.Path}, VerifyOptions{}); err != nil {
+		if _, err := Verify(context.Background(), []string{sum.Path}, VerifyOptions{}); err != nil {
 			t.Error(err)
 		}
 	}
@@ -585,34 +639,6 @@ func TestHandicapStart(t *testing.T) {
 		}
 	}
 	schemaCheck(t, sum.Path)
-}
-
-// TestStandings counts a paired match whose games end out of order: a pair
-// counts once both its games have ended, with A's points from both.
-func TestStandings(t *testing.T) {
-	m := &Match{Pairs: true}
-	s := NewStandings(m)
-	game := func(id int, r record.Result) *record.Game {
-		return &record.Game{ID: id, Result: r, Termination: record.Checkmate, Plies: 10}
-	}
-	// Pair 0: A (Sente in game 0) wins game 0, loses game 1 as Gote: 1 point.
-	// Pair 1: A draws game 2, wins game 3 as Gote: 1.5 points.
-	// Pair 2: only game 5 has ended (A lost as Gote).
-	for _, c := range []struct {
-		g    *record.Game
-		done bool
-	}{{game(3, record.Gote), false}, {game(0, record.Sente), false}, {game(5, record.Sente), false},
-		{game(2, record.Draw), true}, {game(1, record.Sente), true}} {
-		if got := s.Add(c.g); got != c.done {
-			t.Errorf("game %d: pair done %v, want %v", c.g.ID, got, c.done)
-		}
-	}
-	if s.Pairs != [5]int{0, 0, 1, 1, 0} || s.Games != (sprt.Trinomial{Losses: 2, Draws: 1, Wins: 2}) || s.Played() != 5 || s.Plies != 50 {
-		t.Errorf("standings %+v", s)
-	}
-	if e := s.Estimate(); e.Games != 4 || e.Score != 2.5/4 {
-		t.Errorf("estimate from the complete pairs: %+v", e)
-	}
 }
 
 // TestGenerateOpenings with a judge that scores every position 50

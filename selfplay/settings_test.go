@@ -11,7 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/engine"
+	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/usi"
 )
 
@@ -122,5 +124,46 @@ func TestSettingsAgree(t *testing.T) {
 	}
 	if !slices.Equal(listed, names) {
 		t.Errorf("docs/architecture.md#usi lists the options %v; the table has %v", listed, names)
+	}
+}
+
+// TestSettingColumns: the games table's setting columns are the settings a player spec
+// takes, by their config keys, each with the column type of its kind.
+func TestSettingColumns(t *testing.T) {
+	cols := SettingColumns()
+	i := 0
+	for _, s := range engine.AllSettings() {
+		if s.PerGame {
+			continue
+		}
+		if i >= len(cols) {
+			t.Fatalf("no column for %s", s.Name)
+		}
+		want := map[engine.Kind]dataset.SettingKind{engine.Int: dataset.SettingInt, engine.Float: dataset.SettingFloat,
+			engine.Check: dataset.SettingBool, engine.Choice: dataset.SettingText, engine.Text: dataset.SettingText}[s.Kind]
+		if c := cols[i]; c.Key != s.Key() || c.Kind != want {
+			t.Errorf("column %d is %+v; want %s of kind %d for %s", i, c, s.Key(), want, s.Name)
+		}
+		i++
+	}
+	if i != len(cols) {
+		t.Errorf("%d columns; %d settings", len(cols), i)
+	}
+}
+
+// TestResignWords: the record format's words for when the engine resigns are the engine
+// setting's, under its config key.
+func TestResignWords(t *testing.T) {
+	s, _ := engine.FindSetting("Resign")
+	if s.Key() != record.ConfigResign || engine.ResignProven.String() != record.ResignProven || engine.ResignNever.String() != record.ResignNever ||
+		!slices.Equal(s.Choices, []string{record.ResignProven, record.ResignNever}) {
+		t.Errorf("the setting %s (%v) and the record's %s (%s, %s) disagree", s.Key(), s.Choices, record.ConfigResign, record.ResignProven, record.ResignNever)
+	}
+	spec, err := ParsePlayerSpec("mcts:playouts=10,Resign=never", PlayerSpec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := spec.Record().Resign(); got != record.ResignNever {
+		t.Errorf("a Resign=never player's record says %q", got)
 	}
 }

@@ -76,23 +76,26 @@ func ParseShard(text string) (Shard, error) {
 }
 
 // ShardFromEnv finds the shard from a cluster scheduler's environment
-// (getenv is os.Getenv in a command, a map in tests):
+// (getenv is os.Getenv in a command, a map in tests); count is the run's
+// shard count when the command line gives it (--shards), else 0:
 //
-//   - a Slurm job array (sbatch --array): SLURM_ARRAY_TASK_ID,
-//     SLURM_ARRAY_TASK_COUNT and SLURM_ARRAY_TASK_MIN, so --array=1-8 and
-//     --array=0-7 both give shards 0..7 of 8. Arrays with a step or holes
-//     (--array=0-10:2) have ids that are not min..min+count-1 and are refused.
-//   - a Kubernetes Indexed Job: JOB_COMPLETION_INDEX, with the count from
-//     kubeCount (the --shards flag, which should equal the Job's
-//     completions); kubeCount 0 means the count was not given.
+//   - a Slurm job array (sbatch --array): the shard is the task's id,
+//     SLURM_ARRAY_TASK_ID, so that a task resubmitted alone (sbatch
+//     --array=2) plays the same shard. The count is count, or, without it,
+//     SLURM_ARRAY_TASK_MAX+1 when the array is the whole range 0..MAX
+//     (SLURM_ARRAY_TASK_MIN 0 and SLURM_ARRAY_TASK_COUNT MAX+1, as sbatch
+//     --array=0-7 or 0-7%2 sets them; see sbatch(1), "Job Array"). Any other
+//     array (one task resubmitted, a step, a list) needs count.
+//   - a Kubernetes Indexed Job: JOB_COMPLETION_INDEX, with count (which
+//     should equal the Job's completions) required.
 //
 // ok is false when neither is set.
-func ShardFromEnv(getenv func(string) string, kubeCount int) (s Shard, ok bool, err error) {
+func ShardFromEnv(getenv func(string) string, count int) (s Shard, ok bool, err error) {
 	if id := getenv("SLURM_ARRAY_TASK_ID"); id != "" {
 		num := func(name string) (int, error) {
 			v, err := strconv.Atoi(getenv(name))
 			if err != nil {
-				return 0, fmt.Errorf("selfplay: %s=%q is not a number (inside a Slurm job array all of SLURM_ARRAY_TASK_ID, _COUNT and _MIN are set)", name, getenv(name))
+				return 0, fmt.Errorf("selfplay: %s=%q is not a number (inside a Slurm job array all of SLURM_ARRAY_TASK_ID, _MIN, _MAX and _COUNT are set)", name, getenv(name))
 			}
 			return v, nil
 		}
@@ -100,31 +103,38 @@ func ShardFromEnv(getenv func(string) string, kubeCount int) (s Shard, ok bool, 
 		if err != nil {
 			return Shard{}, false, err
 		}
-		n, err := num("SLURM_ARRAY_TASK_COUNT")
-		if err != nil {
-			return Shard{}, false, err
+		if count == 0 {
+			var lo, hi, n int
+			for _, v := range []struct {
+				name string
+				to   *int
+			}{{"SLURM_ARRAY_TASK_MIN", &lo}, {"SLURM_ARRAY_TASK_MAX", &hi}, {"SLURM_ARRAY_TASK_COUNT", &n}} {
+				if *v.to, err = num(v.name); err != nil {
+					return Shard{}, false, err
+				}
+			}
+			if lo != 0 || n != hi+1 {
+				return Shard{}, false, fmt.Errorf("selfplay: Slurm array task %d is in an array of %d tasks from %d to %d, not the whole range 0-%d of a run (a task resubmitted alone, or a step): give the run's shard count with --shards", i, n, lo, hi, hi)
+			}
+			count = hi + 1
 		}
-		lo, err := num("SLURM_ARRAY_TASK_MIN")
-		if err != nil {
-			return Shard{}, false, err
+		if i < 0 || i >= count {
+			return Shard{}, false, fmt.Errorf("selfplay: Slurm array task %d is not a shard of %d (the array's ids are the shards 0..%d)", i, count, count-1)
 		}
-		if n < 1 || i-lo < 0 || i-lo >= n {
-			return Shard{}, false, fmt.Errorf("selfplay: Slurm array task %d is not within min %d and count %d (an array with a step or holes cannot shard a run)", i, lo, n)
-		}
-		return Shard{i - lo, n}, true, nil
+		return Shard{i, count}, true, nil
 	}
 	if idx := getenv("JOB_COMPLETION_INDEX"); idx != "" {
 		i, err := strconv.Atoi(idx)
 		if err != nil {
 			return Shard{}, false, fmt.Errorf("selfplay: JOB_COMPLETION_INDEX=%q is not a number", idx)
 		}
-		if kubeCount < 1 {
+		if count < 1 {
 			return Shard{}, false, fmt.Errorf("selfplay: JOB_COMPLETION_INDEX is set but --shards is not: give the Job's completions count")
 		}
-		if i < 0 || i >= kubeCount {
-			return Shard{}, false, fmt.Errorf("selfplay: JOB_COMPLETION_INDEX %d is not below --shards %d", i, kubeCount)
+		if i < 0 || i >= count {
+			return Shard{}, false, fmt.Errorf("selfplay: JOB_COMPLETION_INDEX %d is not below --shards %d", i, count)
 		}
-		return Shard{i, kubeCount}, true, nil
+		return Shard{i, count}, true, nil
 	}
 	return Shard{}, false, nil
 }

@@ -2,7 +2,9 @@ package selfplay
 
 import (
 	"bufio"
+	"compress/gzip"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -55,16 +57,27 @@ func playable(pos minishogi.Position) error {
 	return nil
 }
 
-// ReadOpenings reads a file of SFEN openings (see ParseStart). Every SFEN is
-// checked with the rules, and an error names the file and line.
+// ReadOpenings reads a file of SFEN openings (see ParseStart), plain or
+// gzip-compressed. Every SFEN is checked with the rules, and an error names
+// the file and line.
 func ReadOpenings(path string) ([]Opening, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: openings: %w", err)
 	}
 	defer f.Close()
+	in := bufio.NewReader(f)
+	var r io.Reader = in
+	if magic, _ := in.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(in)
+		if err != nil {
+			return nil, fmt.Errorf("selfplay: openings %s: %w", path, err)
+		}
+		defer zr.Close()
+		r = zr
+	}
 	var openings []Opening
-	sc := bufio.NewScanner(f)
+	sc := bufio.NewScanner(r)
 	line := 0
 	for sc.Scan() {
 		line++

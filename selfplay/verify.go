@@ -1,6 +1,7 @@
 package selfplay
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -31,8 +32,9 @@ type VerifyOptions struct {
 // line. See VerifyGame for what is checked. A game id found twice in one
 // directory is also an error, naming both places: a run's shards share a
 // directory and its ids are unique (files of other runs, such as the ladder's,
-// live in directories of their own).
-func Verify(paths []string, opts VerifyOptions) (VerifySummary, error) {
+// live in directories of their own). Cancelling ctx stops it with ctx's
+// error.
+func Verify(ctx context.Context, paths []string, opts VerifyOptions) (VerifySummary, error) {
 	sum := VerifySummary{Files: len(paths), Results: map[record.Result]int{}, Terminations: map[record.Termination]int{}}
 	type game struct {
 		dir string
@@ -45,7 +47,7 @@ func Verify(paths []string, opts VerifyOptions) (VerifySummary, error) {
 	seen := map[game]place{} // some tens of bytes per game: millions fit
 	for _, p := range paths {
 		dir := filepath.Dir(p)
-		err := eachRecord(p, func(line int, g *record.Game) error {
+		err := eachRecord(ctx, p, func(line int, g *record.Game) error {
 			if prev, dup := seen[game{dir, g.ID}]; dup {
 				return fmt.Errorf("game %d is also in %s:%d: a directory holds one run, whose ids are unique (did two runs write it at once?)", g.ID, prev.file, prev.line)
 			}

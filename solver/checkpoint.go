@@ -8,9 +8,9 @@ import (
 	"io"
 	"iter"
 	"os"
-	"path/filepath"
 	"slices"
 
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/retro"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -149,14 +149,16 @@ type Checkpoint struct {
 	State  CheckpointState
 }
 
-// WriteCheckpoint writes c to path atomically: to path.tmp, synced, then renamed, so that a
-// kill at any moment leaves either the previous checkpoint or the new one.
+// WriteCheckpoint writes c to path through package atomicfile: a temporary file of this
+// process beside it, synced, then renamed, so that a kill at any moment leaves either the
+// previous checkpoint or the new one, and two processes never share a temporary file.
+// Keeping two processes off one checkpoint is the caller's (a lock, filelock.Beside).
 func WriteCheckpoint(path string, c *Checkpoint) error {
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	f, err := atomicfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("checkpoint: %w", err)
 	}
+	defer f.Abort()
 	bw := bufio.NewWriter(f)
 	zw := gzip.NewWriter(bw)
 	enc := gob.NewEncoder(zw)
@@ -176,21 +178,10 @@ func WriteCheckpoint(path string, c *Checkpoint) error {
 		err = bw.Flush()
 	}
 	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
+		err = f.Commit()
 	}
 	if err != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("checkpoint %s: %w", tmp, err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("checkpoint: %w", err)
-	}
-	if d, err := os.Open(filepath.Dir(path)); err == nil {
-		d.Sync() // make the rename itself durable where the system allows
-		d.Close()
+		return fmt.Errorf("checkpoint %s: %w", path, err)
 	}
 	return nil
 }

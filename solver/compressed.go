@@ -1,50 +1,112 @@
 package solver
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/shogilab/shogilab/internal/bounded"
 	"github.com/ulikunitz/xz"
 )
 
-// MaxFileBytes bounds what ReadFile decompresses: a proof or certificate of 20 million
-// entries, far above any shipped one, so that a damaged or hostile file cannot fill memory.
-const MaxFileBytes = 1 << 30
+// The limits of a proof or certificate file, read by OpenFile, ReadProof and
+// ReadCertificate (package internal/bounded).
+const (
+	// MaxEntries bounds the entries a file may declare, and so the table a reader builds:
+	// 16,777,216, 35 times the largest shipped file (the three-piece certificate's
+	// 472,076, datasets/README.md), a table of about a gigabyte in memory.
+	MaxEntries = 1 << 24
+	// MaxLineBytes bounds a line: an entry line is some 40 bytes, the root's some 30.
+	MaxLineBytes = 4 << 10
+	// MaxFileBytes bounds the plain text OpenFile delivers: MaxEntries lines of 64 bytes.
+	MaxFileBytes = MaxEntries * 64
+)
 
-// ReadFile reads a proof or certificate file, plain or compressed: gzip or xz, told by the
-// first bytes (a large certificate ships as .cert.xz: datasets/README.md). What it returns is
-// the plain text that ReadProof and ReadCertificate read, at most MaxFileBytes.
-func ReadFile(path string) ([]byte, error) {
-	b, err := os.ReadFile(path)
+// OpenFile opens a proof or certificate file, plain or compressed, and returns its plain
+// text as a stream (PlainText). The caller closes it. Its errors opening the file name the
+// path; those of the stream (a damaged or cut compressed file) say what went wrong, for the
+// caller to place.
+func OpenFile(path string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	var r io.Reader
-	switch {
-	case bytes.HasPrefix(b, []byte{0x1f, 0x8b}):
-		zr, err := gzip.NewReader(bytes.NewReader(b))
-		if err != nil {
-			return nil, fmt.Errorf("%s: gzip: %v", path, err)
-		}
-		r = zr
-	case bytes.HasPrefix(b, []byte{0xfd, '7', 'z', 'X', 'Z', 0}):
-		xr, err := xz.NewReader(bytes.NewReader(b))
-		if err != nil {
-			return nil, fmt.Errorf("%s: xz: %v", path, err)
-		}
-		r = xr
-	default:
-		return b, nil
-	}
-	out, err := io.ReadAll(io.LimitReader(r, MaxFileBytes+1))
+	r, err := PlainText(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: truncated or damaged: %v", path, err)
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if len(out) > MaxFileBytes {
-		return nil, fmt.Errorf("%s: decompresses to more than %d bytes", path, MaxFileBytes)
+	return &file{r, f}, nil
+}
+
+// PlainText returns the plain text of a proof or certificate file read from r, plain or
+// compressed (gzip or xz, told by the first bytes; a large certificate ships as .cert.xz:
+// datasets/README.md), as a stream that fails past MaxFileBytes: what is decompressed is
+// never held whole.
+func PlainText(r io.Reader) (io.Reader, error) {
+	br := bufio.NewReader(r)
+	head, _ := br.Peek(6)
+	var plain io.Reader = br
+	switch {
+	case bytes.HasPrefix(head, []byte{0x1f, 0x8b}):
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("gzip: %v", err)
+		}
+		plain = &streamErrors{zr, "gzip"}
+	case bytes.HasPrefix(head, []byte{0xfd, '7', 'z', 'X', 'Z', 0}):
+		xr, err := xz.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("xz: %v", err)
+		}
+		plain = &streamErrors{xr, "xz"}
 	}
-	return out, nil
+	return bounded.NewReader(plain, MaxFileBytes, "the plain text"), nil
+}
+
+type file struct {
+	io.Reader
+	io.Closer
+}
+
+// streamErrors says which file a decompression error is in, and that the file is damaged.
+type streamErrors struct {
+	r    io.Reader
+	what string
+}
+
+func (s *streamErrors) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err != nil && err != io.EOF {
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			err = fmt.Errorf("%s: the file ends early (truncated?)", s.what)
+		} else {
+			err = fmt.Errorf("%s: damaged: %v", s.what, err)
+		}
+	}
+	return n, err
+}
+
+// FileFormat reads the first line of a proof or certificate file from r without consuming
+// it: ProofFormat, CertificateFormat, or an error that quotes at most a short prefix of
+// what is there instead.
+func FileFormat(r *bufio.Reader) (string, error) {
+	longest := max(len(ProofFormat), len(CertificateFormat))
+	head, err := r.Peek(longest + 2) // the line, perhaps a carriage return, and its newline
+	if err != nil && err != io.EOF && err != bufio.ErrBufferFull {
+		return "", err
+	}
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	switch f := string(bytes.TrimSpace(line)); f {
+	case ProofFormat, CertificateFormat:
+		return f, nil
+	}
+	// Quote what the line starts with, however long it is.
+	peek, _ := r.Peek(bounded.QuoteBytes + 1)
+	first, _, _ := bytes.Cut(peek, []byte("\n"))
+	return "", fmt.Errorf("the first line is %s, want %q or %q", bounded.Prefix(first), ProofFormat, CertificateFormat)
 }

@@ -2,12 +2,14 @@ package solver
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/shogilab/shogilab/internal/bounded"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -84,7 +86,7 @@ func ParseColor(s string) (minishogi.Color, error) {
 	case "w":
 		return minishogi.Gote, nil
 	}
-	return 0, fmt.Errorf("solver: side %q is not b or w", s)
+	return 0, fmt.Errorf("solver: side %s is not b or w", bounded.Quote([]byte(s)))
 }
 
 // ReadProof reads a proof written by WriteProof. It checks the syntax only (each position is
@@ -107,14 +109,9 @@ func ReadCertificate(r io.Reader) (root minishogi.Position, attacker minishogi.C
 	return root, attacker, &Certificate{Plies: plies, AttackerToMove: root.SideToMove() == attacker, Replies: moves}, nil
 }
 
-// FileFormat returns the first line of a proof or certificate file's contents.
-func FileFormat(b []byte) string {
-	line, _, _ := strings.Cut(string(b), "\n")
-	return strings.TrimSpace(line)
-}
-
 func readMoves(r io.Reader, format string) (root minishogi.Position, attacker minishogi.Color, plies int, moves map[minishogi.Code]minishogi.Move, err error) {
 	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 512), MaxLineBytes)
 	lineNo := 0
 	fail := func(format string, args ...any) error {
 		return fmt.Errorf("solver: proof line %d: "+format, append([]any{lineNo}, args...)...)
@@ -122,7 +119,7 @@ func readMoves(r io.Reader, format string) (root minishogi.Position, attacker mi
 	header := map[string]string{}
 	wantHeader := []string{"root", "attacker", "plies", "entries"}
 	moves = map[minishogi.Code]minishogi.Move{}
-	entries := 0
+	entries, declared := 0, 0
 	for sc.Scan() {
 		lineNo++
 		line := strings.TrimSpace(sc.Text())
@@ -131,16 +128,28 @@ func readMoves(r io.Reader, format string) (root minishogi.Position, attacker mi
 			continue
 		case lineNo == 1:
 			if line != format {
-				return root, 0, 0, nil, fail("got %q, want %q", line, format)
+				return root, 0, 0, nil, fail("got %s, want %q", bounded.Quote([]byte(line)), format)
 			}
 			continue
 		case len(header) < len(wantHeader):
 			key, value, _ := strings.Cut(line, " ")
 			if want := wantHeader[len(header)]; key != want {
-				return root, 0, 0, nil, fail("got %q, want the %q header", key, want)
+				return root, 0, 0, nil, fail("got %s, want the %q header", bounded.Quote([]byte(key)), want)
 			}
 			header[key] = value
+			if key == "entries" {
+				// The table is bounded by the count the header declares, checked here,
+				// before any entry is read.
+				n, err := strconv.Atoi(value)
+				if err != nil || n < 0 || n > MaxEntries {
+					return root, 0, 0, nil, fail("entries %s is not a count from 0 to %d", bounded.Quote([]byte(value)), MaxEntries)
+				}
+				declared = n
+			}
 			continue
+		}
+		if entries == declared {
+			return root, 0, 0, nil, fail("more entries than the %d the header declares", declared)
 		}
 		f := strings.Fields(line)
 		if len(f) != 4 {
@@ -161,6 +170,9 @@ func readMoves(r io.Reader, format string) (root minishogi.Position, attacker mi
 		entries++
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return root, 0, 0, nil, fmt.Errorf("solver: proof line %d: longer than %s", lineNo+1, bounded.Size(MaxLineBytes))
+		}
 		return root, 0, 0, nil, fmt.Errorf("solver: proof: %w", err)
 	}
 	if len(header) < len(wantHeader) {
@@ -173,10 +185,10 @@ func readMoves(r io.Reader, format string) (root minishogi.Position, attacker mi
 		return root, 0, 0, nil, fmt.Errorf("solver: proof: attacker: %w", err)
 	}
 	if plies, err = strconv.Atoi(header["plies"]); err != nil || plies < 0 {
-		return root, 0, 0, nil, fmt.Errorf("solver: proof: plies %q is not a count", header["plies"])
+		return root, 0, 0, nil, fmt.Errorf("solver: proof: plies %s is not a count", bounded.Quote([]byte(header["plies"])))
 	}
-	if n, err := strconv.Atoi(header["entries"]); err != nil || n != entries {
-		return root, 0, 0, nil, fmt.Errorf("solver: proof: the header says %q entries, the file has %d", header["entries"], entries)
+	if entries != declared {
+		return root, 0, 0, nil, fmt.Errorf("solver: proof: the header says %d entries, the file has %d", declared, entries)
 	}
 	return root, attacker, plies, moves, nil
 }

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"bufio"
 	"bytes"
 	"strings"
 	"testing"
@@ -32,6 +33,40 @@ func FuzzReadProof(f *testing.F) {
 			if proof2.Moves[code] != m {
 				t.Fatalf("round trip changed a move")
 			}
+		}
+	})
+}
+
+// FuzzPlainText reads arbitrary bytes as a proof or certificate file, plain or compressed, as
+// solve verify does: nothing panics, a bad first line is quoted by a short prefix, and any
+// other error quotes at most a field of one line (MaxLineBytes, Go-quoted: four times that
+// at the most).
+func FuzzPlainText(f *testing.F) {
+	f.Add([]byte("shogilab-mate-proof 1\nroot 4k/5/4G/5/K4 b G 1\nattacker b\nplies 1\nentries 1\n4k/5/4G/5/K4 b G G*1b\n"))
+	f.Add([]byte("shogilab-nomate-certificate 1\nroot 4k/5/5/P4/KGSBR w - 1\nattacker b\nplies 6\nentries 0\n"))
+	f.Add([]byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff})
+	f.Add([]byte{0xfd, '7', 'z', 'X', 'Z', 0, 0, 4})
+	f.Add(bytes.Repeat([]byte{0}, 200))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		plain, err := PlainText(bytes.NewReader(data))
+		if err != nil {
+			return
+		}
+		r := bufio.NewReader(plain)
+		format, err := FileFormat(r)
+		if err != nil {
+			if len(err.Error()) > 400 {
+				t.Fatalf("an error of %d bytes: %.100s...", len(err.Error()), err)
+			}
+			return
+		}
+		if format == ProofFormat {
+			_, _, _, err = ReadProof(r)
+		} else {
+			_, _, _, err = ReadCertificate(r)
+		}
+		if err != nil && len(err.Error()) > 400+4*MaxLineBytes {
+			t.Fatalf("an error of %d bytes: %.100s...", len(err.Error()), err)
 		}
 	})
 }

@@ -33,9 +33,9 @@ func TestReadProofRejects(t *testing.T) {
 	line := "4k/5/4G/5/K4 b G G*1b\n"
 	for _, c := range []struct{ name, text, want string }{
 		{"header counts more lines", strings.Replace(goldDropProof, "entries 1", "entries 2", 1),
-			`solver: proof: the header says "2" entries, the file has 1`},
+			"solver: proof: the header says 2 entries, the file has 1"},
 		{"header counts fewer lines", strings.Replace(goldDropProof, "entries 1", "entries 0", 1),
-			`solver: proof: the header says "0" entries, the file has 1`},
+			"solver: proof line 6: more entries than the 0 the header declares"},
 		{"a line twice", strings.Replace(goldDropProof, "entries 1", "entries 2", 1) + line,
 			"solver: proof line 7: position 4k/5/4G/5/K4 b G appears twice"},
 		{"a position twice with two moves", strings.Replace(goldDropProof, "entries 1", "entries 2", 1) + "4k/5/4G/5/K4 b G G*2b\n",

@@ -215,7 +215,7 @@ func TestProofFileRoundTripAndCorruption(t *testing.T) {
 		{strings.Replace(text, "plies 8", "plies x", 1), `plies "x" is not a count`},
 		{strings.Replace(text, "entries", "entires", 1), `proof line 5: got "entires", want the "entries" header`},
 		{strings.Replace(text, "attacker b", "attacker x", 1), `attacker: solver: side "x" is not b or w`},
-		{text + "4k/5/5/P4/KGSBR b - 1e1a+ extra\n", "got 5 fields, want 4"},
+		{rebuild(append(entries[:len(entries):len(entries)], "4k/5/5/P4/KGSBR b - 1e1a+ extra")), "got 5 fields, want 4"},
 	} {
 		if _, _, _, err := ReadProof(strings.NewReader(c.text)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ReadProof of %q: %v; want %q", c.text[:min(len(c.text), 60)], err, c.want)

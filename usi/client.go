@@ -479,6 +479,11 @@ type GoParams struct {
 	// Mate is `go mate`: a tsume search answered with `checkmate`, for MoveTime (or until
 	// stop, with Infinite). The server parses it; the client does not send it.
 	Mate bool
+	// Start is when the clock of this search started: the server sets it to the moment it
+	// read the `go` (or, for a ponder search, the `ponderhit`), so that the engine charges
+	// its own delays to the search's time. The zero value means when the engine's Go is
+	// called. The client does not send it.
+	Start time.Time
 }
 
 // command is the `go` line for p.
@@ -520,6 +525,16 @@ func (p GoParams) timeBudget() time.Duration {
 		return 0
 	}
 	return p.MoveTime + p.Byoyomi + max(p.BTime, p.WTime) + max(p.BInc, p.WInc)
+}
+
+// untilStop reports whether a search within p ends only on stop: `go infinite`, `go
+// ponder` (until ponderhit), `go mate infinite`, or a `go` with neither a node count nor a
+// time (a depth alone does not count: a tree search ignores it).
+func (p GoParams) untilStop() bool {
+	if p.Mate {
+		return p.Infinite || p.MoveTime == 0
+	}
+	return p.Infinite || p.Ponder || p.Nodes == 0 && p.timeBudget() == 0
 }
 
 // BestMove is the answer to `go`.

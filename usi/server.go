@@ -75,6 +75,21 @@ type Engine interface {
 	Go(ctx context.Context, limits GoParams, info func(string)) (BestMove, error)
 }
 
+// Readier is an Engine with work to do before its next search, such as allocating what the
+// options set since the last search call for. The server calls Ready on `isready` when no
+// search runs (USI: the engine answers readyok once it is ready to search), so that the
+// first `go` after an option does not spend its clock on the work.
+type Readier interface {
+	Ready() error
+}
+
+// Reporter is an Engine that says what a setoption did where a GUI could not see it
+// otherwise, such as what an evaluation file held: after a setoption that succeeded the
+// server sends Report's answer for the option, unless empty, as an info string.
+type Reporter interface {
+	Report(option string) string
+}
+
 // Mater is an Engine that answers `go mate` (Shogidokoro's extension of USI): a tsume search,
 // for a forced mate in which every move of the side to move gives check. The server answers
 // `checkmate notimplemented` for an engine that is not a Mater.
@@ -101,7 +116,13 @@ const maxQueued = 256
 // (which ends the search: the game is over), ignores `debug`, and holds every other command
 // until the search ends, then runs them in order. A `stop` or `ponderhit` that follows a held
 // `go` is held too, so that it acts on that go's search: a GUI that answers a bestmove at
-// once may be read while the search that printed it is still ending.
+// once may be read while the search that printed it is still ending. That waits only for a
+// search that ends by itself: one that ends only on `stop` (`go infinite`, a ponder search
+// before its ponderhit, a `go` without limits, `go mate infinite`) takes the stop or
+// ponderhit itself, and the held go runs after it.
+//
+// The clock of a search starts when its `go` (or `ponderhit`) is read, and the engine is
+// told so (GoParams.Start); a go held behind a search starts its clock when it runs.
 type Server struct {
 	engine Engine
 	out    io.Writer
@@ -118,6 +139,10 @@ type search struct {
 	done      chan struct{} // closed when the search has printed its answer
 	answered  chan struct{} // closed just before the search prints its answer
 	ponderhit chan struct{} // closed by `ponderhit`; nil unless the search is `go ponder`
+	hitAt     *time.Time    // when ponderhit was read, written before ponderhit is closed
+	// untilStop says that the search ends only on stop (or ponderhit), not by itself;
+	// afterHit, whether it still does after a ponderhit.
+	untilStop, afterHit bool
 }
 
 // over reports whether the search has begun to print its answer: a command that arrives then
@@ -189,7 +214,7 @@ func (s *Server) Serve(in io.Reader) error {
 				return nil
 			case l.err != nil:
 				return fmt.Errorf("usi: reading commands: %w", l.err)
-			case !s.handle(l.text):
+			case !s.handle(l.text, l.at):
 				return nil
 			}
 		}
@@ -216,7 +241,7 @@ func (s *Server) runQueued() bool {
 	for len(s.queue) > 0 && (s.search == nil || duringSearch[strings.Fields(s.queue[0])[0]]) {
 		cmd := s.queue[0]
 		s.queue = s.queue[1:]
-		if !s.handle(cmd) {
+		if !s.handle(cmd, time.Now()) {
 			return false
 		}
 	}
@@ -232,7 +257,7 @@ func (s *Server) finish() {
 		}
 		cmd := s.queue[0]
 		s.queue = s.queue[1:]
-		s.handle(cmd)
+		s.handle(cmd, time.Now())
 	}
 }
 
@@ -248,9 +273,9 @@ var commands = map[string]bool{"usi": true, "isready": true, "setoption": true, 
 	"position": true, "go": true, "stop": true, "ponderhit": true, "gameover": true, "d": true,
 	"quit": true, "debug": true}
 
-// handle runs one command, or holds it until the running search ends, and reports whether
-// to go on.
-func (s *Server) handle(line string) bool {
+// handle runs one command, read at the time at, or holds it until the running search ends,
+// and reports whether to go on.
+func (s *Server) handle(line string, at time.Time) bool {
 	fields := strings.Fields(line)
 	if len(fields) == 0 {
 		return true
@@ -262,8 +287,8 @@ func (s *Server) handle(line string) bool {
 	}
 	// During a search a command waits its turn unless it is answered at once (isready,
 	// quit, debug) or acts on the running search; a stop or ponderhit behind a held go waits
-	// for the search that go starts.
-	if s.search != nil && !(always[cmd] || duringSearch[cmd] && !s.goHeld()) {
+	// for the search that go starts, unless the running search would never end without it.
+	if s.search != nil && !(always[cmd] || duringSearch[cmd] && (s.search.untilStop || !s.goHeld())) {
 		if len(s.queue) >= maxQueued {
 			s.errorf("%d commands wait for the search to end; %q dropped", len(s.queue), truncate(cmd))
 		} else {
@@ -283,6 +308,11 @@ func (s *Server) handle(line string) bool {
 		}
 		s.println("usiok")
 	case "isready":
+		if r, ok := s.engine.(Readier); ok && s.search == nil {
+			if err := r.Ready(); err != nil {
+				s.errorf("%v", err)
+			}
+		}
 		s.println("readyok")
 	case "setoption":
 		name, value, err := parseSetOption(args)
@@ -291,6 +321,10 @@ func (s *Server) handle(line string) bool {
 		}
 		if err != nil {
 			s.errorf("%v", err)
+		} else if r, ok := s.engine.(Reporter); ok {
+			if report := r.Report(name); report != "" {
+				s.println("info string %s", report)
+			}
 		}
 	case "usinewgame":
 		s.engine.NewGame()
@@ -303,13 +337,15 @@ func (s *Server) handle(line string) bool {
 			s.errorf("%v", err)
 		}
 	case "go":
-		s.goCommand(args)
+		s.goCommand(args, at)
 	case "stop":
 		s.stopSearch()
 	case "ponderhit":
 		if s.search != nil && s.search.ponderhit != nil {
+			*s.search.hitAt = at
 			close(s.search.ponderhit)
 			s.search.ponderhit = nil
+			s.search.untilStop = s.search.afterHit
 		}
 	case "gameover", "debug":
 		// A game's end needs no action once the search is stopped; debug output is not
@@ -340,20 +376,24 @@ func (s *Server) stopSearch() {
 }
 
 // start runs a search in a goroutine of its own; run prints its answer, calling answering
-// just before the line that ends the search.
-func (s *Server) start(ponder bool, run func(ctx context.Context, ponderhit <-chan struct{}, answering func())) {
+// just before the line that ends the search. A search that untilStop ends only on stop; a
+// ponder search (ponder set) also on ponderhit, after which it ends on stop alone when
+// afterHit. run gets the ponderhit channel and, once it is closed, the time ponderhit was
+// read.
+func (s *Server) start(untilStop, ponder, afterHit bool, run func(ctx context.Context, ponderhit <-chan struct{}, hitAt *time.Time, answering func())) {
 	ctx, cancel := context.WithCancel(context.Background())
-	sr := &search{cancel: cancel, done: make(chan struct{}), answered: make(chan struct{})}
+	sr := &search{cancel: cancel, done: make(chan struct{}), answered: make(chan struct{}), hitAt: new(time.Time),
+		untilStop: untilStop || ponder, afterHit: afterHit}
 	if ponder {
 		sr.ponderhit = make(chan struct{})
 	}
-	hit := sr.ponderhit
+	hit, hitAt := sr.ponderhit, sr.hitAt
 	s.search = sr
 	go func() {
 		defer close(sr.done)
 		defer cancel()
 		var once sync.Once
-		run(ctx, hit, func() { once.Do(func() { close(sr.answered) }) })
+		run(ctx, hit, hitAt, func() { once.Do(func() { close(sr.answered) }) })
 	}()
 }
 
@@ -361,7 +401,8 @@ func (s *Server) start(ponder bool, run func(ctx context.Context, ponderhit <-ch
 // about sixteenfold a ply from the start position, whose perft 7 is 132,680,617).
 const MaxPerftDepth = 15
 
-func (s *Server) goCommand(args []string) {
+// goCommand runs `go`, read at the time at: the search's clock starts then.
+func (s *Server) goCommand(args []string, at time.Time) {
 	if len(args) >= 1 && args[0] == "perft" {
 		if len(args) != 2 {
 			s.errorf("go perft wants one depth")
@@ -372,7 +413,7 @@ func (s *Server) goCommand(args []string) {
 			s.errorf("go perft: depth %q is not an integer from 1 to %d", truncate(args[1]), MaxPerftDepth)
 			return
 		}
-		s.start(false, func(ctx context.Context, _ <-chan struct{}, _ func()) {
+		s.start(false, false, false, func(ctx context.Context, _ <-chan struct{}, _ *time.Time, _ func()) {
 			if err := s.engine.Perft(ctx, depth, serverWriter{s}); err != nil {
 				s.errorf("%v", err)
 			}
@@ -385,10 +426,13 @@ func (s *Server) goCommand(args []string) {
 		return
 	}
 	if limits.Mate {
-		s.goMate(limits)
+		s.goMate(limits, at)
 		return
 	}
-	s.start(limits.Ponder, func(ctx context.Context, ponderhit <-chan struct{}, answering func()) {
+	limits.Start = at
+	after := limits
+	after.Ponder = false
+	s.start(limits.untilStop(), limits.Ponder, after.untilStop(), func(ctx context.Context, ponderhit <-chan struct{}, hitAt *time.Time, answering func()) {
 		info := func(line string) { s.println("info %s", line) }
 		if limits.Ponder {
 			// USI: a ponder search runs until ponderhit or stop, even when it is done
@@ -403,13 +447,19 @@ func (s *Server) goCommand(args []string) {
 				case <-pctx.Done():
 				}
 			}()
-			best, err := s.engine.Go(pctx, GoParams{Infinite: true}, info)
+			best, err := s.engine.Go(pctx, GoParams{Infinite: true, Start: at}, info)
 			stopPonder()
 			if ctx.Err() != nil || err != nil {
 				s.answer(answering, best, err)
 				return
 			}
-			limits.Ponder = false
+			limits = after
+			select {
+			case <-ponderhit:
+				limits.Start = *hitAt
+			default: // the engine ended an infinite search by itself
+				limits.Start = time.Now()
+			}
 		}
 		best, err := s.engine.Go(ctx, limits, info)
 		s.answer(answering, best, err)
@@ -433,16 +483,16 @@ func (s *Server) answer(answering func(), best BestMove, err error) {
 // goMate runs `go mate`: a tsume search bounded by limits.MoveTime (0: until stop),
 // answered with `checkmate` and the moves, `checkmate nomate`, or `checkmate timeout` when
 // time or stop ended it first.
-func (s *Server) goMate(limits GoParams) {
+func (s *Server) goMate(limits GoParams, at time.Time) {
 	m, ok := s.engine.(Mater)
 	if !ok {
 		s.println("checkmate notimplemented")
 		return
 	}
-	s.start(false, func(ctx context.Context, _ <-chan struct{}, answering func()) {
+	s.start(limits.untilStop(), false, false, func(ctx context.Context, _ <-chan struct{}, _ *time.Time, answering func()) {
 		if limits.MoveTime > 0 {
 			var cancel context.CancelFunc
-			ctx, cancel = context.WithTimeout(ctx, limits.MoveTime)
+			ctx, cancel = context.WithDeadline(ctx, at.Add(limits.MoveTime))
 			defer cancel()
 		}
 		moves, nomate, err := m.Mate(ctx, func(line string) { s.println("info %s", line) })
@@ -558,10 +608,12 @@ func parsePosition(args []string) (sfen string, moves []string, err error) {
 }
 
 // inputLine is one line read by readLines: its text, or errLineTooLong, or the error that
-// ended the input (io.EOF at its end). n counts the lines from 1.
+// ended the input (io.EOF at its end). n counts the lines from 1; at is when the line was
+// read, where the clock of a `go` starts.
 type inputLine struct {
 	text string
 	n    int
+	at   time.Time
 	err  error
 }
 
@@ -590,7 +642,7 @@ func readLines(in io.Reader, lines chan<- inputLine, quit <-chan struct{}) {
 				break
 			}
 		}
-		l := inputLine{text: strings.TrimRight(string(buf), "\r\n"), n: n}
+		l := inputLine{text: strings.TrimRight(string(buf), "\r\n"), n: n, at: time.Now()}
 		switch {
 		case tooLong:
 			l.err = errLineTooLong

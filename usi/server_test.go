@@ -139,3 +139,53 @@ func TestParseGo(t *testing.T) {
 		}
 	}
 }
+
+// TestStopReachesSearchThatWaitsForIt: a go that arrives while a search runs waits for that
+// search, and so does a stop behind it, when the running search ends by itself. A search that
+// ends only on stop takes the stop itself: otherwise neither search would ever answer (issue
+// 33: `go infinite`, `go nodes 10`, `stop` left the engine silent until quit). Each go gets
+// its bestmove, in order.
+func TestStopReachesSearchThatWaitsForIt(t *testing.T) {
+	for _, first := range []string{"go infinite", "go ponder nodes 5", "go", "go btime 0 wtime 0", "go depth 3"} {
+		t.Run(first, func(t *testing.T) {
+			e := &fakeEngine{}
+			inR, inW := io.Pipe()
+			outR, outW := io.Pipe()
+			done := make(chan error, 1)
+			go func() {
+				done <- NewServer(e, outW).Serve(inR)
+				outW.Close()
+			}()
+			lines := make(chan string, 16)
+			go func() {
+				sc := bufio.NewScanner(outR)
+				for sc.Scan() {
+					lines <- sc.Text()
+				}
+				close(lines)
+			}()
+			// The input stays open: the server may not count on its end to stop the search.
+			if _, err := io.WriteString(inW, first+"\ngo nodes 10\nstop\n"); err != nil {
+				t.Fatal(err)
+			}
+			for i := range 2 {
+				select {
+				case l := <-lines:
+					if l != "bestmove 2e3d" {
+						t.Fatalf("line %d: %q, want a bestmove", i+1, l)
+					}
+				case <-time.After(10 * time.Second):
+					t.Fatalf("%d bestmoves after %s, go nodes 10, stop; want 2", i, first)
+				}
+			}
+			inW.Close()
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Join(e.events, "|"); got != "go infinite=true nodes=0|go infinite=false nodes=10" &&
+				got != "go infinite=false nodes=0|go infinite=false nodes=10" {
+				t.Errorf("the engine was asked %q", got)
+			}
+		})
+	}
+}

@@ -1,7 +1,9 @@
 package gamestats
 
 import (
+	"maps"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/shogilab/shogilab/analysis/score"
@@ -92,5 +94,60 @@ func TestEmpty(t *testing.T) {
 	r := New().Report()
 	if r.Games != 0 || len(r.Lengths) != 0 || len(r.Histogram) != 0 || r.SenteScore.Interval != [2]float64{0, 1} {
 		t.Errorf("empty report %+v", r)
+	}
+}
+
+// TestLengthsCaption: the caption of the seven small games states the counts of the
+// README's table (lengths 4 3 4 3 2 1 1, six resignations and a max_plies draw) and, since
+// their mcts configs do not name resign (records from before the setting), that the lengths
+// count the plies to a proven loss.
+func TestLengthsCaption(t *testing.T) {
+	got := LengthsCaption(smallReport(t), "the seven small games")
+	for _, want := range []string{"a histogram in bins of one ply, in the seven small games.", "Sente won 3, Gote 3, draws 1; Sente's score 0.500",
+		"mean 2.6, median 3, quartiles 1 and 4, range 1–4", "Terminations: resignation 6, max_plies 1.", "(Resign=proven)", "plies to a proven loss"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("the caption lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestResignNote: games by the rules their engines resigned by, as their configs say.
+func TestResignNote(t *testing.T) {
+	player := func(kind, resign string) record.Player {
+		p := record.Player{Name: kind, Kind: kind}
+		if resign != "" {
+			p.Config = map[string]any{record.ConfigResign: resign}
+		}
+		return p
+	}
+	game := func(a, b record.Player) *record.Game {
+		return &record.Game{Result: record.Draw, Termination: record.MaxPlies, Plies: 10, Players: record.Players{Sente: a, Gote: b}}
+	}
+	never, proven, old, usi := player(record.KindMCTS, "never"), player(record.KindMCTS, "proven"), player(record.KindMCTS, ""), player(record.KindUSI, "")
+	for _, tc := range []struct {
+		name  string
+		games []*record.Game
+		want  map[string]int
+		note  string
+	}{
+		{"all never", []*record.Game{game(never, never), game(never, usi)}, map[string]int{"never": 2}, "The engines never resigned (Resign=never)"},
+		{"proven, one of them recorded before the key", []*record.Game{game(proven, old)}, map[string]int{"proven": 1}, "Every game's engine resigned when"},
+		{"mixed", []*record.Game{game(never, proven), game(proven, old), game(usi, usi)}, map[string]int{"never+proven": 1, "proven": 1},
+			"Resign=never+proven in 1, Resign=proven in 1 of the 3 games (1 without the toolkit's engine)"},
+		{"no engine of ours", []*record.Game{game(usi, usi)}, map[string]int{}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := New()
+			for _, g := range tc.games {
+				s.Add(g)
+			}
+			r := s.Report()
+			if !maps.Equal(r.Resign, tc.want) {
+				t.Errorf("Resign %v; want %v", r.Resign, tc.want)
+			}
+			if note := ResignNote(r); tc.note == "" && note != "" || !strings.Contains(note, tc.note) {
+				t.Errorf("note %q; want one with %q", note, tc.note)
+			}
+		})
 	}
 }

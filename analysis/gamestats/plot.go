@@ -51,6 +51,24 @@ func LengthsChart(r Report) figure.Chart {
 	return c
 }
 
+// lengthsOnLog reports whether PlotLengths draws the chart c of LengthsChart on a log
+// scale: when its largest bin holds more than logAbove times the median nonempty bin.
+func lengthsOnLog(c figure.Chart) bool {
+	var counts []float64
+	for _, s := range c.Series {
+		for k := 1; k+1 < len(s.XYs); k += 2 { // the tops: points 1,2 then 3,4, ...
+			if s.XYs[k].Y > 0 {
+				counts = append(counts, s.XYs[k].Y)
+			}
+		}
+	}
+	if len(counts) == 0 {
+		return false
+	}
+	slices.Sort(counts)
+	return counts[len(counts)-1] > logAbove*counts[len(counts)/2]
+}
+
 // logAbove is how many times the median nonempty bin the largest bin must
 // hold for PlotLengths to switch to a log scale: self-play with a play limit
 // piles its draws into one bin that would flatten every other bar.
@@ -60,20 +78,7 @@ const logAbove = 20
 // dwarfs the others.
 func PlotLengths(r Report) (*figure.Plot, error) {
 	c := LengthsChart(r)
-	var counts []float64
-	for _, s := range c.Series {
-		for k := 1; k+1 < len(s.XYs); k += 2 { // the tops: points 1,2 then 3,4, ...
-			if s.XYs[k].Y > 0 {
-				counts = append(counts, s.XYs[k].Y)
-			}
-		}
-	}
-	logScale := false
-	if len(counts) > 0 {
-		slices.Sort(counts)
-		logScale = counts[len(counts)-1] > logAbove*counts[len(counts)/2]
-	}
-	if !logScale {
+	if !lengthsOnLog(c) {
 		p, err := c.Plot()
 		if err != nil {
 			return nil, err

@@ -1,6 +1,7 @@
 package selection
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -151,7 +152,7 @@ func TestCheck(t *testing.T) {
 func TestCheckSkipsTables(t *testing.T) {
 	dir := t.TempDir()
 	games := filepath.Join(dir, "games.parquet")
-	if _, err := dataset.Convert([]string{small}, games, filepath.Join(dir, "positions.parquet")); err != nil {
+	if _, err := dataset.Convert(context.Background(), []string{small}, games, filepath.Join(dir, "positions.parquet")); err != nil {
 		t.Fatal(err)
 	}
 	calls := 0

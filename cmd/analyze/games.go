@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -12,12 +13,12 @@ import (
 	"github.com/shogilab/shogilab/record"
 )
 
-func runGames(args []string, stdout, stderr io.Writer) error {
+func runGames(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("analyze games", flag.ContinueOnError)
 	rf := addRecordFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: analyze games [flags] FILES...")
-		fmt.Fprintln(fs.Output(), "\nResults by colour with Wilson 95% intervals, terminations and the distribution of game\nlength (plies) of the games in FILES (JSON Lines records, plain or gzip, or\nParquet games tables).\n\nFlags:")
+		fmt.Fprintln(fs.Output(), "\nResults by colour with Wilson 95% intervals, terminations and the distribution of game\nlength (plies) of the games in FILES (JSON Lines records, plain or gzip, or\nParquet games tables), and what the lengths count: plies to a proven loss when the\nengine resigned then (Resign=proven), or to the end of the game. With --out, the\nlength histogram as a paper figure (PDF, a column wide) and its caption.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	paths, err := parseRecordArgs(fs, args, stdout)
@@ -31,11 +32,11 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	}
 	r := summary.Report()
 	if rf.dir != "" {
-		p, err := gamestats.PlotLengths(r)
+		figs, err := gamesFigures(r, rf.describe(counts, paths))
 		if err != nil {
 			return err
 		}
-		if _, err := p.Save(rf.dir, "game-lengths", rf.plots); err != nil {
+		if _, err := saveFigures(rf.dir, rf.plots, commandLine("games", args), figs); err != nil {
 			return err
 		}
 	}
@@ -74,5 +75,20 @@ func runGames(args []string, stdout, stderr io.Writer) error {
 	for _, l := range r.Lengths {
 		fmt.Fprintf(w, "%s\t%d\t%.1f\t%d\t%d\t%d\t%d\t%d\t%d\t\n", l.Result, l.Games, l.Mean, l.Min, l.Q1, l.Median, l.Q3, l.P90, l.Max)
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if note := gamestats.ResignNote(r); note != "" {
+		fmt.Fprintln(stdout, "\n"+note)
+	}
+	return nil
+}
+
+// gamesFigures are the figures of games: the length histogram by result.
+func gamesFigures(r gamestats.Report, games string) ([]namedFigure, error) {
+	p, err := gamestats.PlotLengths(r)
+	if err != nil {
+		return nil, err
+	}
+	return []namedFigure{{"game-lengths", gamestats.LengthsCaption(r, games), p}}, nil
 }

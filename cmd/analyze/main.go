@@ -7,6 +7,9 @@
 //	analyze games [flags] FILES        results by colour, terminations, game lengths
 //	analyze ratings [flags] FILES      Elo ratings by maximum likelihood (Davidson's draws)
 //	analyze match [flags] FILES        a match's score and Elo on its game pairs, from its records
+//	analyze ladder fit|rate [flags] FILES
+//	                                   a rating ladder's anchors fixed from a round robin, or a
+//	                                   player placed on it from a gauntlet
 //
 // Run analyze SUBCOMMAND -h for a subcommand's flags.
 package main
@@ -27,7 +30,8 @@ var program = cli.Program{
 		{Name: "openings", Summary: "opening tree of game records: lines and transpositions with scores and Wilson intervals", Run: runOpenings},
 		{Name: "games", Summary: "results by colour, terminations and game lengths of game records", Run: runGames},
 		{Name: "ratings", Summary: "Elo ratings of the players in game records by maximum likelihood, with intervals and LOS", Run: runRatings},
-		{Name: "match", Summary: "score, Elo and LOS of player A of a match played in pairs, on the game pairs, from its records", Run: runMatch},
+		{Name: "match", Summary: "score, Elo and LOS of player A of a match played in pairs, on the distinct game pairs, from its records; --sprt recomputes the test", Run: runMatch},
+		{Name: "ladder", Summary: "'ladder fit' fixes a rating ladder from a round robin of its anchors; 'ladder rate' places a player on it from a gauntlet", Run: runLadder},
 	},
 }
 

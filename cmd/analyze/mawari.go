@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"github.com/shogilab/shogilab/internal/cli"
 
 	"encoding/json"
@@ -8,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -121,7 +121,7 @@ func probabilitiesFlag(fs *flag.FlagSet) func() (mawari.Probabilities, string, e
 	}
 }
 
-func runMawari(args []string, stdout, stderr io.Writer) error {
+func runMawari(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "fit" {
 		return runMawariFit(args[1:], stdout, stderr)
 	}
@@ -131,8 +131,8 @@ func runMawari(args []string, stdout, stderr io.Writer) error {
 	games := fs.Int("games", 100_000, "games (and lone races) to simulate; 0 skips the simulation")
 	throws := fs.Int("throws", 1_000_000, "throws to simulate for the throw-score plot; 0 skips them")
 	seed := fs.Uint64("seed", 1, "seed of the simulation: game g uses seed+g")
-	out := fs.String("out", "mawari-plots", "`directory` for the plots, in the formats of --format; empty for none")
-	plots := figure.Screen()
+	out := fs.String("out", "mawari-plots", "`directory` for the plots, in the formats of --format, and their captions (captions.md); empty for none")
+	plots := figure.Paper() // --format png,svg --size full for the web
 	plots.AddFlags(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
 	fs.Usage = func() {
@@ -143,7 +143,8 @@ func runMawari(args []string, stdout, stderr io.Writer) error {
 Exact analysis of Mawari shogi (docs/rules.md#mawari) by Markov chain: the distribution of a
 throw's score, of the turns one player needs to win and of the game's length, each seat's
 chance to win, and how these change with the landing probabilities and house rules;
-checked against simulation, with plots (PNG and SVG unless --format says otherwise).
+checked against simulation, with plots ready for a paper (PDF, a column wide, without
+titles; --format png,svg --size full for the web) and their captions in captions.md.
 
 Presets (--preset; the rule flags override them):
 `+presetList()+`
@@ -180,7 +181,11 @@ Flags:
 		return err
 	}
 	if *out != "" {
-		if rep.Plots, err = writeMawariPlots(rep, *out, plots); err != nil {
+		figs, err := mawariFigures(rep)
+		if err != nil {
+			return err
+		}
+		if rep.Plots, err = saveFigures(*out, plots, commandLine("mawari", args), figs); err != nil {
 			return err
 		}
 	}
@@ -204,13 +209,14 @@ type mawariReport struct {
 	sim            *mawaristats.Simulation
 	throwFreq      map[string]float64
 	throws         int
+	seed           uint64
 	throwsPerSec   float64
 	simulatedLabel string
 	Plots          []string
 }
 
 func buildMawariReport(r mawari.Rules, presetName string, p mawari.Probabilities, source string, games, throws int, seed uint64, stderr io.Writer) (*mawariReport, error) {
-	rep := &mawariReport{presetName: presetName, source: source, throws: throws}
+	rep := &mawariReport{presetName: presetName, source: source, throws: throws, seed: seed}
 	var err error
 	if rep.exact, err = mawaristats.Analyze(r, p); err != nil {
 		return nil, err
@@ -252,13 +258,10 @@ func (rep *mawariReport) title() string {
 	return fmt.Sprintf("Mawari shogi, preset %s, %d players; landing probabilities %s", rep.presetName, rep.exact.Rules.Players, rep.exact.Probabilities)
 }
 
-func writeMawariPlots(rep *mawariReport, dir string, opts figure.Options) ([]string, error) {
-	charts := map[string]figure.Chart{}
-	var freq map[string]float64
-	if rep.throwFreq != nil {
-		freq = rep.throwFreq
-	}
-	charts["throw_score"] = mawaristats.ThrowChart(rep.title(), rep.exact.Throw, freq, rep.simulatedLabel)
+// mawariFigures are the figures of analyze mawari, named mawari_*, with their captions:
+// the throw's score, the game's length and its CDF, and the sensitivity of the length and of
+// the first player's advantage to the landing probabilities.
+func mawariFigures(rep *mawariReport) ([]namedFigure, error) {
 	// One curve per preset, and one more for the chosen rules if they are not a preset's.
 	var curves []mawaristats.LengthCurve
 	chosen := "chosen rules"
@@ -277,26 +280,35 @@ func writeMawariPlots(rep *mawariReport, dir string, opts figure.Options) ([]str
 	if rep.sim != nil {
 		simLabel = fmt.Sprintf("%s, simulated (%d games, seed %d)", chosen, rep.sim.Games, rep.sim.Seed)
 	}
-	charts["game_length"], charts["game_length_cdf"] = mawaristats.GameLengthCharts(rep.title(), curves, rep.sim, simLabel)
-	charts["sensitivity_length"], charts["sensitivity_advantage"] = mawaristats.SensitivityCharts(rep.title(), rep.sensitivity)
-	names := make([]string, 0, len(charts))
-	for name := range charts {
-		names = append(names, name)
+	pmf, cdf := mawaristats.GameLengthCharts(rep.title(), curves, rep.sim, simLabel)
+	length, advantage := mawaristats.SensitivityCharts(rep.title(), rep.sensitivity)
+	throws := 0
+	if rep.throwFreq != nil {
+		throws = rep.throws
 	}
-	sort.Strings(names)
-	var paths []string
-	for _, name := range names {
-		p, err := charts[name].Plot()
+	caps := mawaristats.Study{
+		Exact: rep.exact, Presets: rep.presets, Sensitivity: rep.sensitivity, Scales: mawaristats.DefaultScales,
+		Simulation: rep.sim, Throws: throws, ThrowSeed: rep.seed,
+		Probabilities: fmt.Sprintf("landing probabilities back, face, side, upright, point = %s (%s)", rep.exact.Probabilities, rep.source),
+	}.Captions()
+	var figs []namedFigure
+	for _, c := range []struct {
+		name, caption string
+		chart         figure.Chart
+	}{
+		{"throw_score", caps.ThrowScore, mawaristats.ThrowChart(rep.title(), rep.exact.Throw, rep.throwFreq, rep.simulatedLabel)},
+		{"game_length", caps.GameLength, pmf},
+		{"game_length_cdf", caps.GameLengthCDF, cdf},
+		{"sensitivity_length", caps.SensitivityLength, length},
+		{"sensitivity_advantage", caps.SensitivityAdvantage, advantage},
+	} {
+		p, err := c.chart.Plot()
 		if err != nil {
 			return nil, err
 		}
-		written, err := p.Save(dir, "mawari_"+name, opts)
-		if err != nil {
-			return nil, err
-		}
-		paths = append(paths, written...)
+		figs = append(figs, namedFigure{"mawari_" + c.name, c.caption, p})
 	}
-	return paths, nil
+	return figs, nil
 }
 
 // reportQuantiles are the quantiles of the turns to win that the report lists.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/shogilab/shogilab/analysis/openings"
 	"github.com/shogilab/shogilab/analysis/selection"
-	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -22,7 +22,7 @@ import (
 // --skip-bad skips it.
 func badGame(err error) error { return fmt.Errorf("%w (%w)", err, selection.ErrBadGame) }
 
-func runOpenings(args []string, stdout, stderr io.Writer) error {
+func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("analyze openings", flag.ContinueOnError)
 	rf := addRecordFlags(fs)
 	depth := fs.Int("depth", 6, "follow each game for `N` plies")
@@ -66,7 +66,13 @@ func runOpenings(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if rf.dir != "" {
-		if err := plotOpenings(tree, lines, *top, rf.dir, rf.plots, stderr); err != nil {
+		figs, err := openingsFigures(tree, lines, *top, rf.describe(counts, paths))
+		if err != nil {
+			return err
+		}
+		if len(figs) == 0 {
+			fmt.Fprintln(stderr, "analyze openings: no games selected; no plots written")
+		} else if _, err := saveFigures(rf.dir, rf.plots, commandLine("openings", args), figs); err != nil {
 			return err
 		}
 	}
@@ -140,13 +146,12 @@ func writeLinesCSV(out io.Writer, lines []openings.Line) error {
 	return w.Error()
 }
 
-// plotOpenings writes the first-move and top-lines plots of the start with
-// the most games.
-func plotOpenings(tree *openings.Tree, lines []openings.Line, top int, dir string, opts figure.Options, stderr io.Writer) error {
+// openingsFigures are the first-move and top-lines figures of the start with the most
+// games (none without games).
+func openingsFigures(tree *openings.Tree, lines []openings.Line, top int, games string) ([]namedFigure, error) {
 	starts := tree.Starts()
 	if len(starts) == 0 {
-		fmt.Fprintln(stderr, "analyze openings: no games selected; no plots written")
-		return nil
+		return nil, nil
 	}
 	main := starts[0]
 	for _, s := range starts[1:] {
@@ -167,17 +172,17 @@ func plotOpenings(tree *openings.Tree, lines []openings.Line, top int, dir strin
 	if main.Start == selection.PositionKey(minishogi.StartSFEN) {
 		name = "the normal start"
 	}
-	p, err := openings.PlotFirstMoves(first, name)
+	firstPlot, err := openings.PlotFirstMoves(first, name)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if _, err := p.Save(dir, "first-moves", opts); err != nil {
-		return err
-	}
-	p, err = openings.PlotTopLines(openings.TopLines(fromMain, top), name)
+	topLines := openings.TopLines(fromMain, top)
+	topPlot, err := openings.PlotTopLines(topLines, name)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	_, err = p.Save(dir, "top-lines", opts)
-	return err
+	return []namedFigure{
+		{"first-moves", openings.FirstMovesCaption(first, name, games), firstPlot},
+		{"top-lines", openings.TopLinesCaption(topLines, fromMain, name, games), topPlot},
+	}, nil
 }

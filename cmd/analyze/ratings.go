@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -13,7 +14,7 @@ import (
 	"github.com/shogilab/shogilab/record"
 )
 
-func runRatings(args []string, stdout, stderr io.Writer) error {
+func runRatings(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("analyze ratings", flag.ContinueOnError)
 	rf := addRecordFlags(fs)
 	model := fs.String("model", string(ratings.Davidson), "`davidson` (draws an outcome of their own, Davidson 1970) or half-point (a draw is half a win)")
@@ -37,11 +38,11 @@ func runRatings(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if rf.dir != "" {
-		p, err := ratings.Plot(res)
+		figs, err := ratingsFigures(res, rf.describe(counts, paths))
 		if err != nil {
 			return err
 		}
-		if _, err := p.Save(rf.dir, "ratings", rf.plots); err != nil {
+		if _, err := saveFigures(rf.dir, rf.plots, commandLine("ratings", args), figs); err != nil {
 			return err
 		}
 	}
@@ -96,4 +97,14 @@ func runRatings(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(w)
 	}
 	return w.Flush()
+}
+
+// ratingsFigures are the figures of ratings: each player's Elo with its interval.
+func ratingsFigures(res *ratings.Result, games string) ([]namedFigure, error) {
+	p, err := ratings.Plot(res)
+	if err != nil {
+		return nil, err
+	}
+	players := fmt.Sprintf("the %d players", len(res.Players))
+	return []namedFigure{{"ratings", ratings.Caption(res, players, games), p}}, nil
 }

@@ -1,13 +1,14 @@
 package main
 
 import (
-	"github.com/shogilab/shogilab/internal/cli"
-
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 	"time"
+
+	"github.com/shogilab/shogilab/internal/cli"
 
 	"github.com/shogilab/shogilab/analysis/selection"
 	"github.com/shogilab/shogilab/internal/figure"
@@ -30,11 +31,34 @@ func addRecordFlags(fs *flag.FlagSet) *recordFlags {
 	fs.StringVar(&f.start, "start", "", "keep only games from this start position: an `SFEN or name` (startpos, bishop, rook, two-piece, three-piece, four-piece, bare-king)")
 	fs.StringVar(&f.since, "since", "", "keep only games started on or after this `date` (YYYY-MM-DD or RFC 3339, UTC; games without started_at are dropped)")
 	fs.StringVar(&f.until, "until", "", "keep only games started before this `date`")
-	fs.StringVar(&f.dir, "out", "", "write the plots into this `directory`, in the formats of --format")
+	fs.StringVar(&f.dir, "out", "", "write the plots, and their captions in captions.md, into this `directory`, in the formats of --format")
 	fs.StringVar(&f.dir, "plots", "", "the same as --out")
-	f.plots = figure.Screen()
+	f.plots = figure.Paper() // --format png,svg --size full for the web
 	f.plots.AddFlags(fs)
 	return f
+}
+
+// describe says which games an analysis read, for its captions: "7 games of FILE" and the
+// selection the flags made.
+func (f *recordFlags) describe(c selection.Counts, paths []string) string {
+	d := fmt.Sprintf("%d games of %s", c.Matched, strings.Join(paths, ", "))
+	var sel []string
+	if f.player != "" {
+		sel = append(sel, "those of player "+f.player)
+	}
+	if f.start != "" {
+		sel = append(sel, "from the start "+f.start)
+	}
+	if f.since != "" {
+		sel = append(sel, "started on or after "+f.since)
+	}
+	if f.until != "" {
+		sel = append(sel, "started before "+f.until)
+	}
+	if len(sel) > 0 {
+		d += " (" + strings.Join(sel, ", ") + ")"
+	}
+	return d
 }
 
 // filter builds the selection the flags ask for.

@@ -1,16 +1,25 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
+	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/shogilab/shogilab/analysis/gamestats"
+	"github.com/shogilab/shogilab/analysis/openings"
+	"github.com/shogilab/shogilab/analysis/ratings"
+	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/internal/figure/figuretest"
+	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/rules/mawari"
 )
 
 const (
@@ -162,6 +171,9 @@ func TestRecordHelp(t *testing.T) {
 	}
 }
 
+// TestRecordPlots: by default the record analyses write paper figures (PDF, a column wide,
+// no title) and their captions, all in one captions.md for the three commands; --format and
+// --size give the web's PNG and SVG.
 func TestRecordPlots(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{
@@ -173,21 +185,106 @@ func TestRecordPlots(t *testing.T) {
 			t.Fatalf("%v: exit %d %s", args, code, stderr)
 		}
 	}
-	for _, name := range []string{"first-moves", "top-lines", "game-lengths", "ratings"} {
-		checkFigure(t, filepath.Join(dir, name))
+	files, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	// For a paper: PDF only, a column wide, without the title.
-	paper := t.TempDir()
-	if code, _, stderr := runArgs("games", "--out", paper, "--format", "pdf", "--size", "column", "--titles=false", smallRecords); code != 0 {
-		t.Fatalf("games for a paper: exit %d %s", code, stderr)
+	want := []string{"captions.md", "first-moves.pdf", "game-lengths.pdf", "ratings.pdf", "top-lines.pdf"}
+	var got []string
+	for _, f := range files {
+		got = append(got, filepath.Base(f))
 	}
-	files, err := filepath.Glob(filepath.Join(paper, "*"))
-	if err != nil || len(files) != 1 || filepath.Base(files[0]) != "game-lengths.pdf" {
-		t.Fatalf("wrote %v; want game-lengths.pdf alone", files)
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("wrote %v; want %v", got, want)
 	}
-	figuretest.CheckPDF(t, files[0], figure.Column, "game length (plies)", "Sente wins (3)")
-	if code, _, stderr := runArgs("games", "--out", paper, "--size", "a4", smallRecords); code != 2 || !oneLine(stderr) || !strings.Contains(stderr, "want column") {
+	figuretest.CheckPDF(t, filepath.Join(dir, "game-lengths.pdf"), figure.Column, "game length (plies)", "Sente wins (3)")
+	// The captions, one per figure in the order written, state the counts of
+	// analysis/testdata/README.md and the command behind each.
+	captions, err := os.ReadFile(filepath.Join(dir, "captions.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"**Figure first-moves.** Sente's score (a draw counting half) after each first move from the normal start, with Wilson 95% score intervals, in 7 games of " + smallRecords + ". 2e3d 3 games, score 0.67",
+		"**Figure top-lines.** The 2 most played 4-ply lines from the normal start",
+		"**Figure game-lengths.** Length of the games by result, a histogram in bins of one ply, in 7 games of " + smallRecords + ". Sente won 3, Gote 3, draws 1",
+		"(Resign=proven)", "Made by `analyze games --out " + dir + " " + smallRecords + "`.",
+		"**Figure ratings.** Elo ratings of the 2 players, fitted by maximum likelihood (Davidson's model",
+	} {
+		if !strings.Contains(string(captions), want) {
+			t.Errorf("captions.md lacks %q:\n%s", want, captions)
+		}
+	}
+	if n := strings.Count(string(captions), "**Figure "); n != 4 {
+		t.Errorf("captions.md has %d captions; want 4", n)
+	}
+	// For the web: PNG and SVG, full width.
+	web := t.TempDir()
+	if code, _, stderr := runArgs("games", "--out", web, "--format", "png,svg", "--size", "full", "--titles", smallRecords); code != 0 {
+		t.Fatalf("games for the web: exit %d %s", code, stderr)
+	}
+	checkFigure(t, filepath.Join(web, "game-lengths"))
+	if code, _, stderr := runArgs("games", "--out", web, "--size", "a4", smallRecords); code != 2 || !oneLine(stderr) || !strings.Contains(stderr, "want column") {
 		t.Errorf("--size a4: exit %d, %q", code, stderr)
+	}
+}
+
+// TestFiguresPass runs figuretest's checks on every figure the record analyses and analyze
+// mawari draw, on the hand-written records and a small Mawari study.
+func TestFiguresPass(t *testing.T) {
+	rf := &recordFlags{}
+	var figs []namedFigure
+	summary := gamestats.New()
+	tree := openings.NewTree(4)
+	collect := ratings.NewCollector()
+	for _, path := range []string{smallRecords, handicapRecords} {
+		if _, err := rf.stream([]string{path}, record.AllFields, io.Discard, func(g *record.Game) error {
+			summary.Add(g)
+			if path == smallRecords { // the bare-king game's winner has no loss: no finite rating
+				collect.Add(g)
+			}
+			return tree.Add(g)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := gamesFigures(summary.Report(), "the test games")
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs = append(figs, f...)
+	if f, err = openingsFigures(tree, tree.Lines(1), 10, "the test games"); err != nil {
+		t.Fatal(err)
+	}
+	figs = append(figs, f...)
+	res, err := collect.Fit(ratings.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, err = ratingsFigures(res, "the test games"); err != nil {
+		t.Fatal(err)
+	}
+	figs = append(figs, f...)
+	r, err := mawari.LookupPreset("lap") // not the standard preset: a curve of its own
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := buildMawariReport(r, "lap", mawari.DefaultProbabilities(), mawari.DefaultProbabilitiesSource, 500, 5000, 3, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, err = mawariFigures(rep); err != nil {
+		t.Fatal(err)
+	}
+	figs = append(figs, f...)
+	if len(figs) != 9 {
+		t.Fatalf("%d figures; want 9", len(figs))
+	}
+	for _, f := range figs {
+		figuretest.Check(t, f.name, f.plot)
+		if len(f.caption) < 80 {
+			t.Errorf("%s: caption %q", f.name, f.caption)
+		}
 	}
 }
 
@@ -196,7 +293,7 @@ func TestRecordPlots(t *testing.T) {
 func TestParquetReadsAsJSONL(t *testing.T) {
 	dir := t.TempDir()
 	games := filepath.Join(dir, "games.parquet")
-	if _, err := dataset.Convert([]string{smallRecords, handicapRecords}, games, filepath.Join(dir, "positions.parquet")); err != nil {
+	if _, err := dataset.Convert(context.Background(), []string{smallRecords, handicapRecords}, games, filepath.Join(dir, "positions.parquet")); err != nil {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{
@@ -256,5 +353,61 @@ func TestMatchJSON(t *testing.T) {
 	// Records of two matches mixed: game 7 has gamma where the first game had alpha or beta.
 	if code, _, stderr := runArgs("match", smallRecords, handicapRecords); code != 1 || !oneLine(stderr) || !strings.Contains(stderr, "game 7") {
 		t.Errorf("two matches: exit %d, stderr %q; want a one-line error naming game 7", code, stderr)
+	}
+}
+
+// TestMatchReplays recounts a planted file in which a deterministic match's openings ran
+// out: games 0-5 of small.jsonl, then the same six games again as games 6-11. By hand from
+// analysis/testdata/README.md: the three distinct pairs give [0 1 1 0 1] and alpha 3 wins,
+// 1 draw and 2 losses; the other six games (three pairs) are replays and count for nothing.
+// With --sprt the test sees three pairs, so its LLR is that of [0 1 1 0 1].
+func TestMatchReplays(t *testing.T) {
+	data, err := os.ReadFile(smallRecords)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")[:6]
+	var b strings.Builder
+	for copy := range 2 {
+		for _, line := range lines {
+			var g map[string]any
+			if err := json.Unmarshal([]byte(line), &g); err != nil {
+				t.Fatal(err)
+			}
+			g["id"] = g["id"].(float64) + float64(6*copy)
+			out, _ := json.Marshal(g)
+			b.Write(append(out, '\n'))
+		}
+	}
+	path := filepath.Join(t.TempDir(), "replayed.jsonl")
+	os.WriteFile(path, []byte(b.String()), 0o644)
+	code, stdout, stderr := runArgs("match", "--json", "--sprt", "elo0=0,elo1=10", path)
+	var m struct {
+		Games, Pairs        int
+		Distinct            int `json:"distinct_games"`
+		ReplayedGames       int `json:"replayed_games"`
+		ReplayedPairs       int `json:"replayed_pairs"`
+		Wins, Draws, Losses int
+		Pentanomial         sprt.Pentanomial
+		SPRT                struct {
+			State string
+			LLR   float64
+			Pairs int
+		}
+	}
+	if code != 0 || json.Unmarshal([]byte(stdout), &m) != nil {
+		t.Fatalf("match: exit %d %s %s", code, stderr, stdout)
+	}
+	if m.Games != 12 || m.Distinct != 6 || m.ReplayedGames != 6 || m.ReplayedPairs != 3 || m.Pairs != 3 ||
+		m.Pentanomial != [5]int{0, 1, 1, 0, 1} || m.Wins != 3 || m.Draws != 1 || m.Losses != 2 {
+		t.Errorf("recount %+v", m)
+	}
+	test, _ := sprt.Parse("elo0=0,elo1=10")
+	if want := test.LLR(sprt.Pentanomial{0, 1, 1, 0, 1}); m.SPRT.Pairs != 3 || m.SPRT.State != "continue" || math.Abs(m.SPRT.LLR-want) > 1e-12 {
+		t.Errorf("sprt %+v; want LLR %v after 3 pairs", m.SPRT, want)
+	}
+	code, stdout, _ = runArgs("match", path)
+	if code != 0 || !strings.Contains(stdout, "6 games replayed earlier ones and were left out (3 pairs)") {
+		t.Errorf("the table does not say what it left out: %s", stdout)
 	}
 }

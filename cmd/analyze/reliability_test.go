@@ -52,11 +52,12 @@ func TestGamesJSONEmptyAndScoreCount(t *testing.T) {
 }
 
 // TestPlotsDirCheckedFirst: an --out directory that cannot be made fails before the
-// records are read (a missing record file would otherwise be the first error).
+// records are read (a missing record file would otherwise be the first error), as a
+// mistake in the command line: exit 2.
 func TestPlotsDirCheckedFirst(t *testing.T) {
 	for _, sub := range []string{"games", "openings", "ratings"} {
 		code, _, stderr := runArgs(sub, "--out", "main.go/plots", "nosuch.jsonl")
-		if code != 1 || !strings.Contains(stderr, "--out: output directory") {
+		if code != 2 || !strings.Contains(stderr, "--out: output directory") {
 			t.Errorf("%s: exit %d, stderr %q", sub, code, stderr)
 		}
 	}

@@ -79,6 +79,9 @@ func TestBadCommandLines(t *testing.T) {
 		{"usi", []string{"extra"}, 2, `"extra"`},
 		{"figures", []string{"-out", tmp, "-section", "chess"}, 2, `"chess"`},
 		{"tactics", []string{"--out", tmp, "--max", "-5x", "x.jsonl"}, 2, `"-5x"`},
+		{"view", []string{"--depth", "x", "a.jsonl"}, 2, `"x"`},
+		{"view", []string{"/nonexistent/x.jsonl"}, 1, "/nonexistent/x.jsonl"},
+		{"view", []string{"--sprt", "elo0=5,elo1=0", "a.jsonl"}, 2, `"elo0=5,elo1=0"`},
 	} {
 		_, msg, code := runBin(t, filepath.Join(bin, c.name), c.args...)
 		if code != c.code || strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, c.name) ||
@@ -94,7 +97,7 @@ func TestHelp(t *testing.T) {
 		"solve":    {"bushi", "handicap", "mate", "check", "shard", "merge", "verify"},
 		"train":    {"fit", "linear", "loop", "curve", "info"},
 		"selfplay": {"run", "merge", "verify", "export", "openings"},
-		"match":    nil, "usi": nil, "figures": nil, "tactics": nil,
+		"match":    nil, "usi": nil, "figures": nil, "tactics": nil, "view": nil,
 	}
 	for name, subs := range subcommands {
 		out, errOut, code := runBin(t, filepath.Join(bin, name), "-h")

@@ -9,6 +9,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -24,12 +25,15 @@ import (
 
 	"gonum.org/v1/plot/vg"
 
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/notebooks/paper"
 )
 
-func main() { os.Exit(cli.RunOne("figures", run, os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	os.Exit(cli.RunOne(cli.Command{Name: "figures", Run: run}, os.Args[1:], os.Stdout, os.Stderr))
+}
 
 // report is what figures prints: one entry per figure, and the time taken.
 type report struct {
@@ -46,7 +50,7 @@ type figureEntry struct {
 	Caption string   `json:"caption"`
 }
 
-func run(args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("figures", flag.ContinueOnError)
 	out := fs.String("out", "figures", "directory to write the figures and captions.md into")
 	root := fs.String("root", "", "the shogilab repository, for the datasets (default: $"+paper.RootEnv+", or the repository above the working directory)")
@@ -122,7 +126,7 @@ Flags:
 		// Plain lines, not a bar: there are a handful of sections, each a few seconds.
 		fmt.Fprintf(stderr, "figures: section %s: %d figures in %.1fs\n", s.Name, len(figs), time.Since(t).Seconds())
 	}
-	if err := os.WriteFile(filepath.Join(*out, "captions.md"), []byte(formatCaptions(captions)), 0o644); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(*out, "captions.md"), []byte(formatCaptions(captions))); err != nil {
 		return err
 	}
 	if *gallery != "" {
@@ -227,5 +231,5 @@ func writeGallery(path string, rep report, opts figure.Options) error {
 		}
 		fmt.Fprintf(&b, "\n![%s](%s)\n\n**Figure %s.** %s\n", f.Name, filepath.ToSlash(rel), f.Name, f.Caption)
 	}
-	return os.WriteFile(path, []byte(b.String()), 0o644)
+	return atomicfile.WriteFile(path, []byte(b.String()))
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -23,7 +24,7 @@ import (
 func TestWritesFigures(t *testing.T) {
 	out := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	if err := run([]string{"-out", out, "-section", "bushi,handicap", "--format", "png,svg,pdf", "--json"}, &stdout, &stderr); err != nil {
+	if err := run(context.Background(), []string{"-out", out, "-section", "bushi,handicap", "--format", "png,svg,pdf", "--json"}, &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	var rep report
@@ -93,7 +94,7 @@ func TestWritesFigures(t *testing.T) {
 // TestDefaultIsPDF: without -format, figures writes PDFs only, for LaTeX.
 func TestDefaultIsPDF(t *testing.T) {
 	out := t.TempDir()
-	if err := run([]string{"-out", out, "-section", "bushi"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+	if err := run(context.Background(), []string{"-out", out, "-section", "bushi"}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	files, err := filepath.Glob(filepath.Join(out, "*"))
@@ -119,7 +120,7 @@ func TestGalleryIsCurrent(t *testing.T) {
 	}
 	t.Chdir(t.TempDir())
 	args := []string{"-root", root, "-out", "docs/figures", "-format", "png", "-size", "column", "-gallery", "docs/figures.md"}
-	if err := run(args, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+	if err := run(context.Background(), args, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 		t.Fatal(err)
 	}
 	made, err := filepath.Glob("docs/figures/*")
@@ -155,7 +156,7 @@ func TestGalleryIsCurrent(t *testing.T) {
 
 func TestTable(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	if err := run([]string{"-out", t.TempDir(), "-section", "bushi"}, &stdout, &stderr); err != nil {
+	if err := run(context.Background(), []string{"-out", t.TempDir(), "-section", "bushi"}, &stdout, &stderr); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(stdout.String(), "bushi    bushi_layouts") || !strings.Contains(stdout.String(), "2 figures and ") {
@@ -174,7 +175,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-out", ""}, cli.ExitUsage, "-out must name a directory"},
 		{[]string{"-bogus"}, cli.ExitUsage, "flag provided but not defined"},
 		{[]string{"-root", "/"}, cli.ExitFailure, "not the shogilab repository"},
-		{[]string{"-out", "main_test.go/figures"}, cli.ExitFailure, "output directory"}, // before any figure is made
+		{[]string{"-out", "main_test.go/figures"}, cli.ExitUsage, "output directory"}, // before any figure is made
 		{[]string{"-format", "gif"}, cli.ExitUsage, `unknown format "gif"`},
 		{[]string{"-size", "a4"}, cli.ExitUsage, "want column"},
 		{[]string{"-gallery", "g.md"}, cli.ExitUsage, "-gallery shows the first of -format"},
@@ -182,14 +183,14 @@ func TestBadInput(t *testing.T) {
 		// An -out of its own, first, so that a case that wrongly succeeds writes nothing here.
 		args := append([]string{"-out", t.TempDir()}, tc.args...)
 		var errs bytes.Buffer
-		code := cli.RunOne("figures", run, args, &bytes.Buffer{}, &errs)
+		code := cli.RunOne(cli.Command{Name: "figures", Run: run}, args, &bytes.Buffer{}, &errs)
 		msg := errs.String()
 		if code != tc.code || strings.Count(msg, "\n") != 1 || strings.Count(msg, "figures:") != 1 || !strings.Contains(msg, tc.want) {
 			t.Errorf("figures %v: exit %d, stderr %q; want exit %d, one line with %q", tc.args, code, msg, tc.code, tc.want)
 		}
 	}
 	var stdout bytes.Buffer
-	if err := run([]string{"-h"}, &stdout, &bytes.Buffer{}); !errors.Is(err, flag.ErrHelp) || !strings.Contains(stdout.String(), "usage: figures") {
+	if err := run(context.Background(), []string{"-h"}, &stdout, &bytes.Buffer{}); !errors.Is(err, flag.ErrHelp) || !strings.Contains(stdout.String(), "usage: figures") {
 		t.Errorf("-h: %v, %q", err, stdout.String())
 	}
 }
@@ -199,7 +200,7 @@ func TestBadInput(t *testing.T) {
 func TestSectionKeepsOtherCaptions(t *testing.T) {
 	out := t.TempDir()
 	for _, sec := range []string{"bushi", "handicap", "bushi"} {
-		if err := run([]string{"-out", out, "-section", sec}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
+		if err := run(context.Background(), []string{"-out", out, "-section", sec}, &bytes.Buffer{}, &bytes.Buffer{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,9 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shogilab/shogilab/analysis/sprt"
+	"github.com/shogilab/shogilab/analysis/match"
 	"github.com/shogilab/shogilab/internal/cli"
-	"github.com/shogilab/shogilab/selfplay"
 )
 
 // live is the match's live table on stderr: on a terminal a few lines redrawn in place
@@ -32,18 +31,22 @@ func (l *live) rate(played int, elapsed time.Duration) {
 	}
 }
 
-func (l *live) update(st *selfplay.Standings, v *sprt.Verdict) {
+func (l *live) update(st *match.Standings) {
 	e := st.Estimate()
-	played := st.Played()
+	v := st.Verdict()
+	played := st.Counted
 	var b strings.Builder
 	if !l.terminal {
 		fmt.Fprintf(&b, "match: %d/%d games, A %s", played, l.o.games, st)
 		if e.Games > 0 {
 			fmt.Fprintf(&b, ", score %.3f [%.3f, %.3f], Elo %s [%s, %s], LOS %.1f%%",
-				e.Score, e.ScoreLow, e.ScoreHigh, eloText(e.Elo), eloText(e.EloLow), eloText(e.EloHigh), 100*e.LOS)
+				e.Score, e.ScoreLow, e.ScoreHigh, match.EloText(e.Elo), match.EloText(e.EloLow), match.EloText(e.EloHigh), 100*e.LOS)
 		}
 		if v != nil {
 			fmt.Fprintf(&b, ", LLR %.2f (%.2f, %.2f)", v.LLR, v.Lower, v.Upper)
+		}
+		if st.ReplayedGames > 0 {
+			fmt.Fprintf(&b, ", %d replays left out", st.ReplayedGames)
 		}
 		fmt.Fprintf(&b, ", %.1f games/min\n", l.perMin)
 		fmt.Fprint(l.w, b.String())
@@ -54,11 +57,11 @@ func (l *live) update(st *selfplay.Standings, v *sprt.Verdict) {
 		eta = (time.Duration(float64(l.o.games-played) / l.perMin * float64(time.Minute))).Round(time.Second).String()
 	}
 	p := st.Pairs
-	fmt.Fprintf(&b, "games   %d of %d, %d pairs, %.1f games/min, at most %s to go\n", played, l.o.games, p.Pairs(), l.perMin, eta)
+	fmt.Fprintf(&b, "games   %d of %d, %d distinct pairs, %.1f games/min, at most %s to go\n", played, l.o.games, p.Pairs(), l.perMin, eta)
 	fmt.Fprintf(&b, "A       %s; pairs by points 0..2: %d %d %d %d %d\n", st, p[0], p[1], p[2], p[3], p[4])
 	if e.Games > 0 {
 		fmt.Fprintf(&b, "score   %.3f [%.3f, %.3f]   LOS %.1f%%\n", e.Score, e.ScoreLow, e.ScoreHigh, 100*e.LOS)
-		fmt.Fprintf(&b, "Elo     %s [%s, %s]   normalized %s\n", eloText(e.Elo), eloText(e.EloLow), eloText(e.EloHigh), eloText(e.NElo))
+		fmt.Fprintf(&b, "Elo     %s [%s, %s]   normalized %s\n", match.EloText(e.Elo), match.EloText(e.EloLow), match.EloText(e.EloHigh), match.EloText(e.NElo))
 	}
 	if v != nil {
 		fmt.Fprintf(&b, "SPRT    LLR %.2f, bounds (%.2f, %.2f), %s\n", v.LLR, v.Lower, v.Upper, l.o.test)

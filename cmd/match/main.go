@@ -17,7 +17,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"strings"
@@ -25,6 +24,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/shogilab/shogilab/analysis/match"
 	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/record"
@@ -33,22 +33,44 @@ import (
 )
 
 // Exit statuses: 130 after SIGINT or SIGTERM (128 + SIGINT, the shell's convention), after
-// which the same command resumes the match.
-const exitInterrupted = cli.ExitInterrupted
+// which the same command resumes the match. With --sprt, a match that ends without an error
+// exits 0 when the test accepted H1, exitH0 when it accepted H0 and exitUndecided when it
+// reached its game bound undecided, so that a script can tell the three apart.
+const (
+	exitInterrupted = cli.ExitInterrupted
+	exitH0          = 3
+	exitUndecided   = 4
+)
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 const usage = `usage: match -a SPEC -b SPEC [flags]
+       match -p SPEC -p SPEC -p SPEC... [flags]          a round robin
+       match -a SPEC -p SPEC -p SPEC... [flags]          a gauntlet of A
+       match -a SPEC -ladder datasets/ladder/ladder.json [flags]   A rated on the ladder
 
 match plays games between players A and B from each opening twice, the colours swapped
 (A is Sente in even games, Gote in odd ones), and reports A's score with its 95%% interval,
-the Elo difference, normalized Elo and LOS, computed on the game pairs (pentanomial), with a
-live table on stderr. With --sprt it runs a sequential probability ratio test as Fishtest
-does and stops when it accepts H0 or H1. Games end by the rules only (and by resignation,
-engine failure or a lost clock). The records go to --out; rerun the same command after a
-kill to resume.
+the Elo difference, normalized Elo and LOS, computed on the distinct game pairs
+(pentanomial), with a live table on stderr. With --sprt it runs a sequential probability
+ratio test as Fishtest does and stops when it accepts H0 or H1; it then exits 0 for H1, 3
+for H0 and 4 when it reached --games undecided. Games end by the rules only (and by
+resignation, engine failure or a lost clock). The records go to --out; rerun the same
+command after a kill to resume.
+
+With one thread, a node limit and no noise both players are deterministic, and a pair
+from an opening used before would replay an earlier pair: such a match is refused when
+--games asks for more than twice the openings (use the large book,
+datasets/openings/book.sfen.gz). Other matches that reuse openings say so in the report.
+
+With -p, every pairing of a round robin (or A against each other player in a gauntlet)
+is such a match of --games games from the same openings, in OUT/A-vs-B, and the report
+ends with the players' ratings by maximum likelihood. With -ladder the other players are
+the ladder's anchors (Fairy-Stockfish at fixed nodes and frozen builds of this engine,
+shogilab-COMMIT, built by datasets/ladder/build.sh into a directory on PATH), and A is
+placed on the ladder's fixed scale with its 95%% interval.
 
 %s
 Flags:
@@ -63,6 +85,8 @@ type options struct {
 	test       *sprt.Test
 	asJSON     bool
 	limitsText string
+	// tournament, when not nil, is a match of more than two players (tournament.go).
+	tournament *tournament
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
@@ -79,6 +103,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "match: %v\n", message(err))
 		return cli.ExitFailure
 	}
+	if opts.tournament != nil {
+		return opts.tournament.run(ctx, opts, stdout, stderr)
+	}
 	rep, err := play(ctx, opts, stderr)
 	if rep != nil {
 		if e := rep.write(stdout, opts.asJSON); e != nil && err == nil {
@@ -92,6 +119,14 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return cli.ExitFailure
 	}
+	if rep.SPRT != nil {
+		switch rep.SPRT.State {
+		case sprt.H0:
+			return exitH0
+		case sprt.Continue:
+			return exitUndecided
+		}
+	}
 	return 0
 }
 
@@ -104,8 +139,15 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 		fmt.Fprintf(fs.Output(), usage, selfplay.SpecHelp())
 		fs.PrintDefaults()
 	}
-	a := fs.String("a", "", "player A (required)")
-	b := fs.String("b", "", "player B (required)")
+	a := fs.String("a", "", "player A")
+	b := fs.String("b", "", "player B")
+	var others []string
+	fs.Func("p", "a further player (repeat it): a round robin of them all, or a gauntlet of -a against each", func(v string) error {
+		others = append(others, v)
+		return nil
+	})
+	kind := fs.String("tournament", "", "with -p: round-robin (every pair of players) or gauntlet (-a against every other player); default gauntlet with -a, round-robin without")
+	ladderFile := fs.String("ladder", "", "a rating ladder (datasets/ladder/ladder.json): a gauntlet of -a against its anchors, and -a's rating on it")
 	games := fs.Int("games", 40, "games to play; with --sprt the most it may play")
 	moveTime := fs.Duration("movetime", 100*time.Millisecond, "think time per move of a player without a limit of its own (0: none)")
 	nodes := fs.Int64("nodes", 0, "nodes (playouts for our engine) per move of a player without a limit of its own")
@@ -119,6 +161,7 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 	seed := fs.Uint64("seed", 1, "base seed of the games (with one thread and node limits the games replay exactly)")
 	maxPlies := fs.Int("max-plies", 300, "a game that reaches this many plies is a draw (0: no limit)")
 	start := fs.String("start", "startpos", "start: startpos, a handicap name, an SFEN, or @FILE of SFEN openings, each played twice")
+	bookOrder := fs.String("book-order", "sequential", "order of the openings of --start @FILE: sequential (the file's order) or random (drawn from --seed)")
 	repetition := fs.String("repetition", "first-mover-loses", "who loses a fourfold repetition: first-mover-loses, gote-wins or draw")
 	sprtText := fs.String("sprt", "", "run an SPRT: elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=logistic|normalized]")
 	out := fs.String("out", "match-out", "directory of the match's records")
@@ -135,8 +178,8 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 	switch {
 	case fs.NArg() > 0:
 		return nil, cli.Usagef("unexpected argument %q", fs.Arg(0))
-	case *a == "" || *b == "":
-		return nil, cli.Usagef("need both -a and -b (see -h)")
+	case len(others) == 0 && *ladderFile == "" && (*a == "" || *b == ""):
+		return nil, cli.Usagef("need both -a and -b, or players with -p or -ladder (see -h)")
 	case *games < 1:
 		return nil, cli.Usagef("-games %d: need at least 1", *games)
 	case *parallel < 1:
@@ -145,6 +188,9 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 		return nil, cli.Usagef("-max-plies %d is negative", *maxPlies)
 	case *moveTime < 0 || *nodes < 0 || *clock < 0 || *inc < 0 || *byoyomi < 0 || *margin < 0:
 		return nil, cli.Usagef("a limit is negative")
+	}
+	if err := cli.CheckOutputDir(*out); err != nil {
+		return nil, err
 	}
 	o := &options{games: *games, parallel: *parallel, out: *out, asJSON: *asJSON}
 	// The default movetime is for players without any other limit; a movetime given with
@@ -169,9 +215,37 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 	if err != nil {
 		return nil, flagError("start", *start, err)
 	}
+	switch *bookOrder {
+	case "sequential":
+	case "random":
+		openings = selfplay.ShuffleOpenings(openings, *seed)
+	default:
+		return nil, cli.Usagef("-book-order %q: want sequential or random", *bookOrder)
+	}
 	rule, err := minishogi.ParseRepetitionRule(*repetition)
 	if err != nil {
 		return nil, flagError("repetition", *repetition, err)
+	}
+	rules := minishogi.GameOptions{Repetition: rule, MaxPlies: *maxPlies}
+	if len(others) > 0 || *ladderFile != "" {
+		if o.test != nil {
+			return nil, cli.Usagef("-sprt is for a match of two players")
+		}
+		t, err := parseTournament(*kind, *a, *b, others, *ladderFile, defaults)
+		if err != nil {
+			return nil, err
+		}
+		o.tournament = t
+		o.match = selfplay.Match{Openings: openings, Rules: rules, Seed: *seed, TimeMargin: *margin}
+		for _, m := range t.pairings(openings, rules, *seed, *margin) {
+			if err := m.CheckReplays(o.games); err != nil {
+				return nil, cli.Usagef("%s vs %s: %s", m.A.DisplayName(), m.B.DisplayName(), message(err))
+			}
+		}
+		return o, nil
+	}
+	if *kind != "" {
+		return nil, cli.Usagef("-tournament is for players given with -p")
 	}
 	pa, err := selfplay.ParsePlayerSpec(*a, defaults)
 	if err != nil {
@@ -185,11 +259,13 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 		pa.Name = pa.DisplayName() + "-A" // tell the two apart in tables
 	}
 	o.match = selfplay.Match{
-		A: pa, B: pb, Pairs: true, Openings: openings,
-		Rules: minishogi.GameOptions{Repetition: rule, MaxPlies: *maxPlies},
-		Seed:  *seed, Version: selfplay.Version(), TimeMargin: *margin,
+		A: pa, B: pb, Pairs: true, Openings: openings, Rules: rules,
+		Seed: *seed, Version: selfplay.Version(), TimeMargin: *margin,
 	}
 	o.limitsText = limitsText(pa) + " vs " + limitsText(pb)
+	if err := o.match.CheckReplays(o.games); err != nil {
+		return nil, cli.Usagef("%s", message(err))
+	}
 	return o, nil
 }
 
@@ -248,118 +324,44 @@ func play(ctx context.Context, o *options, stderr io.Writer) (*report, error) {
 			return nil, err
 		}
 	}
-	st := selfplay.NewStandings(&o.match)
-	var seq *sprt.Sequence
-	var verdict *sprt.Verdict
+	st := match.NewStandings(true)
 	if o.test != nil {
-		seq = sprt.NewSequence(*o.test)
+		st.SetTest(*o.test)
 	}
 	live := newLive(stderr, o)
 	r := &selfplay.Run{Match: o.match, Games: o.games, Parallel: o.parallel, OutDir: o.out}
-	began := time.Now()
-	r.OnGame = func(g *record.Game) bool {
-		if st.Add(g) && seq != nil {
-			v := seq.Update(st.Pairs)
-			verdict = &v
-		}
-		live.update(st, verdict)
-		return verdict != nil && verdict.State != sprt.Continue
-	}
 	r.Progress = func(p selfplay.Progress) { live.rate(p.Done-p.Kept, p.Elapsed) }
-	sum, err := r.Execute(ctx)
+	began := time.Now()
+	sum, err := selfplay.PlayMatch(ctx, r, st, func() { live.update(st) })
 	if sum.Path == "" {
 		return nil, err
 	}
-	rep := newReport(o, st, verdict, sum, time.Since(began))
-	return rep, err
+	return newReport(o, st, sum, time.Since(began)), err
 }
 
-// report is what the match found; its JSON keys are snake case.
+// report is the match's report (package match's, the same as analyze match writes) and
+// what this run of it did; its JSON keys are snake case.
 type report struct {
-	A            string                     `json:"a"`
-	B            string                     `json:"b"`
-	Limits       string                     `json:"limits"`
-	Openings     int                        `json:"openings"`
-	Seed         uint64                     `json:"seed"`
-	Games        int                        `json:"games"`
-	Pairs        int                        `json:"pairs"`
-	Wins         int                        `json:"wins"`
-	Draws        int                        `json:"draws"`
-	Losses       int                        `json:"losses"`
-	Pentanomial  sprt.Pentanomial           `json:"pentanomial"`
-	Estimate     estimateJSON               `json:"estimate"`
-	SPRT         *sprtJSON                  `json:"sprt,omitempty"`
-	MeanPlies    float64                    `json:"mean_plies"`
-	Terminations map[record.Termination]int `json:"terminations"`
-	Played       int                        `json:"played"` // games played by this run (not kept from an earlier one)
-	Seconds      float64                    `json:"seconds"`
-	GamesPerHour float64                    `json:"games_per_hour"`
-	Records      string                     `json:"records"`
-	Interrupted  bool                       `json:"interrupted,omitempty"`
+	*match.Report
+	Limits       string  `json:"limits"`
+	Openings     int     `json:"openings"`
+	OpeningUses  int     `json:"opening_uses"` // the most times one opening starts a pair
+	Seed         uint64  `json:"seed"`
+	Played       int     `json:"played"` // games played by this run (not kept from an earlier one)
+	Seconds      float64 `json:"seconds"`
+	GamesPerHour float64 `json:"games_per_hour"`
+	Records      string  `json:"records"`
+	Interrupted  bool    `json:"interrupted,omitempty"`
 }
 
-// estimateJSON is sprt.Result with the infinite or undefined values as null.
-type estimateJSON struct {
-	Score     float64  `json:"score"`
-	ScoreLow  float64  `json:"score_low"`
-	ScoreHigh float64  `json:"score_high"`
-	Elo       *float64 `json:"elo"`
-	EloLow    *float64 `json:"elo_low"`
-	EloHigh   *float64 `json:"elo_high"`
-	NElo      *float64 `json:"nelo"`
-	NEloLow   *float64 `json:"nelo_low"`
-	NEloHigh  *float64 `json:"nelo_high"`
-	LOS       *float64 `json:"los"`
-	result    sprt.Result
-}
-
-// sprtJSON is the test and where it stands.
-type sprtJSON struct {
-	Elo0  float64    `json:"elo0"`
-	Elo1  float64    `json:"elo1"`
-	Alpha float64    `json:"alpha"`
-	Beta  float64    `json:"beta"`
-	Model sprt.Model `json:"model"`
-	sprt.Verdict
-}
-
-func finite(x float64) *float64 {
-	if math.IsInf(x, 0) || math.IsNaN(x) {
-		return nil
-	}
-	return &x
-}
-
-func newReport(o *options, st *selfplay.Standings, v *sprt.Verdict, sum selfplay.Summary, took time.Duration) *report {
-	e := st.Estimate()
+func newReport(o *options, st *match.Standings, sum selfplay.Summary, took time.Duration) *report {
 	rep := &report{
-		A: o.match.A.DisplayName(), B: o.match.B.DisplayName(), Limits: o.limitsText,
-		Openings: len(o.match.Openings), Seed: o.match.Seed,
-		Games: st.Played(), Pairs: st.Pairs.Pairs(), Wins: st.Games.Wins, Draws: st.Games.Draws, Losses: st.Games.Losses,
-		Pentanomial: st.Pairs, Terminations: st.Terminations, Played: sum.Played, Seconds: took.Seconds(),
-		Records: sum.Path, Interrupted: sum.Interrupted,
-		Estimate: estimateJSON{Score: e.Score, ScoreLow: e.ScoreLow, ScoreHigh: e.ScoreHigh,
-			Elo: finite(e.Elo), EloLow: finite(e.EloLow), EloHigh: finite(e.EloHigh),
-			NElo: finite(e.NElo), NEloLow: finite(e.NEloLow), NEloHigh: finite(e.NEloHigh), LOS: finite(e.LOS), result: e},
-	}
-	if math.IsNaN(e.Score) {
-		rep.Estimate.Score, rep.Estimate.ScoreLow, rep.Estimate.ScoreHigh = 0, 0, 1
-	}
-	if rep.Games > 0 {
-		rep.MeanPlies = float64(st.Plies) / float64(rep.Games)
+		Report: st.Report(), Limits: o.limitsText, Openings: len(o.match.Openings),
+		OpeningUses: o.match.OpeningUses(st.Counted), Seed: o.match.Seed,
+		Played: sum.Played, Seconds: took.Seconds(), Records: sum.Path, Interrupted: sum.Interrupted,
 	}
 	if sum.Played > 0 && took > 0 {
 		rep.GamesPerHour = float64(sum.Played) / took.Hours()
-	}
-	if o.test != nil {
-		verdict := sprt.Verdict{State: sprt.Continue}
-		if v != nil {
-			verdict = *v
-		} else {
-			verdict.Lower, verdict.Upper = o.test.Bounds()
-		}
-		t := o.test
-		rep.SPRT = &sprtJSON{Elo0: t.Elo0, Elo1: t.Elo1, Alpha: t.Alpha, Beta: t.Beta, Model: t.Model, Verdict: verdict}
 	}
 	return rep
 }
@@ -368,44 +370,15 @@ func (rep *report) write(w io.Writer, asJSON bool) error {
 	if asJSON {
 		return json.NewEncoder(w).Encode(rep)
 	}
-	e := rep.Estimate.result
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "match\t%s (A) vs %s (B), %s\n", rep.A, rep.B, rep.Limits)
-	fmt.Fprintf(tw, "games\t%d (%d pairs) from %d openings, seed %d\n", rep.Games, rep.Pairs, rep.Openings, rep.Seed)
-	fmt.Fprintf(tw, "A wins / draws / losses\t%d / %d / %d\n", rep.Wins, rep.Draws, rep.Losses)
-	p := rep.Pentanomial
-	fmt.Fprintf(tw, "pairs by A's points 0, ½, 1, 1½, 2\t%d, %d, %d, %d, %d\n", p[0], p[1], p[2], p[3], p[4])
-	if e.Games > 0 {
-		fmt.Fprintf(tw, "A score\t%.3f (95%% interval %.3f .. %.3f)\n", e.Score, e.ScoreLow, e.ScoreHigh)
-		fmt.Fprintf(tw, "Elo (logistic)\t%s (95%% interval %s .. %s)\n", eloText(e.Elo), eloText(e.EloLow), eloText(e.EloHigh))
-		fmt.Fprintf(tw, "normalized Elo\t%s (95%% interval %s .. %s)\n", eloText(e.NElo), eloText(e.NEloLow), eloText(e.NEloHigh))
-		fmt.Fprintf(tw, "LOS\t%.1f%%\n", 100*e.LOS)
+	fmt.Fprintf(tw, "openings\t%d, seed %d", rep.Openings, rep.Seed)
+	if rep.OpeningUses > 1 {
+		fmt.Fprintf(tw, "; openings reused: one starts up to %d pairs", rep.OpeningUses)
 	}
-	if s := rep.SPRT; s != nil {
-		state := map[sprt.State]string{sprt.H0: "H0 accepted", sprt.H1: "H1 accepted", sprt.Continue: "no verdict yet"}[s.State]
-		fmt.Fprintf(tw, "SPRT\t%s: LLR %.2f (bounds %.2f, %.2f), %s Elo [%g, %g], α %g, β %g\n",
-			state, s.LLR, s.Lower, s.Upper, s.Model, s.Elo0, s.Elo1, s.Alpha, s.Beta)
-	}
-	fmt.Fprintf(tw, "mean plies\t%.1f\n", rep.MeanPlies)
-	for _, t := range record.Terminations() {
-		if n := rep.Terminations[t]; n > 0 {
-			fmt.Fprintf(tw, "  %s\t%d\n", t, n)
-		}
-	}
+	fmt.Fprintln(tw)
+	match.WriteTable(tw, rep.Report)
 	fmt.Fprintf(tw, "time\t%.0f s for %d games played, %.0f games/hour\n", rep.Seconds, rep.Played, rep.GamesPerHour)
 	fmt.Fprintf(tw, "records\t%s\n", rep.Records)
 	return tw.Flush()
-}
-
-// eloText writes an Elo difference with its sign, or ±inf.
-func eloText(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "n/a"
-	case math.IsInf(x, 1):
-		return "+inf"
-	case math.IsInf(x, -1):
-		return "-inf"
-	}
-	return fmt.Sprintf("%+.1f", x)
 }

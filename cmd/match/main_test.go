@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/engine"
 	"github.com/shogilab/shogilab/internal/fsftest"
 	"github.com/shogilab/shogilab/internal/recordtest"
@@ -84,16 +85,25 @@ func runCmd(args ...string) (stdout, stderr string, code int) {
 	return o.String(), e.String(), code
 }
 
-// matchJSON runs a match that must succeed and returns its report.
+// balanced is the suite of 100 balanced openings: matches of deterministic players need
+// more than one opening.
+var balanced = filepath.Join("..", "..", "datasets", "openings", "balanced.sfen")
+
+// matchJSON runs a match that must succeed and returns its report. The exit status must be
+// the one for the test's verdict: 0 without a test or for H1, 3 for H0, 4 undecided.
 func matchJSON(t *testing.T, args ...string) report {
 	t.Helper()
 	out, errOut, code := runCmd(append(args, "-json")...)
-	if code != 0 {
-		t.Fatalf("match %v: exit %d\n%s", args, code, errOut)
-	}
 	var rep report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatalf("not one JSON object: %v\n%s", err, out)
+		t.Fatalf("match %v: exit %d, not one JSON object: %v\n%s\n%s", args, code, err, out, errOut)
+	}
+	want := 0
+	if rep.SPRT != nil {
+		want = map[sprt.State]int{sprt.H1: 0, sprt.H0: 3, sprt.Continue: 4}[rep.SPRT.State]
+	}
+	if code != want {
+		t.Fatalf("match %v: exit %d, want %d\n%s", args, code, want, errOut)
 	}
 	return rep
 }
@@ -116,7 +126,7 @@ func TestBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-a", "random"}, "match: need both -a and -b (see -h)"},
+		{[]string{"-a", "random"}, "match: need both -a and -b, or players with -p or -ladder (see -h)"},
 		{[]string{"-a", "random", "-b", "random", "-games", "0"}, "match: -games 0: need at least 1"},
 		{[]string{"-a", "random", "-b", "random", "-sprt", "elo0=5,elo1=0"}, `match: -sprt "elo0=5,elo1=0": elo0=5 must be below elo1=0`},
 		{[]string{"-a", "random", "-b", "random", "-sprt", "elo0=0,elo1=5,beta=0.9"}, `match: -sprt "elo0=0,elo1=5,beta=0.9": alpha=0.05 and beta=0.9 must be above 0 and below 0.5`},
@@ -124,7 +134,7 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-a", "random", "-b", "random", "-start", "9k/5/5/5/K4 b - 1"}, `match: -start "9k/5/5/5/K4 b - 1": `},
 		{[]string{"-a", "random", "-b", "random", "-repetition", "never"}, `match: -repetition "never": `},
 		{[]string{"-a", "chess", "-b", "random"}, `match: -a "chess": kind "chess" is not random, mcts or usi`},
-		{[]string{"-a", "mcts:Threads=0", "-b", "random"}, `match: -a "mcts:Threads=0": engine: option Threads: "0" is not an integer from 1 to 1024`},
+		{[]string{"-a", "mcts:Threads=0", "-b", "random"}, `match: -a "mcts:Threads=0": engine: option Threads: "0" is not an integer from 1 to 256`},
 		{[]string{"-a", "random", "-b", "random", "extra"}, `match: unexpected argument "extra"`},
 		{[]string{"-games", "x"}, `match: invalid value "x" for flag -games`},
 		{[]string{"-a", "random", "-b", "random", "-nodes", "5", "-playouts", "6"}, "match: --nodes 5 and --playouts 6 disagree"},
@@ -178,7 +188,7 @@ func TestColoursAlternateAndReplay(t *testing.T) {
 	if wins != first.Wins {
 		t.Errorf("the records give A %d wins, the report %d", wins, first.Wins)
 	}
-	if _, err := selfplay.Verify([]string{first.Records}, selfplay.VerifyOptions{CheckSeeds: true, Seed: 7}); err != nil {
+	if _, err := selfplay.Verify(context.Background(), []string{first.Records}, selfplay.VerifyOptions{CheckSeeds: true, Seed: 7}); err != nil {
 		t.Error(err)
 	}
 }
@@ -261,6 +271,35 @@ func TestLossOnTime(t *testing.T) {
 	}
 }
 
+// TestByoyomiKept is issue 33's match: our engine against itself at a byoyomi of 200 ms and
+// no margin for lateness. Every move must come within the byoyomi (the engine holds back
+// MoveOverhead for its own delays and counts tree reuse on the clock), so no game ends in
+// time_forfeit: before, all 4 of 4 games did, at ply 4. 20 games of at most 8 plies (about
+// 30 s), 4 with -short; the match's records show each move's time.
+func TestByoyomiKept(t *testing.T) {
+	games := 20
+	if testing.Short() {
+		games = 4
+	}
+	rep := matchJSON(t, "-a", "mcts", "-b", "mcts", "-byoyomi", "200ms", "-games", strconv.Itoa(games),
+		"-parallel", "1", "-max-plies", "8", "-out", t.TempDir())
+	slowest := 0.0
+	for _, g := range recordtest.ReadSorted(t, rep.Records) {
+		for _, st := range g.Stats {
+			slowest = max(slowest, st.MS)
+		}
+	}
+	t.Logf("%d games, %d plies a game, the slowest move kept %.1f ms", rep.Games, int(rep.MeanPlies), slowest)
+	for _, g := range recordtest.ReadSorted(t, rep.Records) {
+		if g.Termination == record.TimeForfeit {
+			t.Logf("game %d: %s", g.ID, g.Detail)
+		}
+	}
+	if n := rep.Terminations[record.TimeForfeit]; n > 0 || rep.Games != games {
+		t.Errorf("%d of %d games lost on time (%+v)", n, rep.Games, rep.Terminations)
+	}
+}
+
 var (
 	buildOnce sync.Once
 	binDir    string
@@ -290,7 +329,7 @@ func tool(t *testing.T, name string) string {
 // half-point model rates the two players apart by the match's Elo (an independent fit of
 // the same games); analyze games reads them; selfplay export writes each as KIF.
 func TestRecordsForTheTools(t *testing.T) {
-	rep := matchJSON(t, "-a", "mcts", "-b", "mcts:playouts=15", "-nodes", "30", "-games", "12",
+	rep := matchJSON(t, "-a", "mcts", "-b", "mcts:playouts=15", "-nodes", "30", "-games", "12", "-start", "@"+balanced,
 		"-max-plies", "100", "-out", t.TempDir())
 	out, err := exec.Command(tool(t, "analyze"), "ratings", "-model", "half-point", "-json", rep.Records).Output()
 	if err != nil {
@@ -337,7 +376,7 @@ func TestAgainstFairyStockfish(t *testing.T) {
 		name string
 		args []string
 	}{
-		{"nodes", []string{"-a", "mcts", "-b", fsf + ",nodes=2000", "-nodes", "300", "-games", "4", "-parallel", "2"}},
+		{"nodes", []string{"-a", "mcts", "-b", fsf + ",nodes=2000", "-nodes", "300", "-games", "4", "-parallel", "2", "-start", "@" + balanced}},
 		// A loaded machine (CI runs test binaries side by side) can stall a process for
 		// tenths of a second: the margin keeps that from deciding a game (TestLossOnTime
 		// checks the clock strictly).
@@ -363,9 +402,76 @@ func TestAgainstFairyStockfish(t *testing.T) {
 					t.Errorf("game %d (%s Sente) ended by %s after %d plies; ms per move %v", g.ID, g.Players.Sente.Name, g.Termination, g.Plies, ms)
 				}
 			}
-			if _, err := selfplay.Verify([]string{rep.Records}, selfplay.VerifyOptions{}); err != nil {
+			if _, err := selfplay.Verify(context.Background(), []string{rep.Records}, selfplay.VerifyOptions{}); err != nil {
 				t.Error(err)
 			}
 		})
+	}
+}
+
+// TestNoReplays: two deterministic players (one thread, a node limit, no noise) from a book
+// of two openings can play four distinct games, so a match of six is refused before it
+// starts, in one line that says what the book allows. The same match with root noise is
+// not deterministic: it plays, and its report says that the openings were reused.
+func TestNoReplays(t *testing.T) {
+	openings := filepath.Join(t.TempDir(), "two.sfen")
+	os.WriteFile(openings, []byte("rbsgk/4p/5/P4/KGSBR b - 1\nrbsgk/5/4p/P4/KGSBR b - 1\n"), 0o644)
+	args := []string{"-a", "mcts:CPuct=2.5", "-b", "mcts", "-nodes", "20", "-start", "@" + openings, "-max-plies", "40"}
+	_, errOut, code := runCmd(append(args, "-games", "6", "-out", t.TempDir())...)
+	if code != 2 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "2 openings allow 4 distinct games, not 6") {
+		t.Errorf("deterministic match of 6 games from 2 openings: exit %d, stderr %q", code, errOut)
+	}
+	rep := matchJSON(t, append(args, "-games", "4", "-out", t.TempDir())...)
+	if rep.Games != 4 || rep.OpeningUses != 1 {
+		t.Errorf("4 games from 2 openings: %+v", rep)
+	}
+	noisy := []string{"-a", "mcts:CPuct=2.5,Noise=0.25", "-b", "mcts", "-nodes", "20", "-start", "@" + openings, "-max-plies", "40", "-games", "6"}
+	out, errOut, code := runCmd(append(noisy, "-out", t.TempDir())...)
+	if code != 0 || !strings.Contains(out, "openings reused: one starts up to 2 pairs") {
+		t.Errorf("a noisy match of 6 games from 2 openings: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// TestBookOrder: --book-order random plays the openings in an order drawn from the seed,
+// every opening once before any twice, the same order for the same seed.
+func TestBookOrder(t *testing.T) {
+	// The first four openings of datasets/openings/balanced.sfen.
+	lines := []string{"r1sgk/B1b1p/5/P4/KGS1R b - 3", "r1sgk/b3p/3S1/P4/KG1BR w - 4", "rb1gk/3sp/5/PG3/K1SBR b - 3", "1bsgk/r3p/5/P1G1R/1KSB1 b - 7"}
+	book := filepath.Join(t.TempDir(), "four.sfen")
+	os.WriteFile(book, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	starts := func(seed string) []string {
+		rep := matchJSON(t, "-a", "random", "-b", "random", "-games", "8", "-max-plies", "4", "-start", "@"+book,
+			"-book-order", "random", "-seed", seed, "-out", t.TempDir())
+		var s []string
+		for _, g := range recordtest.ReadSorted(t, rep.Records) {
+			if g.ID%2 == 0 {
+				s = append(s, g.Start)
+			} else if g.Start != s[len(s)-1] {
+				t.Errorf("seed %s: game %d starts from %s, its pair's first game from %s", seed, g.ID, g.Start, s[len(s)-1])
+			}
+		}
+		return s
+	}
+	first := starts("3")
+	if got := strings.Join(starts("3"), "|"); got != strings.Join(first, "|") {
+		t.Errorf("seed 3 twice: %v and %v", first, got)
+	}
+	seen := map[string]bool{}
+	for _, s := range first {
+		seen[s] = true
+	}
+	if len(seen) != 4 {
+		t.Errorf("random order from seed 3: %v; want each of the 4 openings once", first)
+	}
+	differs := false
+	for _, seed := range []string{"4", "5", "6", "7"} {
+		differs = differs || strings.Join(starts(seed), "|") != strings.Join(first, "|")
+	}
+	if !differs {
+		t.Errorf("seeds 3 to 7 all give the order %v", first)
+	}
+	_, errOut, code := runCmd("-a", "random", "-b", "random", "-book-order", "shuffled", "-out", t.TempDir())
+	if code != 2 || !strings.Contains(errOut, `-book-order "shuffled"`) {
+		t.Errorf("bad book order: exit %d, %q", code, errOut)
 	}
 }

@@ -13,14 +13,10 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/shogilab/shogilab/internal/cli"
 )
@@ -35,37 +31,19 @@ func main() {
 }
 
 // run is main without the process: it returns the exit status. SIGTERM stops the work as
-// an interrupt does (a cluster scheduler's stop).
+// an interrupt does (a cluster scheduler's stop): every subcommand stops on its own, leaving
+// whole records and no partial file under a final name, and exits with status 130.
 func run(args []string, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	// interruptible reports a failure after an interrupt as the interrupt (exit 130).
-	interruptible := func(err error) error {
-		if err != nil && ctx.Err() != nil && !errors.Is(err, context.Canceled) {
-			return fmt.Errorf("%w: %v", ctx.Err(), err)
-		}
-		return err
-	}
 	program := cli.Program{
 		Name:    "selfplay",
 		Intro:   "selfplay plays Minishogi games and writes records (JSON Lines, datasets/README.md).",
 		Default: "run",
 		Commands: []cli.Command{
-			{Name: "run", Summary: "play games (selfplay run -h for the flags)", Run: func(args []string, stdout, stderr io.Writer) error {
-				return interruptible(runPlay(ctx, args, stdout, stderr))
-			}},
-			{Name: "merge", Summary: "combine shard files; fails on a missing or duplicate id", Run: func(args []string, stdout, stderr io.Writer) error {
-				return runMerge(args, stdout)
-			}},
-			{Name: "verify", Summary: "replay every record with the rules", Run: func(args []string, stdout, stderr io.Writer) error {
-				return runVerify(args, stdout)
-			}},
-			{Name: "export", Summary: "write games as KIF or CSA, or as Parquet tables", Run: func(args []string, stdout, stderr io.Writer) error {
-				return runExport(args, stdout)
-			}},
-			{Name: "openings", Summary: "make a suite of balanced openings (random walks judged by an engine)", Run: func(args []string, stdout, stderr io.Writer) error {
-				return interruptible(runOpenings(ctx, args, stdout, stderr))
-			}},
+			{Name: "run", Summary: "play games (selfplay run -h for the flags)", Run: runPlay, Graceful: true},
+			{Name: "merge", Summary: "combine shard files; fails on a missing or duplicate id", Run: runMerge, Graceful: true},
+			{Name: "verify", Summary: "replay every record with the rules", Run: runVerify, Graceful: true},
+			{Name: "export", Summary: "write games as KIF or CSA, or as Parquet tables", Run: runExport, Graceful: true},
+			{Name: "openings", Summary: "make a suite of balanced openings (random walks judged by an engine)", Run: runOpenings, Graceful: true},
 		},
 	}
 	return program.Run(args, stdout, stderr)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"flag"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/selfplay"
 )
@@ -23,9 +25,12 @@ Makes a suite of balanced openings: random walks from the start position, each
 kept when a judge engine (by default Fairy-Stockfish at depth 14, one thread)
 scores it within --margin centipawns for the side to move. Walk i follows from
 --seed and i alone, and the judge is asked at a depth with a cleared hash, so the
-same flags give the same file, and a smaller --count a prefix of it. The file has
-one SFEN a line, with the walk and the score after '#'; match and selfplay read
-it with --start @FILE.
+same flags give the same file, and a smaller --count a prefix of it, whatever
+--parallel. The file has one SFEN a line, with the walk and the score after '#'
+(gzip-compressed when FILE ends in .gz); match and selfplay read it with
+--start @FILE. Every verdict goes to a journal (FILE.journal unless --journal
+names one) as it comes, so a killed run resumes where it stopped; the default
+journal is removed once FILE is written.
 
 Flags:
 `
@@ -42,6 +47,8 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	judge := fs.String("judge", defaultJudge, "the engine that judges a position: a usi player spec with a depth or node limit")
 	margin := fs.Int("margin", 100, "keep a position scored within ±margin centipawns for the side to move")
 	seed := fs.Uint64("seed", 1, "seed of the walks")
+	parallel := fs.Int("parallel", 1, "judges at once (a core each)")
+	journal := fs.String("journal", "", "file of the verdicts so far, kept (default: FILE.journal, removed at the end)")
 	asJSON := fs.Bool("json", false, "print a summary as one JSON object")
 	if err := parseFlags(fs, args, stdout, openingsUsage); err != nil {
 		return err
@@ -51,6 +58,15 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return cli.Usagef("-o FILE is required")
 	case fs.NArg() > 0:
 		return cli.Usagef("unexpected argument %q", fs.Arg(0))
+	case *parallel < 1:
+		return cli.Usagef("--parallel %d: need at least 1", *parallel)
+	}
+	keepJournal := *journal != ""
+	if !keepJournal {
+		*journal = *out + ".journal"
+	}
+	if err := cli.CheckOutputFile(*out); err != nil {
+		return err
 	}
 	lo, hi, ok := strings.Cut(*plies, "-")
 	minPlies, err1 := strconv.Atoi(lo)
@@ -70,6 +86,7 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	progress := newProgress(stderr, "openings", 10*time.Second)
 	search := selfplay.OpeningSearch{
 		Count: *count, MinPlies: minPlies, MaxPlies: maxPlies, Judge: spec, Margin: *margin, Seed: *seed,
+		Parallel: *parallel, Journal: *journal,
 		Progress: func(kept, w int) {
 			walks = w
 			progress.update(selfplay.Progress{Done: kept, Total: *count, Elapsed: time.Since(began)})
@@ -84,10 +101,23 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		fmt.Sprintf("%d balanced Minishogi openings: random walks of %s plies from the start position, kept when", len(openings), *plies),
 		fmt.Sprintf("the judge scores them within ±%d centipawns for the side to move; %d walks.", *margin, walks),
 		fmt.Sprintf("Made by: selfplay openings -o %s --count %d --plies %s --margin %d --seed %d --judge '%s'", filepath.Base(*out), *count, *plies, *margin, *seed, *judge),
-		"Each line: SFEN # the walk's moves, the judge's score in centipawns.",
+		fmt.Sprintf("Each line: SFEN # the walk's moves, the judge's score in centipawns, the walk's number, and its block: the %d positions judged", selfplay.JudgeBlock),
+		"one after another by one new process of the judge (selfplay.OpeningSearch.JudgeBlock judges a block again).",
 	}
-	if err := writeAtomically(*out, func(w io.Writer) error { return selfplay.WriteOpenings(w, header, openings) }); err != nil {
+	if err := atomicfile.Write(*out, func(w io.Writer) error {
+		if strings.HasSuffix(*out, ".gz") {
+			zw := gzip.NewWriter(w)
+			if err := selfplay.WriteOpenings(zw, header, openings); err != nil {
+				return err
+			}
+			return zw.Close()
+		}
+		return selfplay.WriteOpenings(w, header, openings)
+	}); err != nil {
 		return err
+	}
+	if !keepJournal {
+		os.Remove(*journal)
 	}
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(struct {
@@ -114,22 +144,4 @@ func resolveFSF(spec string) string {
 		}
 	}
 	return spec
-}
-
-// writeAtomically writes a file beside path and renames it into place, so that path is
-// never partial.
-func writeAtomically(path string, write func(io.Writer) error) error {
-	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(f.Name())
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

@@ -35,11 +35,13 @@ stop cleanly (exit 130).
 Players (--sente, --gote): see below. For example
 --gote 'usi:/usr/games/fairy-stockfish,nodes=20000,option.Threads=1'. A player
 without a limit gets --movetime, or else --playouts (nodes for a usi engine); an
-mcts player gets --threads, --noise and --temperature-plies unless its spec sets
-Threads, Noise or TemperaturePlies.
+mcts player gets --threads, --noise, --temperature-plies and --resign unless its
+spec sets Threads, Noise, TemperaturePlies or Resign.
 
-Sharding: --shard i/n, or from a Slurm job array (SLURM_ARRAY_TASK_ID, _COUNT,
-_MIN), or from a Kubernetes Indexed Job (JOB_COMPLETION_INDEX with --shards N).
+Sharding: --shard i/n, or from a Slurm job array (SLURM_ARRAY_TASK_ID is the shard;
+the count is --shards N, or the array's range 0..SLURM_ARRAY_TASK_MAX: --array=0-7 is 8
+shards, and a task resubmitted alone with --array=2 needs --shards 8), or from a Kubernetes
+Indexed Job (JOB_COMPLETION_INDEX with --shards N).
 
 %s
 Flags:
@@ -56,11 +58,12 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	start := fs.String("start", "startpos", "startpos, a handicap ("+joinNames()+"), or @FILE of SFEN openings used in turn")
 	tempPlies := fs.Int("temperature-plies", 10, "mcts: plies at the start of a game whose moves are drawn in proportion to visits")
 	noise := fs.Float64("noise", 0.25, "mcts: weight of Dirichlet noise in the root priors (0 turns it off)")
+	resign := fs.String("resign", "proven", "mcts: when to resign: proven (when every move is proven lost) or never (play lost games to their end, so that game lengths count plies to the end)")
 	maxPlies := fs.Int("max-plies", 256, "play limit: a game reaching it is a draw (0: none)")
 	repetition := fs.String("repetition", "first-mover-loses", "non-check fourfold repetition: first-mover-loses, gote-wins or draw")
 	out := fs.String("out", "selfplay-out", "output directory")
 	shardFlag := fs.String("shard", "", "this process's shard i/n (default: from Slurm or Kubernetes, else 0/1)")
-	shards := fs.Int("shards", 0, "shard count of a Kubernetes Indexed Job (its completions)")
+	shards := fs.Int("shards", 0, "shard count of the run, with a Slurm array task's or a Kubernetes Indexed Job's index as the shard")
 	gzip := fs.Bool("gzip", false, "write .jsonl.gz (the same as --format jsonl.gz)")
 	formatName := fs.String("format", "jsonl", "output `format`: jsonl, jsonl.gz or parquet (games and positions tables)")
 	sente := fs.String("sente", "mcts", "player of Sente")
@@ -112,6 +115,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		{"threads", "Threads", fmt.Sprint(*threads)},
 		{"noise", "Noise", fmt.Sprint(*noise)},
 		{"temperature-plies", "TemperaturePlies", fmt.Sprint(*tempPlies)},
+		{"resign", "Resign", *resign},
 	} {
 		if err := defaults.SetOption(o.setting, o.value); err != nil {
 			return fmt.Errorf("%w (--%s)", err, o.flag)
@@ -124,6 +128,9 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	goteSpec, err := selfplay.ParsePlayerSpec(*gote, defaults)
 	if err != nil {
 		return fmt.Errorf("%w (--gote)", err)
+	}
+	if err := cli.CheckOutputDir(*out); err != nil {
+		return err
 	}
 	shard := selfplay.Whole
 	if *shardFlag != "" {
@@ -138,7 +145,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		case ok:
 			shard = s
 		case *shards > 0:
-			return cli.Usagef("--shards %d without JOB_COMPLETION_INDEX: use --shard i/n outside a Kubernetes Indexed Job", *shards)
+			return cli.Usagef("--shards %d without SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX: use --shard i/n outside a cluster job", *shards)
 		}
 	}
 	for _, s := range []selfplay.PlayerSpec{senteSpec, goteSpec} {
@@ -196,7 +203,7 @@ type runReport struct {
 // report verifies the shard's file (so every run checks its own records
 // with the rules) and prints what it holds.
 func report(w io.Writer, sum selfplay.Summary, took time.Duration, asJSON bool) error {
-	v, err := selfplay.Verify([]string{sum.Path}, selfplay.VerifyOptions{})
+	v, err := selfplay.Verify(context.Background(), []string{sum.Path}, selfplay.VerifyOptions{})
 	if err != nil {
 		return err
 	}

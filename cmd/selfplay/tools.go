@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -23,7 +24,7 @@ writing nothing, when an id is in two files or missing (ids 0..N-1 with
 Flags:
 `
 
-func runMerge(args []string, stdout io.Writer) error {
+func runMerge(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	out := fs.String("o", "", "merged output file (required)")
 	games := fs.Int("games", 0, "games the run must hold, ids 0..N-1 (0: up to the largest id)")
@@ -37,7 +38,10 @@ func runMerge(args []string, stdout io.Writer) error {
 	if fs.NArg() == 0 {
 		return cli.Usagef("no input files")
 	}
-	sum, err := selfplay.Merge(fs.Args(), *out, *games)
+	if err := cli.CheckOutputFile(*out); err != nil {
+		return err
+	}
+	sum, err := selfplay.Merge(ctx, fs.Args(), *out, *games)
 	if err != nil {
 		return err
 	}
@@ -57,7 +61,7 @@ and line.
 Flags:
 `
 
-func runVerify(args []string, stdout io.Writer) error {
+func runVerify(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	seed := fs.String("seed", "", "also check that the seeds are those of this base seed")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object")
@@ -74,7 +78,7 @@ func runVerify(args []string, stdout io.Writer) error {
 		}
 		opts.CheckSeeds = true
 	}
-	sum, err := selfplay.Verify(fs.Args(), opts)
+	sum, err := selfplay.Verify(ctx, fs.Args(), opts)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/outcome"
 
@@ -29,7 +30,7 @@ type bushiFlags struct {
 	seed       uint64
 }
 
-func runBushi(args []string, stdout, stderr io.Writer) error {
+func runBushi(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f bushiFlags
 	fs := flag.NewFlagSet("solve bushi", flag.ContinueOnError)
 	fs.StringVar(&f.layoutFile, "layout", "", "read the cube layout from `FILE` (the format of bushi.ParseLayout); default: the shipped layout")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"github.com/shogilab/shogilab/internal/cli"
 
 	"encoding/json"
@@ -23,7 +24,7 @@ type checkReport struct {
 	Refutations []solver.Refutation `json:"refutations"`
 }
 
-func runCheck(args []string, stdout, stderr io.Writer) error {
+func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var sfen, line, attacker, memory string
 	var asJSON bool
 	fs := flag.NewFlagSet("solve check", flag.ContinueOnError)

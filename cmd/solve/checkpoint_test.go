@@ -57,9 +57,11 @@ func TestSplitShardMerge(t *testing.T) {
 	if code, out, stderr := runSolve("shard", split, "--shard", "0/2", "-o", r0); code != 0 {
 		t.Fatalf("shard 0/2: exit %d, %s %s", code, out, stderr)
 	}
-	t.Setenv("SLURM_ARRAY_TASK_ID", "2")
+	// Task 1 of sbatch --array=0-1 (sbatch(1): the task's id, the array's min, max and count).
+	t.Setenv("SLURM_ARRAY_TASK_ID", "1")
 	t.Setenv("SLURM_ARRAY_TASK_COUNT", "2")
-	t.Setenv("SLURM_ARRAY_TASK_MIN", "1")
+	t.Setenv("SLURM_ARRAY_TASK_MIN", "0")
+	t.Setenv("SLURM_ARRAY_TASK_MAX", "1")
 	if code, out, stderr := runSolve("shard", split, "-o", r1); code != 0 || !strings.Contains(out, "shard 1/2") {
 		t.Fatalf("shard from Slurm: exit %d, %s %s", code, out, stderr)
 	}

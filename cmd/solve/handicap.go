@@ -1,16 +1,18 @@
 package main
 
 import (
+	"context"
 	"github.com/shogilab/shogilab/internal/cli"
 
 	"flag"
+	"fmt"
 	"io"
 	"strings"
 
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
-func runHandicap(args []string, stdout, stderr io.Writer) error {
+func runHandicap(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f mateFlags
 	fs := flag.NewFlagSet("solve handicap", flag.ContinueOnError)
 	f.register(fs)
@@ -36,7 +38,10 @@ for the methods and the output.`); err != nil {
 		if path == "" {
 			path = fs.Arg(0) + ".split"
 		}
+		if err := cli.CheckOutputFile(path); err != nil {
+			return fmt.Errorf("--split-file: %w", err)
+		}
 		return writeSplit(path, fs.Arg(0), root, minishogi.Sente, *split, f.maxPlies, stdout)
 	}
-	return solveMate(f, fs.Arg(0), root, minishogi.Sente, stdout, stderr)
+	return solveMate(ctx, f, fs.Arg(0), root, minishogi.Sente, stdout, stderr)
 }

@@ -29,10 +29,10 @@ var program = cli.Program{
 	Intro: "solve computes exact game values: by retrograde analysis, and for Minishogi mates by df-pn too.",
 	Commands: []cli.Command{
 		{Name: "bushi", Summary: "Bushi shogi solved outright: one layout, every layout, or the optimal game", Run: runBushi},
-		{Name: "handicap", Summary: "a Minishogi handicap's shortest forced mate, with proof", Run: runHandicap},
-		{Name: "mate", Summary: "the shortest forced mate from a Minishogi position, with proof", Run: runMate},
+		{Name: "handicap", Summary: "a Minishogi handicap's shortest forced mate, with proof", Run: runHandicap, Graceful: true},
+		{Name: "mate", Summary: "the shortest forced mate from a Minishogi position, with proof", Run: runMate, Graceful: true},
 		{Name: "check", Summary: "check a claimed Minishogi mating line; print refutations", Run: runCheck},
-		{Name: "shard", Summary: "solve a share of a split solve's subproblems (--shard i/n or a Slurm array task)", Run: runShard},
+		{Name: "shard", Summary: "solve a share of a split solve's subproblems (--shard i/n or a Slurm array task)", Run: runShard, Graceful: true},
 		{Name: "merge", Summary: "merge the shards of a split solve into the root's mate and one checked proof", Run: runMerge},
 		{Name: "verify", Summary: "check a proof file (upper bound) or a disproof certificate (lower bound) on its own", Run: runVerify},
 	},

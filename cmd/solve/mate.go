@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -8,18 +9,18 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/signal"
 	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/shogilab/shogilab/analysis/matestats"
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/internal/figure"
+	"github.com/shogilab/shogilab/internal/filelock"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/solver"
 )
@@ -166,7 +167,7 @@ func parseBytes(s string) (uint64, error) {
 	return uint64(n * float64(scale)), nil
 }
 
-func runMate(args []string, stdout, stderr io.Writer) error {
+func runMate(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var f mateFlags
 	var sfen, attacker string
 	fs := flag.NewFlagSet("solve mate", flag.ContinueOnError)
@@ -193,7 +194,7 @@ work done, and whether the proof read off df-pn passed the checker.`); err != ni
 	if err != nil {
 		return cli.Usagef("--attacker: %v", err)
 	}
-	return solveMate(f, "", root, side, stdout, stderr)
+	return solveMate(ctx, f, "", root, side, stdout, stderr)
 }
 
 // parseFlags parses args, printing help for -h.
@@ -314,7 +315,10 @@ func usiMoves(moves []minishogi.Move) []string {
 	return out
 }
 
-func solveMate(f mateFlags, handicap string, root minishogi.Position, attacker minishogi.Color, stdout, stderr io.Writer) error {
+// solveMate runs both methods. A signal (ctx) stops df-pn, after a last checkpoint with
+// --checkpoint, and ends the command at once with the interrupt, without waiting for the
+// retrograde method, which cannot be stopped midway.
+func solveMate(ctx context.Context, f mateFlags, handicap string, root minishogi.Position, attacker minishogi.Color, stdout, stderr io.Writer) error {
 	budget, err := f.check()
 	if err != nil {
 		return err
@@ -332,28 +336,21 @@ func solveMate(f mateFlags, handicap string, root minishogi.Position, attacker m
 			return fmt.Errorf("--resume %s: %w", f.resume, err)
 		}
 	}
+	// SIGINT (^C) and SIGTERM (Slurm's at the time limit or a preemption) end the search,
+	// with a last checkpoint instead of losing it.
+	dfOpt.Interrupt = ctx.Done()
 	if f.checkpoint != "" {
 		if err := cli.CheckOutputFile(f.checkpoint); err != nil {
 			return fmt.Errorf("--checkpoint: %w", err)
 		}
+		unlock, err := lockCheckpoint(f.checkpoint)
+		if err != nil {
+			return err
+		}
+		defer unlock()
 		path := f.checkpoint
 		dfOpt.Checkpoint = func(c *solver.Checkpoint) error { return solver.WriteCheckpoint(path, c) }
 		dfOpt.CheckpointEvery = f.every
-		// SIGINT (^C) and SIGTERM (Slurm's at the time limit) end the search with a last
-		// checkpoint instead of losing it.
-		sig := make(chan os.Signal, 1)
-		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
-		defer signal.Stop(sig)
-		stop, done := make(chan struct{}), make(chan struct{})
-		defer close(done)
-		go func() {
-			select {
-			case <-sig:
-				close(stop)
-			case <-done:
-			}
-		}()
-		dfOpt.Interrupt = stop
 	}
 	start := time.Now()
 	progress := newMateProgress(stderr, f.maxPlies)
@@ -382,19 +379,25 @@ func solveMate(f mateFlags, handicap string, root minishogi.Position, attacker m
 				Progress: func(depth, positions int) { progress("retrograde", depth, false, int64(positions)) }})
 		}
 	)
+	// The retrograde method is waited for under cli.Detach: r is not read after a signal.
 	if f.threads >= 2 {
 		wg.Go(runRetro)
 		runDF()
-		wg.Wait()
+		cli.Detach(ctx, func() error { wg.Wait(); return nil })
 	} else {
 		runDF()
-		runRetro()
+		if ctx.Err() == nil {
+			cli.Detach(ctx, func() error { runRetro(); return nil })
+		}
 	}
 	if dErr != nil {
 		return dErr
 	}
 	if d.Stopped && f.checkpoint != "" {
 		fmt.Fprintf(stderr, "solve: df-pn stopped; its state is saved in %s: continue with --resume %s\n", f.checkpoint, f.checkpoint)
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
 	}
 	rep := mateReport{Handicap: handicap, SFEN: root.SFEN(), Attacker: colorName(attacker), MaxPlies: f.maxPlies,
 		DFPN: methodOf(d.Mate), MatePlies: methodOf(d.Mate).MatePlies, PV: usiMoves(d.PV),
@@ -530,16 +533,24 @@ func writeProofFile(path string, root minishogi.Position, attacker minishogi.Col
 	return writeFile(path, func(w io.Writer) error { return solver.WriteProof(w, root, attacker, proof) })
 }
 
+// writeFile writes a final file (a proof, a certificate, a split or a shard's results)
+// through package atomicfile: whole, or the previous file left as it was.
 func writeFile(path string, write func(io.Writer) error) error {
-	file, err := os.Create(path)
+	return atomicfile.Write(path, write)
+}
+
+// lockCheckpoint keeps a second solve off a checkpoint (and, for solve shard, its results)
+// while one writes it: the second refuses at once, naming the holder.
+func lockCheckpoint(path string) (unlock func(), err error) {
+	l, err := filelock.Acquire(filelock.Beside(path))
+	var held *filelock.HeldError
+	if errors.As(err, &held) {
+		return nil, fmt.Errorf("%s is in use by another solve (%s): wait for it to end or choose another file", path, held)
+	}
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := write(file); err != nil {
-		file.Close()
-		return err
-	}
-	return file.Close()
+	return func() { l.Release() }, nil
 }
 
 // certMax is the certificate entry limit to search with: 0 (none) without --certificate.

@@ -116,7 +116,7 @@ func TestPlot(t *testing.T) {
 }
 
 // TestOutputPathsCheckedFirst: a --proof or --out path that cannot be written fails at
-// once, before the search reports anything.
+// once, with the exit status of a bad command line (2), before the search reports anything.
 func TestOutputPathsCheckedFirst(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file")
@@ -127,7 +127,7 @@ func TestOutputPathsCheckedFirst(t *testing.T) {
 		{"--out", filepath.Join(file, "plots"), "--out: output directory"},
 	} {
 		code, _, stderr := runSolve("handicap", "bare-king", "--max-plies", "10", c.flag, c.path)
-		if code != 1 || strings.Contains(stderr, "df-pn") || !strings.Contains(stderr, c.want) {
+		if code != 2 || strings.Contains(stderr, "df-pn") || !strings.Contains(stderr, c.want) {
 			t.Errorf("%s %s: exit %d, stderr %q; want one error line with %q and no search", c.flag, c.path, code, stderr, c.want)
 		}
 	}

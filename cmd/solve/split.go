@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bufio"
 	"compress/gzip"
+	"context"
 	"encoding/gob"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"time"
 
+	"github.com/shogilab/shogilab/internal/bounded"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/selfplay"
@@ -79,6 +84,11 @@ func saveGob(path string, v any) error {
 	})
 }
 
+// maxGobBytes bounds what a split or result file decompresses to, and each gob message in
+// it: a split of a million leaves is some 40 MB, a shard's proofs some tens of MB (the
+// largest proof shipped has 59,633 entries, datasets/README.md).
+const maxGobBytes = 256 << 20
+
 func loadGob(path string, v any) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -89,10 +99,68 @@ func loadGob(path string, v any) error {
 	if err != nil {
 		return fmt.Errorf("%s: not a split or result file (%v)", path, err)
 	}
-	if err := gob.NewDecoder(zr).Decode(v); err != nil {
+	frames := &gobFrames{r: bufio.NewReader(bounded.NewReader(zr, maxGobBytes, "decompressed")), limit: maxGobBytes}
+	if err := gob.NewDecoder(frames).Decode(v); err != nil {
 		return fmt.Errorf("%s: truncated or not a split or result file (%v)", path, err)
 	}
 	return nil
+}
+
+// gobFrames passes a gob stream through, refusing a message longer than limit before gob sees
+// its length: gob allocates a message whole from the length that precedes it (up to 8 GiB),
+// so a file of a megabyte that decompresses to a long run of zeros after a large length
+// would take gigabytes (issue 33: 2.0 to 2.4 GB for a 0.9 MB file) before "not a split file".
+// A message is an unsigned count in gob's encoding (one byte below 0x80, else the negated
+// number of big-endian bytes that follow) and that many bytes.
+type gobFrames struct {
+	r       *bufio.Reader
+	limit   int64
+	left    int64  // bytes of the current message not yet passed on
+	pending []byte // the count of the next message, read and checked, not yet passed on
+}
+
+func (g *gobFrames) Read(p []byte) (int, error) {
+	if g.left == 0 && len(g.pending) == 0 {
+		b, err := g.r.ReadByte()
+		if err != nil {
+			return 0, err
+		}
+		g.pending = append(g.pending[:0], b)
+		n := uint64(b)
+		if b >= 0x80 {
+			k := int(-int8(b))
+			if k < 1 || k > 8 {
+				return 0, fmt.Errorf("a message count of %d bytes: not a gob stream", k)
+			}
+			n = 0
+			for range k {
+				c, err := g.r.ReadByte()
+				if err != nil {
+					return 0, io.ErrUnexpectedEOF
+				}
+				g.pending = append(g.pending, c)
+				n = n<<8 | uint64(c)
+			}
+		}
+		if n > uint64(g.limit) {
+			return 0, fmt.Errorf("a message of %d bytes, more than %s", n, bounded.Size(g.limit))
+		}
+		g.left = int64(n)
+	}
+	if len(g.pending) > 0 {
+		n := copy(p, g.pending)
+		g.pending = g.pending[n:]
+		return n, nil
+	}
+	if int64(len(p)) > g.left {
+		p = p[:g.left]
+	}
+	n, err := g.r.Read(p)
+	g.left -= int64(n)
+	if err == io.EOF && g.left > 0 {
+		err = io.ErrUnexpectedEOF
+	}
+	return n, err
 }
 
 func readSplit(path string) (*splitFile, error) {
@@ -106,16 +174,26 @@ func readSplit(path string) (*splitFile, error) {
 	return &s, nil
 }
 
-// runShard solves one shard of a split: the leaves i, i+n, i+2n, ...
-func runShard(args []string, stdout, stderr io.Writer) error {
+// runShard solves one shard of a split: the leaves i, i+n, i+2n, ... It saves its progress
+// as it goes, in the checkpoint (the results of the subproblems solved so far) and beside it
+// in CHECKPOINT.dfpn (the df-pn search of the subproblem in progress, every --every and on
+// SIGINT or SIGTERM), so that a preempted or timed-out array task, run again, loses minutes
+// and not its shard.
+func runShard(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("solve shard", flag.ContinueOnError)
-	shardFlag := fs.String("shard", "", "solve shard `i/n` of the subproblems (default: from SLURM_ARRAY_TASK_ID and _COUNT)")
-	out := fs.String("o", "", "write the results to `FILE` (default: SPLIT-I-of-N.result)")
+	shardFlag := fs.String("shard", "", "solve shard `i/n` of the subproblems (default: from a Slurm array task, SLURM_ARRAY_TASK_ID)")
+	shards := fs.Int("shards", 0, "the shard count `n`, with a Slurm array task's id as the shard (default: the array's range 0..SLURM_ARRAY_TASK_MAX)")
+	out := fs.String("o", "", "write the results to `FILE` (default: SPLIT-I-of-N.result, or --out's)")
+	outDir := fs.String("out", "", "write the results to `DIR`/shard-I-of-N.result (a job array's shared directory)")
 	memory := fs.String("memory", "1GiB", "df-pn table `budget` for each subproblem")
-	if err := parseFlags(fs, args, stdout, `usage: solve shard SPLIT [--shard i/n] [-o FILE]
+	checkpoint := fs.String("checkpoint", "", "save the shard's progress to `FILE` (default: the results' FILE.ckpt) and the search in progress to FILE.dfpn; a run finds them and resumes")
+	every := fs.Duration("every", 10*time.Minute, "the `DURATION` between checkpoints of a subproblem's search")
+	if err := parseFlags(fs, args, stdout, `usage: solve shard SPLIT [--shard i/n | --shards n] [-o FILE | --out DIR]
 
 Solves a share of the subproblems that solve handicap NAME --split K wrote: each a minimal
-mate within the plies left, with its proof. solve merge puts the shards' results together.`); err != nil {
+mate within the plies left, with its proof. solve merge puts the shards' results together.
+The shard's progress is saved as it goes (--checkpoint): after a kill, a preemption or a
+time limit, the same command resumes it.`); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -125,55 +203,126 @@ mate within the plies left, with its proof. solve merge puts the shards' results
 	if err != nil {
 		return cli.Usagef("--memory: %v", err)
 	}
-	limitHeap(budget)
+	if *every <= 0 {
+		return cli.Usagef("--every is %v, want more than 0", *every)
+	}
 	var shard selfplay.Shard
 	if *shardFlag != "" {
 		if shard, err = selfplay.ParseShard(*shardFlag); err != nil {
 			return cli.Usagef("--shard: %v", err)
 		}
 	} else {
-		s, ok, err := selfplay.ShardFromEnv(os.Getenv, 0)
+		s, ok, err := selfplay.ShardFromEnv(os.Getenv, *shards)
 		switch {
 		case err != nil:
-			return err
+			return cli.Usagef("%v", err)
 		case !ok:
 			return cli.Usagef("no --shard i/n and no Slurm array (SLURM_ARRAY_TASK_ID)")
 		}
 		shard = s
 	}
-	sp, err := readSplit(fs.Arg(0))
-	if err != nil {
+	// The split is read before the work that watches ctx: a read blocked on it (a FIFO, a
+	// stalled network file system) must not hold up a signal.
+	var sp *splitFile
+	if err := cli.Detach(ctx, func() (err error) { sp, err = readSplit(fs.Arg(0)); return err }); err != nil {
 		return err
 	}
 	path := *out
-	if path == "" {
+	switch {
+	case path != "" && *outDir != "":
+		return cli.Usagef("give -o FILE or --out DIR, not both")
+	case *outDir != "":
+		if err := cli.CheckOutputDir(*outDir); err != nil {
+			return err
+		}
+		path = filepath.Join(*outDir, fmt.Sprintf("shard-%d-of-%d.result", shard.Index, shard.Count))
+	case path == "":
 		path = fmt.Sprintf("%s-%d-of-%d.result", fs.Arg(0), shard.Index, shard.Count)
 	}
+	ckpt := *checkpoint
+	if ckpt == "" {
+		ckpt = path + ".ckpt"
+	}
+	// Where the results and the checkpoints go is checked before any subproblem is solved.
+	for _, p := range []struct{ flag, path string }{{"-o", path}, {"--checkpoint", ckpt}} {
+		if err := cli.CheckOutputFile(p.path); err != nil {
+			return fmt.Errorf("%s: %w", p.flag, err)
+		}
+	}
+	unlock, err := lockCheckpoint(path)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	limitHeap(budget)
 	res := resultFile{Format: resultFormat, Split: sp.id(), Shard: shard.String()}
+	if _, err := os.Stat(ckpt); err == nil {
+		if err := loadGob(ckpt, &res); err != nil {
+			return fmt.Errorf("--checkpoint: %w", err)
+		}
+		if res.Format != resultFormat || res.Split != sp.id() || res.Shard != shard.String() {
+			return fmt.Errorf("--checkpoint %s is of shard %s of the split %q, not of shard %s of %s: remove it or choose another", ckpt, res.Shard, res.Split, shard, fs.Arg(0))
+		}
+		fmt.Fprintf(stderr, "solve: resuming shard %s from %s: %d subproblems solved\n", shard, ckpt, len(res.Results))
+	}
+	search := ckpt + ".dfpn"
+	total := 0
 	for i := shard.Index; i < len(sp.Leaves); i += shard.Count {
+		total++
+	}
+	for i := shard.Index + len(res.Results)*shard.Count; i < len(sp.Leaves); i += shard.Count {
 		p, err := minishogi.ParseSFEN(sp.Leaves[i])
 		if err != nil {
 			return fmt.Errorf("%s: subproblem %d: %v", fs.Arg(0), i, err)
 		}
-		d, err := solver.SolveDFPN(p, sp.Attacker, solver.DFPNOptions{MaxPlies: sp.MaxPlies - sp.Plies, MemoryBudget: budget})
+		opt := solver.DFPNOptions{Name: fmt.Sprintf("%s subproblem %d", sp.Name, i), MaxPlies: sp.MaxPlies - sp.Plies, MemoryBudget: budget,
+			Checkpoint: func(c *solver.Checkpoint) error { return solver.WriteCheckpoint(search, c) }, CheckpointEvery: *every, Interrupt: ctx.Done()}
+		// The search of this subproblem saved by a run that was stopped; one of the previous
+		// subproblem (a kill after its result was saved) does not match and is not used.
+		if c, err := solver.OpenCheckpoint(search); err == nil {
+			if c.Header.Matches(opt.Header(p, sp.Attacker)) == nil {
+				opt.Resume = c
+			} else {
+				c.Close()
+			}
+		}
+		d, err := solver.SolveDFPN(p, sp.Attacker, opt)
+		if opt.Resume != nil {
+			opt.Resume.Close()
+		}
 		if err != nil {
 			return err
+		}
+		stopped := func() error {
+			return fmt.Errorf("%w after %d of the shard's %d subproblems; its state is saved in %s: run the same command again to resume", context.Canceled, len(res.Results), total, ckpt)
+		}
+		if d.Stopped {
+			return stopped()
 		}
 		r := leafResult{Leaf: sp.Leaves[i], Found: d.Found, Plies: d.Plies}
 		if d.Proof != nil {
 			r.Moves = d.Proof.Moves
 		}
 		res.Results = append(res.Results, r)
+		if err := saveGob(ckpt, &res); err != nil {
+			return err
+		}
+		os.Remove(search)
+		if ctx.Err() != nil { // a signal while the search was ending: its result is kept
+			return stopped()
+		}
 	}
 	if err := saveGob(path, &res); err != nil {
 		return err
 	}
+	os.Remove(ckpt)
+	os.Remove(search)
 	fmt.Fprintf(stdout, "%s: shard %s, %d subproblems solved\n", path, shard, len(res.Results))
 	return nil
 }
 
 // runMerge combines the shards' results into the root's answer and one proof.
-func runMerge(args []string, stdout, stderr io.Writer) error {
+func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("solve merge", flag.ContinueOnError)
 	proofFile := fs.String("proof", "", "write the merged proof to `FILE`")
 	if err := parseFlags(fs, args, stdout, `usage: solve merge SPLIT RESULT... [--proof FILE]
@@ -184,6 +333,11 @@ minimal mate within the split's bound, checks the merged proof and writes it.`);
 	}
 	if fs.NArg() < 2 {
 		return cli.Usagef("want the split file and its result files, got %d arguments", fs.NArg())
+	}
+	if *proofFile != "" {
+		if err := cli.CheckOutputFile(*proofFile); err != nil {
+			return fmt.Errorf("--proof: %w", err)
+		}
 	}
 	sp, err := readSplit(fs.Arg(0))
 	if err != nil {

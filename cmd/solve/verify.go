@@ -1,9 +1,10 @@
 package main
 
 import (
+	"context"
 	"github.com/shogilab/shogilab/internal/cli"
 
-	"bytes"
+	"bufio"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -24,7 +25,7 @@ type verifyReport struct {
 	Hole     string `json:"first_hole,omitempty"`
 }
 
-func runVerify(args []string, stdout, stderr io.Writer) error {
+func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var asJSON bool
 	fs := flag.NewFlagSet("solve verify", flag.ContinueOnError)
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object instead of the verdict")
@@ -40,15 +41,23 @@ with status 1 if the file does not hold.`); err != nil {
 		return cli.Usagef("want one file, got %d arguments", fs.NArg())
 	}
 	path := fs.Arg(0)
-	b, err := solver.ReadFile(path)
+	f, err := solver.OpenFile(path)
 	if err != nil {
 		return err
 	}
+	defer f.Close()
+	// The file is read as a stream, never whole: the readers stop at their stated limits
+	// (solver.MaxEntries, MaxLineBytes, MaxFileBytes) and quote bad input by a short prefix.
+	r := bufio.NewReader(f)
+	format, err := solver.FileFormat(r)
+	if err != nil {
+		return fmt.Errorf("%s: %v", path, err)
+	}
 	rep := verifyReport{File: path}
 	var checkErr error
-	switch solver.FileFormat(b) {
+	switch format {
 	case solver.ProofFormat:
-		root, attacker, proof, err := solver.ReadProof(bytes.NewReader(b))
+		root, attacker, proof, err := solver.ReadProof(r)
 		if err != nil {
 			return fmt.Errorf("%s: %v", path, err)
 		}
@@ -56,15 +65,13 @@ with status 1 if the file does not hold.`); err != nil {
 		rep.Claim = fmt.Sprintf("mate in at most %d plies", proof.Plies)
 		checkErr = solver.CheckProof(root, proof)
 	case solver.CertificateFormat:
-		root, attacker, cert, err := solver.ReadCertificate(bytes.NewReader(b))
+		root, attacker, cert, err := solver.ReadCertificate(r)
 		if err != nil {
 			return fmt.Errorf("%s: %v", path, err)
 		}
 		rep.Kind, rep.SFEN, rep.Attacker, rep.Plies, rep.Entries = "certificate", root.SFEN(), colorName(attacker), cert.Plies, len(cert.Replies)
 		rep.Claim = fmt.Sprintf("no mate within %d plies", cert.Plies)
 		checkErr = solver.CheckCertificate(root, cert)
-	default:
-		return fmt.Errorf("%s: the first line is %q, want %q or %q", path, solver.FileFormat(b), solver.ProofFormat, solver.CertificateFormat)
 	}
 	rep.OK = checkErr == nil
 	if checkErr != nil {

@@ -11,6 +11,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -22,22 +23,26 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/shogilab/shogilab/dataset"
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/retro"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
 )
 
-func main() { os.Exit(cli.RunOne("tactics", run, os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	os.Exit(cli.RunOne(cli.Command{Name: "tactics", Run: run}, os.Args[1:], os.Stdout, os.Stderr))
+}
 
-func run(args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tactics", flag.ContinueOnError)
 	out := fs.String("out", "", "directory for mate3.sfen, mate5.sfen and mate7.sfen (required)")
 	most := fs.Int("max", 50, "positions kept of each length, the first found")
 	fsfPath := fs.String("fsf", "/usr/games/fairy-stockfish", "fairy-stockfish, which confirms each mate's length")
 	asJSON := fs.Bool("json", false, "print the counts as JSON")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tactics --out DIR [flags] RECORDS...\n\nFinds the tactical suite's mates in the positions of game records (jsonl, jsonl.gz).")
+		fmt.Fprintln(fs.Output(), "usage: tactics --out DIR [flags] RECORDS...\n\nFinds the tactical suite's mates in the positions of game records (jsonl, jsonl.gz, or games tables .parquet).")
 		fs.PrintDefaults()
 	}
 	if err := cli.ParseFlags(fs, args, stdout); err != nil {
@@ -52,8 +57,6 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := cli.CheckOutputDir(*out); err != nil {
 		return err
 	}
-	ctx, stop := cli.Interruptible()
-	defer stop()
 	fsf, err := startFSF(*fsfPath)
 	if err != nil {
 		return err
@@ -66,7 +69,9 @@ func run(args []string, stdout, stderr io.Writer) error {
 	found := map[int][]string{}
 	seen := map[string]bool{}
 	rejected := 0
-	r := record.NewReader(fs.Args(), record.WithFields(record.FieldStart|record.FieldMoves))
+	// Records of any form, as every record reader takes them (docs/architecture.md#records):
+	// JSON Lines, plain or gzip, and games tables.
+	r := dataset.NewReader(fs.Args(), dataset.Options{Fields: record.FieldStart | record.FieldMoves})
 	defer r.Close()
 	var checks ms.MoveList
 	for {
@@ -122,7 +127,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	counts := map[string]int{"rejected_by_fsf": rejected}
 	for _, n := range []int{3, 5, 7} {
 		text := strings.Join(found[n], "\n") + "\n"
-		if err := os.WriteFile(filepath.Join(*out, fmt.Sprintf("mate%d.sfen", n)), []byte(text), 0o644); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(*out, fmt.Sprintf("mate%d.sfen", n)), []byte(text)); err != nil {
 			return err
 		}
 		counts[fmt.Sprintf("mate%d", n)] = len(found[n])
@@ -135,7 +140,7 @@ func run(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func fileLine(r *record.Reader) string {
+func fileLine(r *dataset.Reader) string {
 	f, l := r.Position()
 	return fmt.Sprintf("%s:%d", f, l)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -12,7 +13,7 @@ import (
 	"github.com/shogilab/shogilab/train/loop"
 )
 
-func runCurve(args []string, stdout, _ io.Writer) error {
+func runCurve(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("train curve", flag.ContinueOnError)
 	// --out names an output directory in every command (docs/architecture.md#commands);
 	// -o, this command's first spelling, still works.
@@ -36,6 +37,11 @@ func runCurve(args []string, stdout, _ io.Writer) error {
 		return cli.Usagef("want one run directory, got %d arguments", fs.NArg())
 	}
 	dir := fs.Arg(0)
+	if *out != "" {
+		if err := cli.CheckOutputDir(*out); err != nil {
+			return err
+		}
+	}
 	prov, err := loop.ReadProvenance(dir)
 	if err != nil {
 		return err

@@ -1,16 +1,17 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/shogilab/shogilab/engine/nnue"
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/train/data"
 	"github.com/shogilab/shogilab/train/netfit"
@@ -34,7 +35,7 @@ type fitSummary struct {
 	FitSeconds float64        `json:"fit_seconds"`
 }
 
-func runFit(args []string, stdout, stderr io.Writer) error {
+func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("train fit", flag.ContinueOnError)
 	d := netfit.DefaultOptions()
 	out := fs.String("o", "", "output evaluation file (required)")
@@ -74,6 +75,12 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	if !(*lambda >= 0 && *lambda <= 1) {
 		return cli.Usagef("-lambda %v: need 0 to 1", *lambda)
 	}
+	o := netfit.Options{Hidden1: *h1, Hidden2: *h2, Epochs: *epochs, Patience: *patience, Batch: *batch,
+		LearningRate: *lr, Threads: *threads, Seed: *seed, Decay: *decay}
+	if err := o.Validate(); err != nil {
+		// Before the records are read: a bad flag is a usage error.
+		return cli.Usagef("%v", err)
+	}
 	if err := cli.CheckOutputFile(*out); err != nil {
 		return err
 	}
@@ -85,8 +92,6 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	}
 	load := time.Since(start).Seconds()
 	fmt.Fprintf(stderr, "train: %s\n", set.Describe())
-	o := netfit.Options{Hidden1: *h1, Hidden2: *h2, Epochs: *epochs, Patience: *patience, Batch: *batch,
-		LearningRate: *lr, Threads: *threads, Seed: *seed, Decay: *decay}
 	total := *epochs * ((len(set.Train) + *batch - 1) / max(*batch, 1))
 	update, finish := cli.NewProgress(stderr, total, "training")
 	o.OnBatch = func(done, _ int) { update(done) }
@@ -113,7 +118,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(*out, bin, 0o644); err != nil {
+	if err := atomicfile.WriteFile(*out, bin); err != nil {
 		return err
 	}
 	s := fitSummary{File: *out, Bytes: len(bin), Hidden1: *h1, Hidden2: *h2, Games: set.Games, Positions: set.Positions,
@@ -134,7 +139,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func runInfo(args []string, stdout, _ io.Writer) error {
+func runInfo(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("train info", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the header as one JSON object")
 	fs.Usage = func() {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/shogilab/shogilab/engine/eval"
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/train/data"
 	"github.com/shogilab/shogilab/train/linfit"
@@ -24,7 +26,7 @@ type linearSummary struct {
 	Seconds float64             `json:"seconds"`
 }
 
-func runLinear(args []string, stdout, stderr io.Writer) error {
+func runLinear(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("train linear", flag.ContinueOnError)
 	lambda := fs.Float64("lambda", 0.5, "weight of the game's result in the target; the rest is the search's root value")
 	heldOut := fs.Float64("held-out", 0.1, "fraction of games held out, chosen by a hash of the game id")
@@ -48,6 +50,11 @@ func runLinear(args []string, stdout, stderr io.Writer) error {
 	}
 	if !(*lambda >= 0 && *lambda <= 1) {
 		return cli.Usagef("-lambda %v: need 0 to 1", *lambda)
+	}
+	if *out != "" {
+		if err := cli.CheckOutputFile(*out); err != nil {
+			return err
+		}
 	}
 	start := time.Now()
 	set, err := data.Load(fs.Args(), data.Options{HeldOut: *heldOut})
@@ -82,7 +89,11 @@ func runLinear(args []string, stdout, stderr io.Writer) error {
 	sum.Weights = w
 	if *out != "" {
 		h := eval.FileHeader{Data: describe, Command: "train linear " + strings.Join(args, " ")}
-		if err := eval.WriteWeightsFile(*out, w, h); err != nil {
+		data, err := eval.MarshalWeights(w, h)
+		if err != nil {
+			return err
+		}
+		if err := atomicfile.WriteFile(*out, data); err != nil {
 			return err
 		}
 	}

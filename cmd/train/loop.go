@@ -7,11 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/internal/cli"
@@ -19,7 +16,7 @@ import (
 	"github.com/shogilab/shogilab/train/loop"
 )
 
-func runLoop(args []string, stdout, stderr io.Writer) error {
+func runLoop(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("train loop", flag.ContinueOnError)
 	d := loop.DefaultConfig()
 	gens := fs.Int("generations", 5, "generations the run holds when the command ends (a resume may raise it)")
@@ -68,6 +65,9 @@ func runLoop(args []string, stdout, stderr io.Writer) error {
 	if fs.NArg() != 1 {
 		return cli.Usagef("want one run directory, got %d arguments", fs.NArg())
 	}
+	if err := cli.CheckOutputDir(fs.Arg(0)); err != nil {
+		return err
+	}
 	test, err := sprt.Parse(*sprtText)
 	if err != nil {
 		return cli.Usagef("-sprt %q: %s", *sprtText, strings.TrimPrefix(err.Error(), "sprt: "))
@@ -114,12 +114,10 @@ func runLoop(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintln(stdout, describe(g))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	err = loop.Run(ctx, c)
 	finish()
 	if err != nil && ctx.Err() != nil {
-		return fmt.Errorf("interrupted; run the same command again to resume (%v)", err)
+		return fmt.Errorf("%w; run the same command again to resume (%v)", ctx.Err(), err)
 	}
 	return err
 }

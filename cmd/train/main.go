@@ -21,7 +21,7 @@ var program = cli.Program{
 	Commands: []cli.Command{
 		{Name: "fit", Summary: "fit an NNUE network to the positions of game records; write an evaluation file", Run: runFit},
 		{Name: "linear", Summary: "fit the hand-set evaluation's value weights to game records (Texel-style, L-BFGS); print them as JSON", Run: runLinear},
-		{Name: "loop", Summary: "the self-play learning loop: play, fit a candidate, gate it by SPRT, promote or reject; resumable", Run: runLoop},
+		{Name: "loop", Summary: "the self-play learning loop: play, fit a candidate, gate it by SPRT, promote or reject; resumable", Run: runLoop, Graceful: true},
 		{Name: "curve", Summary: "plot the learning curve of a loop run: Elo of each generation's best against the anchor", Run: runCurve},
 		{Name: "info", Summary: "print the header of an evaluation file", Run: runInfo},
 	},

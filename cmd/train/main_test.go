@@ -100,7 +100,10 @@ func TestErrors(t *testing.T) {
 		{[]string{"fit", sample}, 2, "-o FILE is required"},
 		{[]string{"fit", "-o", "x.nnue"}, 2, "no record files"},
 		{[]string{"fit", "-o", filepath.Join(t.TempDir(), "x.nnue"), "-lambda", "2", sample}, 2, "-lambda 2"},
+		{[]string{"fit", "-o", filepath.Join(t.TempDir(), "x.nnue"), "-batch", "0", sample}, 2, "netfit: batch 0: need 1 or more"}, // issue 33: printed the options struct, exit 1
+		{[]string{"fit", "-o", filepath.Join(t.TempDir(), "x.nnue"), "-lr", "0", sample}, 2, "netfit: learning rate 0: need a positive number"},
 		{[]string{"info", sample}, 1, "not an evaluation file"},
+		{[]string{"info", "/dev/zero"}, 1, "/dev/zero: not a regular file"}, // issue 33: was read whole
 		{[]string{"info"}, 2, "want one evaluation file"},
 		{[]string{"loop"}, 2, "want one run directory"},
 		{[]string{"loop", "-sprt", "elo0=5,elo1=0", t.TempDir()}, 2, "-sprt"},

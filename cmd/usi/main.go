@@ -10,6 +10,7 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"io"
@@ -23,10 +24,12 @@ import (
 	"github.com/shogilab/shogilab/usi"
 )
 
-func main() { os.Exit(cli.RunOne("usi", serve, os.Args[1:], os.Stdout, os.Stderr)) }
+func main() {
+	os.Exit(cli.RunOne(cli.Command{Name: "usi", Run: serve}, os.Args[1:], os.Stdout, os.Stderr))
+}
 
 // serve is the command: -perft counts and exits, else the engine serves USI on stdin.
-func serve(args []string, stdout, stderr io.Writer) error {
+func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("usi", flag.ContinueOnError)
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), `usage: usi [flags]

@@ -189,7 +189,7 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"-h"}, 0, ""},
 	} {
 		var out, errs bytes.Buffer
-		code := cli.RunOne("usi", serve, c.args, &out, &errs)
+		code := cli.RunOne(cli.Command{Name: "usi", Run: serve}, c.args, &out, &errs)
 		msg := errs.String()
 		if c.code == 0 {
 			if code != 0 || msg != "" || !strings.Contains(out.String(), "usage: usi") {

@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"math"
-	"os"
 
+	"github.com/shogilab/shogilab/internal/bounded"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -35,6 +35,18 @@ const (
 	WeightsFamily  = "linear"
 	WeightsTerms   = "handset-terms"
 )
+
+// MaxWeightsFileBytes is the largest linear evaluation file ReadWeightsFile reads (package
+// internal/bounded): the header with its four strings at their longest (65535 bytes each)
+// and every weight; about 256 KiB. A file is checked against it by its size before it is
+// read.
+const MaxWeightsFileBytes = len(WeightsMagic) + 2 + 4*(2+0xffff) + 2 + 4 + 4*maxWeights + 4
+
+// maxWeights bounds the weights of the format: the count field is a uint16.
+const maxWeights = 0xffff
+
+// NumWeights is the number of weights of the linear family's feature set (WeightsTerms).
+func NumWeights() int { return len(weightFields(new(Weights))) }
 
 // FileHeader is the description a linear evaluation file carries before its weights.
 type FileHeader struct {
@@ -90,22 +102,10 @@ func MarshalWeights(w Weights, h FileHeader) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// WriteWeightsFile writes w to path in the linear evaluation file format.
-func WriteWeightsFile(path string, w Weights, h FileHeader) error {
-	data, err := MarshalWeights(w, h)
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("eval: %w", err)
-	}
-	return nil
-}
-
-// ReadWeightsFile reads a linear evaluation file. Its errors read "eval: PATH: what is
-// wrong".
+// ReadWeightsFile reads a linear evaluation file, a regular file of at most
+// MaxWeightsFileBytes. Its errors read "eval: PATH: what is wrong".
 func ReadWeightsFile(path string) (Weights, FileHeader, error) {
-	data, err := os.ReadFile(path)
+	data, err := bounded.ReadFile(path, int64(MaxWeightsFileBytes))
 	if err != nil {
 		return Weights{}, FileHeader{}, fmt.Errorf("eval: %w", err)
 	}

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
-	"os"
+
+	"github.com/shogilab/shogilab/internal/bounded"
 )
 
 // The evaluation file format, version 1. All integers are little-endian; a string is a
@@ -39,6 +40,13 @@ const (
 	// Family names this kind of evaluator in evaluation files.
 	Family = "nnue"
 )
+
+// MaxFileBytes is the largest evaluation file ReadFile reads (package internal/bounded): the
+// header with its four strings at their longest (65535 bytes each) and the weights at the
+// largest sizes, MaxHidden1×MaxHidden2; about 28 MB. A file is checked against it by its
+// size before it is read.
+const MaxFileBytes = len(Magic) + 2 + 4*(2+0xffff) + 4 + 4*2 + 4 +
+	2*(NumFeatures*MaxHidden1+MaxHidden1+2*MaxHidden1*MaxHidden2+MaxHidden2) + 4*MaxHidden2 + 4 + 4
 
 // Header is the description an evaluation file carries before its weights.
 type Header struct {
@@ -85,25 +93,26 @@ func (n *Net) MarshalBinary() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// WriteFile writes n to path in the evaluation file format.
-func (n *Net) WriteFile(path string) error {
-	data, err := n.MarshalBinary()
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("nnue: %w", err)
-	}
-	return nil
-}
-
-// ReadFile reads an evaluation file. Its errors read "nnue: PATH: what is wrong".
+// ReadFile reads an evaluation file: a regular file of at most MaxFileBytes, whose magic is
+// checked before the rest is read. Its errors read "nnue: PATH: what is wrong".
 func ReadFile(path string) (*Net, error) {
-	data, err := os.ReadFile(path)
+	f, err := bounded.Open(path, int64(MaxFileBytes))
 	if err != nil {
 		return nil, fmt.Errorf("nnue: %w", err)
 	}
-	n, err := decode(data)
+	defer f.Close()
+	head := make([]byte, len(Magic))
+	if _, err := io.ReadFull(f, head); err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, fmt.Errorf("nnue: %s: %w", path, err)
+	}
+	if string(head) != Magic {
+		return nil, fmt.Errorf("nnue: %s: not an evaluation file (no %q magic)", path, Magic)
+	}
+	rest, err := io.ReadAll(bounded.NewReader(f, int64(MaxFileBytes-len(Magic)), path))
+	if err != nil {
+		return nil, fmt.Errorf("nnue: %w", err)
+	}
+	n, err := decode(append(head, rest...))
 	if err != nil {
 		return nil, fmt.Errorf("nnue: %s: %w", path, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/internal/bounded/boundedtest"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -320,4 +322,44 @@ func TestModelRequantises(t *testing.T) {
 			t.Fatalf("%s: quantised %v, dequantised float %v", pos.SFEN(), q, f)
 		}
 	})
+}
+
+// TestReadFileBounded: ReadFile takes regular files of at most MaxFileBytes, checked by their
+// size before they are read, and checks the magic before the rest: issue 33's /dev/zero (read
+// whole before, 23.6 GB in 3 minutes), a sparse gigabyte with the magic, and 20 MB of zeros,
+// within MaxFileBytes, each end in an error having allocated at most a megabyte.
+func TestReadFileBounded(t *testing.T) {
+	dir := t.TempDir()
+	sized := func(name string, head []byte, size int64) string {
+		path := dir + "/" + name
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.Write(head); err != nil {
+			t.Fatal(err)
+		}
+		if err := f.Truncate(size); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	for _, c := range []struct{ name, path, want string }{
+		{"/dev/zero", "/dev/zero", "not a regular file (a device)"},
+		{"a sparse gigabyte with the magic", sized("huge.nnue", []byte(Magic), 1<<30), "more than the"},
+		{"20 MB of zeros", sized("zeros.nnue", nil, 20e6), "not an evaluation file"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var err error
+			boundedtest.Within(t, "ReadFile", 1<<20, func() { _, err = ReadFile(c.path) })
+			if err == nil || !strings.Contains(err.Error(), c.want) || len(err.Error()) > 200 {
+				t.Errorf("%v; want a short error with %q", err, c.want)
+			}
+		})
+	}
+	if MaxFileBytes < 27e6 || MaxFileBytes > 29e6 {
+		// 13,000 inputs × 1,024 × 2 bytes of W1 alone are 26.6 MB; the rest is smaller.
+		t.Errorf("MaxFileBytes %d, want some 28 MB", MaxFileBytes)
+	}
 }

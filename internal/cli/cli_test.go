@@ -10,22 +10,23 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
 func TestRun(t *testing.T) {
 	p := Program{Name: "tool", Intro: "tool does things.", Commands: []Command{
-		{"ok", "succeeds", func(args []string, stdout, stderr io.Writer) error { return nil }},
-		{"fail", "fails", func(args []string, stdout, stderr io.Writer) error { return errors.New("it broke") }},
-		{"flags", "parses flags", func(args []string, stdout, stderr io.Writer) error {
+		{Name: "ok", Summary: "succeeds", Run: func(_ context.Context, args []string, stdout, stderr io.Writer) error { return nil }},
+		{Name: "fail", Summary: "fails", Run: func(_ context.Context, args []string, stdout, stderr io.Writer) error { return errors.New("it broke") }},
+		{Name: "flags", Summary: "parses flags", Run: func(_ context.Context, args []string, stdout, stderr io.Writer) error {
 			fs := flag.NewFlagSet("tool flags", flag.ContinueOnError)
 			fs.Int("n", 1, "a number")
 			return ParseFlags(fs, args, stdout)
 		}},
-		{"again", "fails with the names", func(args []string, stdout, stderr io.Writer) error {
+		{Name: "again", Summary: "fails with the names", Run: func(_ context.Context, args []string, stdout, stderr io.Writer) error {
 			return errors.New("tool: again: record: bad file")
 		}},
-		{"stop", "is interrupted", func(args []string, stdout, stderr io.Writer) error {
+		{Name: "stop", Summary: "is interrupted", Run: func(_ context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("after 3 games: %w", context.Canceled)
 		}},
 	}}
@@ -94,7 +95,7 @@ func TestRunOne(t *testing.T) {
 	}
 	for _, c := range cases {
 		var errOut bytes.Buffer
-		code := RunOne("usi", func([]string, io.Writer, io.Writer) error { return c.err }, nil, io.Discard, &errOut)
+		code := RunOne(Command{Name: "usi", Run: func(context.Context, []string, io.Writer, io.Writer) error { return c.err }}, nil, io.Discard, &errOut)
 		if code != c.code || errOut.String() != c.msg {
 			t.Errorf("%v: exit %d, stderr %q; want %d, %q", c.err, code, errOut.String(), c.code, c.msg)
 		}
@@ -106,8 +107,8 @@ func TestRunOne(t *testing.T) {
 func TestDefault(t *testing.T) {
 	var got []string
 	p := Program{Name: "tool", Default: "play", Commands: []Command{
-		{"play", "plays", func(args []string, stdout, stderr io.Writer) error { got = args; return nil }},
-		{"merge", "merges", func(args []string, stdout, stderr io.Writer) error { return nil }},
+		{Name: "play", Summary: "plays", Run: func(_ context.Context, args []string, stdout, stderr io.Writer) error { got = args; return nil }},
+		{Name: "merge", Summary: "merges", Run: func(_ context.Context, args []string, stdout, stderr io.Writer) error { return nil }},
 	}}
 	for _, c := range []struct{ args, want []string }{
 		{nil, []string{}},
@@ -132,8 +133,8 @@ func TestCheckOutput(t *testing.T) {
 	}
 	file := filepath.Join(dir, "f")
 	os.WriteFile(file, nil, 0o644)
-	if err := CheckOutputDir(file); err == nil {
-		t.Error("a directory over a file: no error")
+	if err := CheckOutputDir(file); !errors.As(err, new(UsageError)) {
+		t.Errorf("a directory over a file: %v, want a UsageError", err)
 	}
 	if err := CheckOutputFile(filepath.Join(dir, "proof.txt")); err != nil {
 		t.Errorf("a file in a directory: %v", err)
@@ -142,12 +143,46 @@ func TestCheckOutput(t *testing.T) {
 		t.Error("CheckOutputFile created the file")
 	}
 	for _, bad := range []string{filepath.Join(dir, "missing", "proof.txt"), dir, filepath.Join(file, "x")} {
-		if err := CheckOutputFile(bad); err == nil {
-			t.Errorf("%s: no error", bad)
+		// A path that cannot be written is a mistake in the command line: exit 2.
+		if err := CheckOutputFile(bad); !errors.As(err, new(UsageError)) {
+			t.Errorf("%s: %v, want a UsageError", bad, err)
 		}
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 2 { // f and new
 		t.Errorf("left behind: %v", entries)
+	}
+}
+
+// TestSIGTERM: SIGTERM cancels the command's context. A graceful command's error, whatever
+// it is, is reported as the interrupt with exit 130; any other command ends with exit 130 at
+// once, though its work never returns.
+func TestSIGTERM(t *testing.T) {
+	started := make(chan struct{}, 1)
+	p := Program{Name: "tool", Commands: []Command{
+		{Name: "wait", Summary: "waits for a signal", Graceful: true, Run: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+			started <- struct{}{}
+			<-ctx.Done()
+			return errors.New("engine: broken pipe")
+		}},
+		{Name: "hang", Summary: "never returns", Run: func(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+			started <- struct{}{}
+			select {}
+		}},
+	}}
+	for _, c := range []struct{ name, msg string }{
+		{"wait", "tool wait: interrupted: engine: broken pipe\n"},
+		{"hang", "tool hang: interrupted\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			go func() {
+				<-started
+				syscall.Kill(os.Getpid(), syscall.SIGTERM)
+			}()
+			var errOut bytes.Buffer
+			if code := p.Run([]string{c.name}, io.Discard, &errOut); code != ExitInterrupted || errOut.String() != c.msg {
+				t.Errorf("exit %d, stderr %q; want %d, %q", code, errOut.String(), ExitInterrupted, c.msg)
+			}
+		})
 	}
 }

@@ -28,14 +28,17 @@
 //   - Ticks: Decimal axes label 1, 2 or 5 times a power of ten with a common number of
 //     decimals; Integer axes whole numbers only; Log axes run between whole decades and
 //     label them as powers of ten; every axis gets at least three labelled ticks, as many
-//     as fit without crowding.
+//     as fit without crowding, and is labelled up to its ends (no tick beyond its outermost
+//     labels).
+//   - The frame: the axes reach past the data so that no bar, point, error bar or line
+//     comes within FrameGap of the plot area's edges, where it would read as cut; bars and
+//     lines may stand on the bottom edge when the y axis starts at zero.
 //   - The legend goes where it covers no data: a corner or an edge of the plot area clear
-//     of every drawn mark, else a band made above the data by stretching the y axis (with
-//     no tick labels in the stretch), else above the plot area in columns.
+//     of every drawn mark, else above the plot area in columns.
 //   - Titles are drawn only with Options.Titles: in a paper the caption carries them.
 //
-// Options come in three presets, Paper (PDF, column, no title: cmd/figures), Screen (PNG
-// and SVG, full width, titles: analyze and solve) and Notebook (PNG, full width, titles), and
+// Options come in three presets, Paper (PDF, column, no title: cmd/figures and analyze),
+// Screen (PNG and SVG, full width, titles: solve) and Notebook (PNG, full width, titles), and
 // Options.AddFlags gives a command the flags --format, --size and --titles.
 //
 // Because a Chart is plain data, a test can check what a figure shows without looking at

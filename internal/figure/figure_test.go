@@ -265,16 +265,18 @@ func TestLinearTicks(t *testing.T) {
 		{-250, 100, false, 150, false, "–200 –100 0 100"},
 		{0, 20000, false, 100, false, "0 10,000 20,000"},
 	} {
-		lt := linearTicks{integer: tc.integer, top: math.Inf(1), fit: labelFit{style: tickStyle(), length: vg.Length(tc.length), vertical: tc.vertical}}
+		lt := linearTicks{integer: tc.integer, fit: labelFit{style: tickStyle(), length: vg.Length(tc.length), vertical: tc.vertical}}
 		if got := strings.Join(labels(lt.Ticks(tc.min, tc.max)), " "); got != tc.want {
 			t.Errorf("%v..%v along %v pt: %q; want %q", tc.min, tc.max, tc.length, got, tc.want)
 		}
 	}
-	// A stretched axis labels nothing above the data's top.
-	lt := linearTicks{top: 1, fit: labelFit{style: tickStyle(), length: 150, vertical: true}}
-	for _, tk := range lt.Ticks(0, 1.4) {
-		if tk.Value > 1 {
-			t.Errorf("tick at %v above the top 1", tk.Value)
+	// No tick beyond the outermost labels: on 0..1.4 with labels 0.0 to 1.4 in steps of 0.2
+	// and on -0.07..1.03, where the labels run from 0.0 to 1.0, the ticks end at the labels.
+	for _, r := range [][2]float64{{0, 1.4}, {-0.07, 1.03}} {
+		lt := linearTicks{fit: labelFit{style: tickStyle(), length: 150, vertical: true}}
+		ticks := lt.Ticks(r[0], r[1])
+		if ticks[0].Label == "" || ticks[len(ticks)-1].Label == "" {
+			t.Errorf("%v..%v: ticks %v run past the labels", r[0], r[1], ticks)
 		}
 	}
 }
@@ -288,7 +290,7 @@ func TestLogTicks(t *testing.T) {
 		{10, 100, "10 20 50 100"},
 		{0.01, 10, "10^-2 10^-1 10^0 10^1"},
 	} {
-		lt := logTicks{top: math.Inf(1), fit: labelFit{style: tickStyle(), length: 150, vertical: true}}
+		lt := logTicks{fit: labelFit{style: tickStyle(), length: 150, vertical: true}}
 		if got := strings.Join(labels(lt.Ticks(tc.min, tc.max)), " "); got != tc.want {
 			t.Errorf("%v..%v: %q; want %q", tc.min, tc.max, got, tc.want)
 		}
@@ -299,9 +301,17 @@ func TestLogTicks(t *testing.T) {
 	// Twelve decades up 60 pt, 5 pt each: a label with its raised exponent is 10.3 pt tall
 	// (a 7.1 pt ascent raised 3.6 pt at 70% size, over a 1.7 pt descent) and wants a 12 pt
 	// gap, so every fifth decade is labelled (25 pt apart); never fewer than three.
-	lt := logTicks{top: math.Inf(1), fit: labelFit{style: tickStyle(), length: 60, vertical: true}}
+	lt := logTicks{fit: labelFit{style: tickStyle(), length: 60, vertical: true}}
 	if got := strings.Join(labels(lt.Ticks(1, 1e12)), " "); got != "10^0 10^5 10^10" {
 		t.Errorf("1..1e12 along 60 pt: %q", got)
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 16777216: "16,777,216", -1234: "-1,234"} {
+		if got := Thousands(n); got != want {
+			t.Errorf("Thousands(%d) = %q; want %q", n, got, want)
+		}
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -30,12 +31,10 @@ type Layout struct {
 }
 
 // Legend placement, in points: the legend keeps inset from the plot area's edges and
-// clearance from every mark of the data; stretching the y axis to make room for it above
-// the data may cost at most maxStretch of the plot area's height.
+// clearance from every mark of the data.
 const (
 	inset      = 3
 	clearance  = 3
-	maxStretch = 0.4
 	columnGap  = 8 // between the columns of a legend above the plot
 	outsideGap = 4 // between a legend above the plot and the plot area
 	thumbWidth = 18
@@ -51,11 +50,13 @@ func (p *Plot) Layout(o Options) (Layout, error) {
 // Draw draws p on c as o says (c should have o.Size's dimensions; o.Formats is not used) and
 // returns where its parts went. Encode and Save draw through it.
 //
-// The legend goes to the first place, in the plot area, that keeps clear of every mark
-// the data plotters draw (found by drawing them on a recorder): a corner, then the middle
-// of an edge. If there is none, the y axis is stretched to leave an empty band above the
-// data for it, with no tick labels in the stretch; if that would cost too much height,
-// the legend goes above the plot area, in as many columns as fit.
+// The axes reach past the data far enough that every mark the data plotters draw (found by
+// drawing them on a recorder) keeps FrameGap from the plot area's edges, but for bars and
+// lines standing on a zero baseline at the bottom (see prepare). The legend goes to the
+// first place, in the plot area, that keeps clear of every mark: a corner, then the middle
+// of an edge; if there is none, above the plot area, in as many columns as fit. (An axis
+// stretched to make room for the legend inside would have to carry labels beyond the
+// data's range, such as scores above 1, or leave its top unlabelled.)
 func (p *Plot) Draw(c draw.Canvas, o Options) (Layout, error) {
 	if p.Plot.Legend.Rectangle(c).Size().Y > 0 {
 		return Layout{}, errors.New("figure: an entry was added to the embedded plot.Legend; add legend entries with Plot.AddLegend")
@@ -68,6 +69,7 @@ func (p *Plot) Draw(c draw.Canvas, o Options) (Layout, error) {
 	c.Fill(c.Rectangle.Path())
 
 	x, y := axisOf(p.XTicks, &q.X, false), axisOf(p.YTicks, &q.Y, true)
+	p.cover(&q)
 	for _, a := range []*axis{&x, &y} {
 		if err := a.widen(); err != nil {
 			return lay, err
@@ -91,22 +93,16 @@ func (p *Plot) Draw(c draw.Canvas, o Options) (Layout, error) {
 	}
 
 	one := p.legendBlock(1)
-	for stretched := false; ; stretched = true {
-		dc := p.prepare(&q, area, x, y)
-		marks := p.marks(&q, dc)
-		for _, r := range candidates(dc.Rectangle, one.size, stretched) {
-			if marks.clear(r) {
-				lay = finish(area, dc)
-				one.draw(c, r, true)
-				lay.Legend = r
-				return lay, nil
-			}
-		}
-		if stretched || !y.stretch(dc.Size().Y, one.size.Y+inset+2*clearance) {
-			break
+	dc := p.prepare(&q, area, x, y)
+	marks := p.marks(&q, dc)
+	for _, r := range candidates(dc.Rectangle, one.size) {
+		if marks.clear(r) {
+			lay = finish(area, dc)
+			one.draw(c, r, true)
+			lay.Legend = r
+			return lay, nil
 		}
 	}
-	y.unstretch()
 
 	// Above the plot area, in as many columns as fit its width.
 	var block legendBlock
@@ -119,7 +115,7 @@ func (p *Plot) Draw(c draw.Canvas, o Options) (Layout, error) {
 	}
 	plotArea := area
 	plotArea.Max.Y -= block.size.Y + outsideGap
-	dc := p.prepare(&q, plotArea, x, y)
+	dc = p.prepare(&q, plotArea, x, y)
 	left := dc.Min.X + (dc.Size().X-block.size.X)/2
 	left = max(area.Min.X, min(left, area.Max.X-block.size.X))
 	r := vg.Rectangle{Min: vg.Point{X: left, Y: area.Max.Y - block.size.Y}, Max: vg.Point{X: left + block.size.X, Y: area.Max.Y}}
@@ -131,8 +127,8 @@ func (p *Plot) Draw(c draw.Canvas, o Options) (Layout, error) {
 
 // candidates are the places for a legend of the given size in the plot area, in order of
 // preference: the corners, then the middles of the top and bottom edges, then of the
-// sides. With top only, just the places along the top edge.
-func candidates(area vg.Rectangle, size vg.Point, top bool) []vg.Rectangle {
+// sides.
+func candidates(area vg.Rectangle, size vg.Point) []vg.Rectangle {
 	if size.X > area.Size().X-2*inset || size.Y > area.Size().Y-2*inset {
 		return nil
 	}
@@ -141,9 +137,6 @@ func candidates(area vg.Rectangle, size vg.Point, top bool) []vg.Rectangle {
 	at := [][2]vg.Length{{right, upper}, {left, upper}, {right, lower}, {left, lower}, {centre, upper}, {centre, lower}, {right, middle}, {left, middle}}
 	var rs []vg.Rectangle
 	for _, a := range at {
-		if top && a[1] != upper {
-			continue
-		}
 		rs = append(rs, vg.Rectangle{Min: vg.Point{X: a[0], Y: a[1]}, Max: vg.Point{X: a[0] + size.X, Y: a[1] + size.Y}})
 	}
 	return rs
@@ -154,15 +147,23 @@ type axis struct {
 	kind     Ticks
 	a        *plot.Axis
 	vertical bool
-	// labelTop is the highest value labelled: the data's top when the axis is stretched
-	// above it to make room for the legend, so that no tick claims values the data cannot
-	// take; +Inf otherwise.
-	labelTop float64
-	max      float64 // before stretching
+	min, max float64 // the range before padding (prepare starts from it each time)
 }
 
 func axisOf(kind Ticks, a *plot.Axis, vertical bool) axis {
-	return axis{kind: kind, a: a, vertical: vertical, labelTop: math.Inf(1)}
+	return axis{kind: kind, a: a, vertical: vertical}
+}
+
+// cover widens q's axes to every data plotter's range: a range set narrower by hand would
+// let gonum's plotters clip the data at the plot area's edge, cutting bars and lines.
+func (p *Plot) cover(q *plot.Plot) {
+	for _, d := range p.data {
+		if dr, ok := d.(plot.DataRanger); ok {
+			xmin, xmax, ymin, ymax := dr.DataRange()
+			q.X.Min, q.X.Max = math.Min(q.X.Min, xmin), math.Max(q.X.Max, xmax)
+			q.Y.Min, q.Y.Max = math.Min(q.Y.Min, ymin), math.Max(q.Y.Max, ymax)
+		}
+	}
 }
 
 // widen gives the axis the range its kind needs: whole decades for a log axis, room for
@@ -182,31 +183,37 @@ func (x *axis) widen() error {
 			a.Max = lo + minLabels - 1
 		}
 	}
-	x.max = a.Max
+	x.min, x.max = a.Min, a.Max
 	return nil
 }
 
-// stretch raises the top of a vertical axis drawn length points long so that the data
-// leave a band of height band empty above them, and reports whether it did: never for a
-// nominal axis, nor when the band would take more than maxStretch of the length.
-func (x *axis) stretch(length, band vg.Length) bool {
-	if !x.vertical || x.kind == Nominal || band > maxStretch*length {
-		return false
-	}
-	f := float64(length / (length - band))
-	a := x.a
-	x.labelTop = a.Max
-	if x.kind == Log {
-		lo := math.Log10(a.Min)
-		a.Max = math.Pow(10, lo+(math.Log10(a.Max)-lo)*f)
-	} else {
-		a.Max = a.Min + (a.Max-a.Min)*f
-	}
-	return true
-}
+// reset puts the axis back to its range before padding.
+func (x *axis) reset() { x.a.Min, x.a.Max = x.min, x.max }
 
-func (x *axis) unstretch() {
-	x.a.Max, x.labelTop = x.max, math.Inf(1)
+// pad widens the axis, drawn length points long, so that what lies at its ends moves in by
+// lo points at the low end and hi points at the high end: the range grows by the factor
+// length / (length - lo - hi), on the log scale for a log axis.
+func (x *axis) pad(lo, hi, length vg.Length) {
+	if lo <= 0 && hi <= 0 {
+		return
+	}
+	lo, hi = max(lo, 0), max(hi, 0)
+	if lo+hi >= length/2 {
+		return // the marks are wider than half the axis: nothing sensible to do
+	}
+	to, from := func(v float64) float64 { return v }, func(v float64) float64 { return v }
+	if x.kind == Log {
+		to, from = math.Log10, func(v float64) float64 { return math.Pow(10, v) }
+	}
+	a := x.a
+	min, max := to(a.Min), to(a.Max)
+	span := (max - min) * float64(length/(length-lo-hi))
+	a.Min, a.Max = from(min-span*float64(lo/length)), from(max+span*float64(hi/length))
+	if x.kind == Nominal {
+		// Short of the next position beyond the names, which would be an empty, unnamed row.
+		const short = 0.02
+		a.Min, a.Max = math.Max(a.Min, math.Ceil(x.min)-1+short), math.Min(a.Max, math.Floor(x.max)+1-short)
+	}
 }
 
 // ticker sets the axis's tick marker for an axis length points long.
@@ -214,24 +221,75 @@ func (x *axis) ticker(length vg.Length) {
 	fit := labelFit{style: x.a.Tick.Label, length: length, vertical: x.vertical}
 	switch x.kind {
 	case Decimal, Integer:
-		x.a.Tick.Marker = linearTicks{integer: x.kind == Integer, fit: fit, top: x.labelTop}
+		x.a.Tick.Marker = linearTicks{integer: x.kind == Integer, fit: fit}
 	case Log:
-		x.a.Tick.Marker = logTicks{fit: fit, top: x.labelTop}
+		x.a.Tick.Marker = logTicks{fit: fit}
 	}
 }
 
-// prepare sets the tick markers and the bar widths of q for drawing in area, and returns
-// the plot area. The markers depend on the axes' lengths, which depend on the tick labels'
-// sizes: a first guess, then the lengths that guess gives, is close enough.
+// FrameGap is the least distance, in points, between a mark of the data and an edge of the
+// plot area: a bar, point, error bar or line that touches an edge reads as cut by it.
+const FrameGap = 6
+
+// prepare sets the tick markers, the ranges and the bar widths of q for drawing in area,
+// and returns the plot area. The markers depend on the axes' lengths, which depend on the
+// tick labels' sizes: a first guess, then the lengths that guess gives, is close enough.
+// The ranges are padded until every mark of the data keeps FrameGap from the plot area's
+// edges, but for the bars and lines that stand on the bottom edge at zero: a histogram's
+// outline, a bar from zero. Padding the range changes the bars' widths and the labels,
+// so it is repeated until nothing moves (two or three rounds).
 func (p *Plot) prepare(q *plot.Plot, area draw.Canvas, x, y axis) draw.Canvas {
-	x.ticker(area.Size().X - 50)
-	y.ticker(area.Size().Y - 40)
-	dc := q.DataCanvas(area)
-	x.ticker(dc.Size().X)
-	y.ticker(dc.Size().Y)
-	dc = q.DataCanvas(area)
-	p.fitBars(q, dc)
+	x.reset()
+	y.reset()
+	var dc draw.Canvas
+	for range 8 {
+		x.ticker(area.Size().X - 50)
+		y.ticker(area.Size().Y - 40)
+		dc = q.DataCanvas(area)
+		x.ticker(dc.Size().X)
+		y.ticker(dc.Size().Y)
+		dc = q.DataCanvas(area)
+		p.fitBars(q, dc)
+		left, right, bottom, top := p.overshoot(q, dc)
+		const settled = 0.01 // points
+		if max(left, right, bottom, top) < settled {
+			break
+		}
+		x.pad(left+settled, right+settled, dc.Size().X)
+		y.pad(bottom+settled, top+settled, dc.Size().Y)
+	}
 	return dc
+}
+
+// overshoot is how far, in points, the data's marks come nearer to each edge of the plot
+// area dc than FrameGap (0 where they keep it).
+func (p *Plot) overshoot(q *plot.Plot, dc draw.Canvas) (left, right, bottom, top vg.Length) {
+	inner := grow(dc.Rectangle, -FrameGap)
+	for _, d := range p.data {
+		ext, ok := markOf(d, q, dc).extent()
+		if !ok {
+			continue
+		}
+		floor := inner.Min.Y
+		if standsOnBase(d) && q.Y.Min == 0 {
+			floor = dc.Min.Y - vg.Points(lineWidth) // down to the edge, and half a line's width
+		}
+		left = max(left, inner.Min.X-ext.Min.X)
+		right = max(right, ext.Max.X-inner.Max.X)
+		bottom = max(bottom, floor-ext.Min.Y)
+		top = max(top, ext.Max.Y-inner.Max.Y)
+	}
+	return left, right, bottom, top
+}
+
+// standsOnBase reports whether a plotter's marks may stand on the bottom edge of the plot
+// area when the y axis starts at zero: bars, and lines such as a histogram's outline.
+func standsOnBase(d plot.Plotter) bool {
+	switch d.(type) {
+	case *plotter.BarChart, *plotter.Line:
+		return true
+	}
+	return false
 }
 
 // fitBars gives bars most of their slot, one unit of x wide, shared by the bar series
@@ -316,11 +374,42 @@ type segment struct {
 // marks draws p's data plotters into the plot area dc of q on a recorder and collects what
 // they drew.
 func (p *Plot) marks(q *plot.Plot, dc draw.Canvas) marks {
-	rec := &recorder.Canvas{}
-	rc := draw.Canvas{Canvas: rec, Rectangle: dc.Rectangle}
+	var m marks
 	for _, d := range p.data {
-		d.Plot(rc, q)
+		md := markOf(d, q, dc)
+		m.segments = append(m.segments, md.segments...)
+		m.boxes = append(m.boxes, md.boxes...)
 	}
+	return m
+}
+
+// extent is the rectangle that holds every mark, with the lines' widths, and whether there
+// is any mark.
+func (m marks) extent() (vg.Rectangle, bool) {
+	var r vg.Rectangle
+	first := true
+	add := func(b vg.Rectangle) {
+		if first {
+			r, first = b, false
+			return
+		}
+		r.Min.X, r.Min.Y = min(r.Min.X, b.Min.X), min(r.Min.Y, b.Min.Y)
+		r.Max.X, r.Max.Y = max(r.Max.X, b.Max.X), max(r.Max.Y, b.Max.Y)
+	}
+	for _, b := range m.boxes {
+		add(b)
+	}
+	for _, s := range m.segments {
+		add(grow(vg.Rectangle{Min: vg.Point{X: min(s.a.X, s.b.X), Y: min(s.a.Y, s.b.Y)}, Max: vg.Point{X: max(s.a.X, s.b.X), Y: max(s.a.Y, s.b.Y)}}, s.half))
+	}
+	return r, !first
+}
+
+// markOf draws one data plotter into the plot area dc of q on a recorder and collects what
+// it drew.
+func markOf(d plot.Plotter, q *plot.Plot, dc draw.Canvas) marks {
+	rec := &recorder.Canvas{}
+	d.Plot(draw.Canvas{Canvas: rec, Rectangle: dc.Rectangle}, q)
 	var m marks
 	tr := []affine{identity}
 	width := vg.Length(0)

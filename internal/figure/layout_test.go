@@ -4,7 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 
 	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/internal/figure/figuretest"
@@ -30,15 +32,17 @@ func TestLegendPlacement(t *testing.T) {
 		},
 		{
 			// Lines along the top, the middle and the bottom, and up the middle: no corner
-			// or edge is free, but stretching the axis frees a band above the top line.
-			name: "stretched",
+			// or edge is free, so the legend goes above the plot area rather than into a
+			// band made by stretching the axis above the data.
+			name: "no room inside",
 			chart: figure.Chart{Series: []figure.Series{
 				{Label: "top", Kind: figure.Line, XYs: plotter.XYs{{X: 0, Y: 1}, {X: 1, Y: 1}}},
 				{Label: "bottom", Kind: figure.Line, XYs: plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}}},
 				{Label: "middle", Kind: figure.Line, XYs: plotter.XYs{{X: 0.5, Y: 0}, {X: 0.5, Y: 1}}},
 				{Label: "half", Kind: figure.Line, XYs: plotter.XYs{{X: 0, Y: 0.5}, {X: 1, Y: 0.5}}},
 			}},
-			want: func(l figure.Layout) bool { return top(l) && l.Y.Max > 1 },
+			want:    func(l figure.Layout) bool { return l.Legend.Min.Y >= l.Data.Max.Y && l.Y.Max < 1.1 },
+			outside: true,
 		},
 		{
 			// Four lines of seven entries fill the plot: the legend goes above it.
@@ -71,29 +75,39 @@ func TestLegendPlacement(t *testing.T) {
 	}
 }
 
-// TestStretchLabelsOnlyData: when the y axis is stretched for the legend, no tick claims a
-// value above the data.
-func TestStretchLabelsOnlyData(t *testing.T) {
-	p, err := figure.Chart{Series: []figure.Series{
-		{Label: "top", Kind: figure.Line, XYs: plotter.XYs{{X: 0, Y: 1}, {X: 1, Y: 1}}},
-		{Label: "bottom", Kind: figure.Line, XYs: plotter.XYs{{X: 0, Y: 0}, {X: 1, Y: 0}}},
-		{Label: "middle", Kind: figure.Line, XYs: plotter.XYs{{X: 0.5, Y: 0}, {X: 0.5, Y: 1}}},
-		{Label: "half", Kind: figure.Line, XYs: plotter.XYs{{X: 0, Y: 0.5}, {X: 1, Y: 0.5}}},
+// TestFrameGap: the axes reach past the data so that no mark comes within FrameGap of the
+// plot area's edges. A bar of height 1 from zero may stand on the bottom edge; the points at
+// (0, 0) and (4, 1), each drawn as a circle of radius 2.2 pt (the first series' glyph), keep
+// 3 pt from the edges they are nearest (measured here on the canvas from the axes as drawn).
+func TestFrameGap(t *testing.T) {
+	p, err := figure.Chart{XTicks: figure.Integer, Series: []figure.Series{
+		{Label: "points", Kind: figure.Points, XYs: plotter.XYs{{X: 0, Y: 0}, {X: 4, Y: 1}}}, // circles
+		{Label: "bars", Kind: figure.Bars, XYs: plotter.XYs{{X: 1, Y: 1}, {X: 2, Y: 0.5}}},
 	}}.Plot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	lay, err := p.Layout(figure.Paper())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !(lay.Y.Max > 1) {
-		t.Fatalf("y axis not stretched: up to %v", lay.Y.Max)
-	}
-	for _, tk := range lay.Y.Tick.Marker.Ticks(lay.Y.Min, lay.Y.Max) {
-		if tk.Value > 1+1e-9 {
-			t.Errorf("tick %q at %v above the data's top, 1", tk.Label, tk.Value)
+	for _, size := range []figure.Size{figure.Column, figure.Full} {
+		lay, err := p.Layout(figure.Options{Size: size})
+		if err != nil {
+			t.Fatal(err)
 		}
+		d := lay.Data
+		at := func(a plot.Axis, v float64, lo, hi vg.Length) vg.Length { return lo + vg.Length(a.Norm(v))*(hi-lo) }
+		const r, gap = 2.2, figure.FrameGap
+		if x := at(lay.X, 0, d.Min.X, d.Max.X); x-r < d.Min.X+gap-0.02 {
+			t.Errorf("%s: the point at x=0 is drawn %.2f pt from the left edge", size, x-r-d.Min.X)
+		}
+		if y := at(lay.Y, 0, d.Min.Y, d.Max.Y); y-r < d.Min.Y+gap-0.02 {
+			t.Errorf("%s: the point at y=0 is drawn %.2f pt from the bottom edge", size, y-r-d.Min.Y)
+		}
+		if x := at(lay.X, 4, d.Min.X, d.Max.X); x+r > d.Max.X-gap+0.02 {
+			t.Errorf("%s: the point at x=4 is drawn %.2f pt from the right edge", size, d.Max.X-x-r)
+		}
+		if y := at(lay.Y, 1, d.Min.Y, d.Max.Y); y+r > d.Max.Y-gap+0.02 {
+			t.Errorf("%s: the bar and the point at y=1 reach %.2f pt from the top edge", size, d.Max.Y-y-r)
+		}
+		figuretest.Check(t, "frame gap", p)
 	}
 }
 

@@ -14,6 +14,8 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgpdf"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/shogilab/shogilab/internal/atomicfile"
 )
 
 // Encode draws p as o says (at o.Size, with its title if o.Titles; o.Formats is not used)
@@ -68,21 +70,17 @@ func (p *Plot) Save(dir, name string, o Options) ([]string, error) {
 	return paths, nil
 }
 
+// writeFile writes a figure through package atomicfile: a killed run or a full disk leaves
+// the previous figure, not a part of the new one.
 func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
+	err := atomicfile.Write(path, func(w io.Writer) error {
+		buf := bufio.NewWriter(w)
+		if err := write(buf); err != nil {
+			return err
+		}
+		return buf.Flush()
+	})
 	if err != nil {
-		return fmt.Errorf("figure: %w", err)
-	}
-	buf := bufio.NewWriter(f)
-	if err := write(buf); err != nil {
-		f.Close()
-		return err
-	}
-	if err := buf.Flush(); err != nil {
-		f.Close()
-		return fmt.Errorf("figure: writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
 		return fmt.Errorf("figure: writing %s: %w", path, err)
 	}
 	return nil

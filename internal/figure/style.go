@@ -116,11 +116,11 @@ type Options struct {
 }
 
 // Paper is how figures go into a paper: PDF, one column wide, without titles (what
-// cmd/figures writes by default).
+// cmd/figures and analyze write by default).
 func Paper() Options { return Options{Size: Column, Formats: Formats{PDF}} }
 
-// Screen is how the commands that plot as a side job (analyze, solve) save figures by
-// default: PNG and SVG, full width, with titles.
+// Screen is how the commands that plot as a side job (solve) save figures by default: PNG
+// and SVG, full width, with titles.
 func Screen() Options { return Options{Size: Full, Formats: Formats{PNG, SVG}, Titles: true} }
 
 // Notebook is how notebooks show figures inline: PNG, full width, with titles.

@@ -37,11 +37,10 @@ const minLabels = 3
 var ladder = []float64{1, 2, 5}
 
 // linearTicks labels a linear axis with the finest step of the 1-2-5 ladder whose labels
-// fit along it, but never fewer than minLabels of them. It marks no value above top.
+// fit along it, but never fewer than minLabels of them.
 type linearTicks struct {
 	integer bool
 	fit     labelFit
-	top     float64
 }
 
 // labelFit says whether labels fit along an axis.
@@ -79,12 +78,11 @@ func (f labelFit) fits(min, max float64, ticks []plot.Tick) bool {
 }
 
 func (lt linearTicks) Ticks(min, max float64) []plot.Tick {
-	hi := math.Min(max, lt.top)
-	if !(hi > min) {
+	if !(max > min) {
 		return nil
 	}
 	// From a step that gives about a hundred labels up to one that gives one.
-	k := int(math.Floor(math.Log10((hi - min) / 100)))
+	k := int(math.Floor(math.Log10((max - min) / 100)))
 	var best []plot.Tick
 	for ; ; k++ {
 		for _, m := range ladder {
@@ -92,7 +90,7 @@ func (lt linearTicks) Ticks(min, max float64) []plot.Tick {
 			if lt.integer && step < 1 {
 				continue
 			}
-			ticks := linear(min, hi, m, k, lt.integer)
+			ticks := linear(min, max, m, k, lt.integer)
 			if labelled(ticks) < minLabels {
 				if best == nil { // the range holds fewer than three labels at any step
 					return ticks
@@ -108,7 +106,8 @@ func (lt linearTicks) Ticks(min, max float64) []plot.Tick {
 }
 
 // linear returns the labelled ticks at multiples of m×10^k in [min, max] and minor ticks
-// between them (at 10^k, or at 10^(k-1) for m = 1), whole numbers only if integer.
+// between them (at 10^k, or at 10^(k-1) for m = 1), whole numbers only if integer. No tick
+// lies beyond the outermost labels: an axis is labelled up to its ends.
 func linear(min, max, m float64, k int, integer bool) []plot.Tick {
 	step := m * math.Pow(10, float64(k))
 	minor := math.Pow(10, float64(k))
@@ -133,7 +132,24 @@ func linear(min, max, m float64, k int, integer bool) []plot.Tick {
 		}
 		ticks = append(ticks, t)
 	}
-	return ticks
+	return labelledSpan(ticks)
+}
+
+// labelledSpan drops the ticks before the first labelled one and after the last.
+func labelledSpan(ticks []plot.Tick) []plot.Tick {
+	first, last := -1, -1
+	for i, t := range ticks {
+		if t.Label != "" {
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first < 0 {
+		return nil
+	}
+	return ticks[first : last+1]
 }
 
 func max0(n int) int {
@@ -151,6 +167,19 @@ func labelled(ticks []plot.Tick) int {
 		}
 	}
 	return n
+}
+
+// Thousands writes n with commas between groups of three digits (1,000 and 16,777,216), as
+// the captions write counts.
+func Thousands(n int) string {
+	if n < 0 {
+		return "-" + Thousands(-n)
+	}
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // number writes v with the given decimals, thousands separated by commas from 10,000 on
@@ -174,18 +203,16 @@ func number(v float64, decimals int) string {
 	return s
 }
 
-// logTicks labels a logarithmic axis that runs from a whole decade: every decade as 10^n
-// (drawn with a raised exponent by powers), skipping decades evenly if they do not fit; an
-// axis of fewer than minLabels decades at 1, 2 and 5 times the powers of ten. It marks no
-// value above top.
+// logTicks labels a logarithmic axis: every decade as 10^n (drawn with a raised exponent by
+// powers), skipping decades evenly if they do not fit; an axis of fewer than minLabels
+// decades at 1, 2 and 5 times the powers of ten. No tick lies beyond the outermost labels.
 type logTicks struct {
 	fit labelFit
-	top float64
 }
 
 func (lt logTicks) Ticks(min, max float64) []plot.Tick {
 	lo := int(math.Ceil(math.Log10(min) - 1e-9))
-	hi := int(math.Floor(math.Log10(math.Min(max, lt.top)) + 1e-9))
+	hi := int(math.Floor(math.Log10(max) + 1e-9))
 	if hi-lo+1 < minLabels {
 		var ticks []plot.Tick
 		for e := lo; e <= hi; e++ {
@@ -198,7 +225,7 @@ func (lt logTicks) Ticks(min, max float64) []plot.Tick {
 				ticks = append(ticks, t)
 			}
 		}
-		return ticks
+		return labelledSpan(ticks)
 	}
 	var best []plot.Tick
 	for every := 1; ; every++ {
@@ -214,6 +241,7 @@ func (lt logTicks) Ticks(min, max float64) []plot.Tick {
 				ticks = append(ticks, plot.Tick{Value: float64(d) * p})
 			}
 		}
+		ticks = labelledSpan(ticks)
 		if labelled(ticks) < minLabels {
 			return best
 		}

@@ -92,36 +92,45 @@ func apply(src []byte, was, now string) ([]byte, error) {
 	}
 }
 
-// check reports the first entry of list that is malformed or does not apply to the
-// module at root.
+// check reports every entry of list that is malformed or does not apply to the module at
+// root, one line each, so that one run after an edit names all the entries to update.
 func check(root string, list []Mutant) error {
+	var errs []error
 	ids := map[string]bool{}
 	for _, m := range list {
-		switch {
-		case m.ID == "" || strings.ContainsAny(m.ID, " ,"):
-			return fmt.Errorf("mutant %q: an id is one word without commas", m.ID)
-		case ids[m.ID]:
-			return fmt.Errorf("mutant %s: the id is used twice", m.ID)
-		case m.Was == m.Now:
-			return fmt.Errorf("mutant %s: the change changes nothing", m.ID)
-		case len(m.Tests) == 0:
-			return fmt.Errorf("mutant %s: no test packages", m.ID)
+		if err := checkOne(root, m, ids); err != nil {
+			errs = append(errs, err)
 		}
-		ids[m.ID] = true
-		src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(m.File)))
-		if err != nil {
-			return fmt.Errorf("mutant %s: %w", m.ID, err)
+	}
+	return errors.Join(errs...)
+}
+
+// checkOne reports what is wrong with m, whose id must not be in ids (it is added).
+func checkOne(root string, m Mutant, ids map[string]bool) error {
+	switch {
+	case m.ID == "" || strings.ContainsAny(m.ID, " ,"):
+		return fmt.Errorf("mutant %q: an id is one word without commas", m.ID)
+	case ids[m.ID]:
+		return fmt.Errorf("mutant %s: the id is used twice", m.ID)
+	case m.Was == m.Now:
+		return fmt.Errorf("mutant %s: the change changes nothing", m.ID)
+	case len(m.Tests) == 0:
+		return fmt.Errorf("mutant %s: no test packages", m.ID)
+	}
+	ids[m.ID] = true
+	src, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(m.File)))
+	if err != nil {
+		return fmt.Errorf("mutant %s: %w (the code moved: update internal/mutants/list.go)", m.ID, err)
+	}
+	if _, err := apply(src, m.Was, m.Now); err != nil {
+		return fmt.Errorf("mutant %s: %s: %w", m.ID, m.File, err)
+	}
+	for _, p := range m.Tests {
+		if !strings.HasPrefix(p, "./") {
+			return fmt.Errorf("mutant %s: test package %q: want a path from the module's root, as ./retro/", m.ID, p)
 		}
-		if _, err := apply(src, m.Was, m.Now); err != nil {
-			return fmt.Errorf("mutant %s: %s: %w", m.ID, m.File, err)
-		}
-		for _, p := range m.Tests {
-			if !strings.HasPrefix(p, "./") {
-				return fmt.Errorf("mutant %s: test package %q: want a path from the module's root, as ./retro/", m.ID, p)
-			}
-			if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err != nil {
-				return fmt.Errorf("mutant %s: test package %s: %w", m.ID, p, err)
-			}
+		if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(p))); err != nil {
+			return fmt.Errorf("mutant %s: test package %s: %w", m.ID, p, err)
 		}
 	}
 	return nil

@@ -20,8 +20,9 @@ type Mutant struct {
 
 // planted is the audit's list, by package: the checkers (retro's proof and disproof
 // checkers, the solver's proof files and checkpoints), the match harness (selfplay's
-// pairing, seeds and standings), the statistics (analysis/sprt), and the other rows of
-// issue 38 (Parquet tables, the network's fit, the evaluator's mate search).
+// pairing and seeds; analysis/match's standings of a match), the statistics
+// (analysis/sprt), and the other rows of issue 38 (Parquet tables, the network's fit, the
+// evaluator's mate search).
 var planted = []Mutant{
 	// retro: CheckProof.
 	{ID: "proof-memo", File: "retro/proof.go", Issue: true,
@@ -72,8 +73,11 @@ var planted = []Mutant{
 
 	// solver: proof files.
 	{ID: "prooffile-entries", File: "solver/prooffile.go", Issue: true,
-		Was: `n != entries`, Now: `n > entries`,
-		What: "a file with more lines than its entries header is read", Tests: []string{"./solver/"}},
+		Was: `if entries != declared {`, Now: `if entries > declared {`,
+		What: "a file with fewer lines than its entries header is read", Tests: []string{"./solver/"}},
+	{ID: "prooffile-entries-early", File: "solver/prooffile.go",
+		Was: `if entries == declared {`, Now: `if false {`,
+		What: "lines past the entries header are read and held before the count is checked", Tests: []string{"./solver/"}},
 	{ID: "prooffile-duplicate", File: "solver/prooffile.go", Issue: true,
 		Was: `if _, dup := moves[p.Code()]; dup {`, Now: `if _, dup := moves[p.Code()]; dup && false {`,
 		What: "a position listed twice keeps its last move", Tests: []string{"./solver/"}},
@@ -125,7 +129,7 @@ var planted = []Mutant{
 		Now:  `first, disproved = c.State.Plies, c.State.Disproved`,
 		What: "a resumed search forgets the time spent before the checkpoint", Tests: []string{"./solver/"}},
 
-	// selfplay: seeds, pairing, standings.
+	// selfplay: seeds, pairing.
 	{ID: "side-seed", File: "selfplay/seed.go", Issue: true,
 		Was: `return splitMix64(game + uint64(c) + 1)`, Now: `return splitMix64(game + 1)`,
 		What: "both sides of a game get the same seed", Tests: []string{"./selfplay/"}},
@@ -146,26 +150,44 @@ var planted = []Mutant{
 		Was:  `func (m *Match) AIsSente(id int) bool { return !m.Pairs || id%2 == 0 }`,
 		Now:  `func (m *Match) AIsSente(id int) bool { return true }`,
 		What: "A plays Sente in both games of a pair", Tests: []string{"./selfplay/"}},
-	{ID: "score-a", File: "selfplay/game.go",
-		Was: `case (g.Result == record.Sente) == m.AIsSente(g.ID):`, Now: `case (g.Result == record.Sente) != m.AIsSente(g.ID):`,
-		What: "A is scored with B's result", Tests: []string{"./selfplay/"}},
+
 	{ID: "play-side-seed", File: "selfplay/game.go",
 		Was:  `p, err := spec.New(ctx, SideSeed(seed, minishogi.Color(c)), m.Engines)`,
 		Now:  `p, err := spec.New(ctx, SideSeed(seed, minishogi.Sente), m.Engines)`,
 		What: "both players of a game are made with Sente's seed", Tests: []string{"./selfplay/"}},
-	{ID: "standings-pair-key", File: "selfplay/standings.go",
-		Was: `pair := g.ID / 2`, Now: `pair := g.ID`,
-		What: "no pair ever completes", Tests: []string{"./selfplay/"}},
-	{ID: "standings-pair-points", File: "selfplay/standings.go",
-		Was: `s.Pairs.Add(first + a)`, Now: `s.Pairs.Add(first + first)`,
-		What: "a pair is counted by its first game alone", Tests: []string{"./selfplay/"}},
-	{ID: "standings-estimate-games", File: "selfplay/standings.go",
-		Was: `return sprt.Estimate(s.Pairs.Units())`, Now: `return sprt.Estimate(s.Games.Units())`,
-		What: "a paired match is estimated from its games as if independent", Tests: []string{"./selfplay/"}},
-	{ID: "recount-colours", File: "selfplay/standings.go",
-		Was: `if !r.match.AIsSente(g.ID) {`, Now: `if false {`,
-		What: "a recount takes Sente for A in every game", Tests: []string{"./selfplay/"}},
 
+	// analysis/match: a match's standings, counted from its records.
+	{ID: "score-a", File: "analysis/match/standings.go",
+		Was: `case (g.Result == record.Sente) == s.AIsSente(g.ID):`, Now: `case (g.Result == record.Sente) != s.AIsSente(g.ID):`,
+		What: "A is scored with B's result", Tests: []string{"./analysis/match/"}},
+	{ID: "match-a-sente-parity", File: "analysis/match/standings.go",
+		Was:  `func (s *Standings) AIsSente(id int) bool { return !s.pairs || id%2 == 0 }`,
+		Now:  `func (s *Standings) AIsSente(id int) bool { return !s.pairs || id%2 == 1 }`,
+		What: "the standings take A for Gote in the first game of a pair", Tests: []string{"./analysis/match/"}},
+	{ID: "standings-pair-key", File: "analysis/match/standings.go",
+		Was: `pair := g.ID / 2`, Now: `pair := g.ID`,
+		What: "no pair ever completes", Tests: []string{"./analysis/match/"}},
+	{ID: "standings-pair-points", File: "analysis/match/standings.go",
+		Was: `r := pairResult{points: first.points + points}`, Now: `r := pairResult{points: first.points + first.points}`,
+		What: "a pair is counted by its first game alone", Tests: []string{"./analysis/match/"}},
+	{ID: "standings-estimate-games", File: "analysis/match/standings.go",
+		Was: `return sprt.Estimate(s.Pairs.Units())`, Now: `return sprt.Estimate(s.Games.Units())`,
+		What: "a paired match is estimated from its games as if independent", Tests: []string{"./analysis/match/"}},
+	{ID: "recount-colours", File: "analysis/match/standings.go",
+		Was: `if !s.AIsSente(g.ID) {`, Now: `if false {`,
+		What: "the records' players are read with A as Sente in every game", Tests: []string{"./analysis/match/"}},
+	{ID: "match-replayed-game", File: "analysis/match/standings.go",
+		Was: `if s.seenGames[sig] {`, Now: `if false {`,
+		What: "a game that replays an earlier one counts again", Tests: []string{"./analysis/match/"}},
+	{ID: "match-replayed-pair", File: "analysis/match/standings.go",
+		Was: `if s.seenPairs[psig] {`, Now: `if false {`,
+		What: "a pair that replays an earlier one counts again", Tests: []string{"./analysis/match/"}},
+	{ID: "match-pair-order", File: "analysis/match/standings.go",
+		Was: `if g.ID%2 == 0 {`, Now: `if false {`,
+		What: "a pair's identity depends on which of its games ended first", Tests: []string{"./analysis/match/"}},
+	{ID: "match-signature-players", File: "analysis/match/standings.go",
+		Was: `b.Write(players)`, Now: `_ = players`,
+		What: "games with one start and one list of moves are one game whoever played them", Tests: []string{"./analysis/match/"}},
 	// analysis/sprt.
 	{ID: "sprt-bounds-swap", File: "analysis/sprt/sprt.go", Issue: true, Short: true,
 		Was:  `return math.Log(t.Beta / (1 - t.Alpha)), math.Log((1 - t.Beta) / t.Alpha)`,

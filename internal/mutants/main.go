@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -15,9 +16,13 @@ import (
 	"github.com/shogilab/shogilab/internal/cli"
 )
 
-func main() { os.Exit(cli.RunOne("mutants", run, os.Args[1:], os.Stdout, os.Stderr)) }
+// The audit stops on its own when ctx is cancelled (go test is killed with it) and then
+// removes its copy of the module.
+func main() {
+	os.Exit(cli.RunOne(cli.Command{Name: "mutants", Run: run, Graceful: true}, os.Args[1:], os.Stdout, os.Stderr))
+}
 
-func run(args []string, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("mutants", flag.ContinueOnError)
 	module := fs.String("module", "", "the module to audit (default: the one holding the current directory)")
 	only := fs.String("only", "", "comma-separated ids of the planted bugs to run (default: all)")
@@ -61,8 +66,6 @@ func run(args []string, stdout, stderr io.Writer) error {
 	if err := copyModule(root, tmp); err != nil {
 		return fmt.Errorf("copying %s: %w", root, err)
 	}
-	ctx, stop := cli.Interruptible()
-	defer stop()
 	runs := len(packages(chosen))
 	for _, m := range chosen {
 		runs += len(m.modes())

@@ -36,6 +36,50 @@ func TestApply(t *testing.T) {
 	}
 }
 
+// TestCheckNamesStaleRows: a table whose rows no longer apply is refused before anything
+// runs, with every such row named and why: text that is gone, text that occurs twice, a
+// file that is gone, a test package that is gone.
+func TestCheckNamesStaleRows(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "add.go"), []byte("package tiny\n\nfunc Add(a, b int) int { return a + b }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	list := []Mutant{
+		{ID: "fine", File: "add.go", Was: "a + b", Now: "a - b", Tests: []string{"./"}},
+		{ID: "gone", File: "add.go", Was: "a * b", Now: "a / b", Tests: []string{"./"}},
+		{ID: "twice", File: "add.go", Was: "b", Now: "a", Tests: []string{"./"}},
+		{ID: "moved", File: "sub.go", Was: "a - b", Now: "a + b", Tests: []string{"./"}},
+		{ID: "no-tests", File: "add.go", Was: "a + b", Now: "b + a", Tests: []string{"./sub/"}},
+	}
+	err := check(dir, list)
+	if err == nil {
+		t.Fatal("a table with stale rows is accepted")
+	}
+	lines := strings.Split(err.Error(), "\n")
+	want := []string{
+		`mutant gone: add.go: the text "a * b" is not in the file (the code changed: update internal/mutants/list.go)`,
+		`mutant twice: add.go: the text "b" occurs 2 times in the file; make it unique`,
+		"mutant moved: open " + filepath.Join(dir, "sub.go") + ": no such file or directory (the code moved: update internal/mutants/list.go)",
+		"mutant no-tests: test package ./sub/: stat " + filepath.Join(dir, "sub") + ": no such file or directory",
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("%d errors, want %d:\n%v", len(lines), len(want), err)
+	}
+	for i := range want {
+		if lines[i] != want[i] {
+			t.Errorf("error %d: %s\nwant %s", i, lines[i], want[i])
+		}
+	}
+	// The command checks the rows it is asked to run before it copies or runs anything:
+	// here the module is dir, which has none of the table's files.
+	var stdout, stderr strings.Builder
+	err = run(context.Background(), []string{"-module", dir, "-only", "proof-memo,side-seed"}, &stdout, &stderr)
+	if err == nil || !strings.Contains(err.Error(), "mutant proof-memo: open "+filepath.Join(dir, "retro", "proof.go")) ||
+		!strings.Contains(err.Error(), "mutant side-seed: open ") || stdout.Len() > 0 {
+		t.Errorf("mutants -module on a module without the files: %v (printed %q)", err, stdout.String())
+	}
+}
+
 // TestFailedBy reads outputs of go test as it prints them.
 func TestFailedBy(t *testing.T) {
 	for _, c := range []struct{ name, out, want string }{

@@ -107,22 +107,22 @@ func (s *BushiStudy) Figures() []Figure {
 	}
 	layersFig := chartFigure("bushi_default_layers",
 		fmt.Sprintf("Bushi shogi with the default cube layout (%s), solved exactly by retrograde analysis (package internal/bushiplay; `go run ./cmd/solve bushi --json` prints the same solution, shipped as datasets/bushi/default-layout.json): the positions first reached at each ply from the empty board (%s in all, ply 0 the empty board; plies 1 and 2 are the placements). %s wins in %d plies under perfect play; of all %s play positions %s are wins for Black, %s for White and %d draws; of the %d positions after both placements, Black to move, %d are won by Black and %d by White.",
-			s.Layout.Compact(), thousands(s.Reachable), capitalize(s.Winner.String()), s.Plies,
-			thousands(s.Positions.BlackWins+s.Positions.WhiteWins+s.Positions.Draws), thousands(s.Positions.BlackWins), thousands(s.Positions.WhiteWins), s.Positions.Draws,
+			s.Layout.Compact(), figure.Thousands(s.Reachable), capitalize(s.Winner.String()), s.Plies,
+			figure.Thousands(s.Positions.BlackWins+s.Positions.WhiteWins+s.Positions.Draws), figure.Thousands(s.Positions.BlackWins), figure.Thousands(s.Positions.WhiteWins), s.Positions.Draws,
 			s.AfterSetup.BlackWins+s.AfterSetup.WhiteWins+s.AfterSetup.Draws, s.AfterSetup.BlackWins, s.AfterSetup.WhiteWins),
 		figure.Chart{Title: "Bushi shogi, default layout: positions first reached by ply", XLabel: "ply", YLabel: "positions",
 			XTicks: figure.Integer, YTicks: figure.Integer, Series: []figure.Series{layers}})
 
 	st := s.Layouts
-	classes := figure.Series{Label: fmt.Sprintf("layouts up to rotation (%s)", thousands(st.Classes)), Kind: figure.Bars}
-	raw := figure.Series{Label: fmt.Sprintf("all layouts (%s)", thousands(st.Raw)), Kind: figure.Points}
+	classes := figure.Series{Label: fmt.Sprintf("layouts up to rotation (%s)", figure.Thousands(st.Classes)), Kind: figure.Bars}
+	raw := figure.Series{Label: fmt.Sprintf("all layouts (%s)", figure.Thousands(st.Raw)), Kind: figure.Points}
 	var parts []string
 	for i, w := range bushiWinners {
 		r := st.Results[w]
 		classes.XYs = append(classes.XYs, plotter.XY{X: float64(i), Y: float64(r.Classes) / float64(st.Classes)})
 		raw.XYs = append(raw.XYs, plotter.XY{X: float64(i), Y: float64(r.Layouts) / float64(st.Raw)})
-		part := fmt.Sprintf("%s: %s classes (%.2f%%), %s layouts (%.2f%%)", w, thousands(r.Classes), 100*float64(r.Classes)/float64(st.Classes),
-			thousands(r.Layouts), 100*float64(r.Layouts)/float64(st.Raw))
+		part := fmt.Sprintf("%s: %s classes (%.2f%%), %s layouts (%.2f%%)", w, figure.Thousands(r.Classes), 100*float64(r.Classes)/float64(st.Classes),
+			figure.Thousands(r.Layouts), 100*float64(r.Layouts)/float64(st.Raw))
 		if r.Longest != "" {
 			part += fmt.Sprintf(", longest forced win %d plies", r.LongestPlies)
 		}

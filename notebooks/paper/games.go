@@ -3,7 +3,6 @@ package paper
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/shogilab/shogilab/analysis/gamestats"
 	"github.com/shogilab/shogilab/analysis/openings"
@@ -93,90 +92,37 @@ func (s *GamesStudy) FromStart() (lines, firstMoves []openings.Line) {
 }
 
 // Figures are the first moves and the most played lines with Sente's score, the game lengths
-// by result, and the ratings.
+// by result, and the ratings. Their captions are the analyses' (with the data named here and
+// the command that prints the same numbers), as analyze writes them beside a user's figures.
 func (s *GamesStudy) Figures() []Figure {
 	const startName = "the normal start"
 	dataset := fmt.Sprintf("%d games of the MCTS engine against itself at 400 playouts a move (datasets/selfplay/mcts400, made by `go run ./cmd/selfplay --games 200 --playouts 400 --seed 1`)", s.Games.Matched)
-	openingsCmd := fmt.Sprintf("`go run ./cmd/analyze openings --depth %d --top %d %s`", OpeningDepth, TopLineCount, SelfplayGames)
+	openingsCmd := fmt.Sprintf(" Same numbers: `go run ./cmd/analyze openings --depth %d --top %d %s`.", OpeningDepth, TopLineCount, SelfplayGames)
 	lines, first := s.FromStart()
 
-	var firstText []string
-	for _, l := range first {
-		firstText = append(firstText, fmt.Sprintf("%s %d games, score %.2f [%.2f, %.2f]", l.Moves[0], l.Games, l.Score, l.Interval[0], l.Interval[1]))
-	}
 	firstFig := Figure{
-		Name: "games_first_moves",
-		Caption: fmt.Sprintf("Sente's score (a draw counting half) after each first move from the normal start, with Wilson 95%% score intervals, in %s. %s. Same numbers: %s.",
-			dataset, strings.Join(firstText, "; "), openingsCmd),
-		Draw: func() (*figure.Plot, error) { return openings.PlotFirstMoves(first, startName) },
+		Name:    "games_first_moves",
+		Caption: openings.FirstMovesCaption(first, startName, dataset) + openingsCmd,
+		Draw:    func() (*figure.Plot, error) { return openings.PlotFirstMoves(first, startName) },
 	}
-
 	top := openings.TopLines(lines, TopLineCount)
-	most := top[0]
 	topFig := Figure{
-		Name: "games_top_lines",
-		Caption: fmt.Sprintf("The %d most played %d-ply lines from the normal start, with Sente's score (a draw counting half) and its Wilson 95%% score interval, in %s. The most played, %s, occurred in %d games (score %.2f); %d distinct %d-ply lines were played. Same numbers: %s.",
-			len(top), OpeningDepth, dataset, strings.Join(most.Moves, " "), most.Games, most.Score, countDepth(lines, OpeningDepth), OpeningDepth, openingsCmd),
-		Draw: func() (*figure.Plot, error) { return openings.PlotTopLines(top, startName) },
+		Name:    "games_top_lines",
+		Caption: openings.TopLinesCaption(top, lines, startName, dataset) + openingsCmd,
+		Draw:    func() (*figure.Plot, error) { return openings.PlotTopLines(top, startName) },
 	}
-
 	r := s.Report
-	all := r.Lengths[0]
-	var terms []string
-	for _, t := range r.Terminations {
-		terms = append(terms, fmt.Sprintf("%s %d", t.Termination, t.Share.Count))
-	}
 	lengthFig := Figure{
-		Name: "games_lengths",
-		Caption: fmt.Sprintf("Length of the games by result, a histogram in bins of %s, in %s. Sente won %d, Gote %d, draws %d; Sente's score %.3f with Wilson 95%% interval [%.3f, %.3f]. Length in plies: mean %.1f, median %d, quartiles %d and %d, range %d–%d. Terminations: %s. Same numbers: `go run ./cmd/analyze games %s`.",
-			binWidth(s.Report), dataset, r.SenteWins.Count, r.GoteWins.Count, r.Draws.Count, r.SenteScore.Value, r.SenteScore.Interval[0], r.SenteScore.Interval[1],
-			all.Mean, all.Median, all.Q1, all.Q3, all.Min, all.Max, strings.Join(terms, ", "), SelfplayGames),
-		Draw: func() (*figure.Plot, error) { return gamestats.PlotLengths(r) },
+		Name:    "games_lengths",
+		Caption: gamestats.LengthsCaption(r, dataset) + fmt.Sprintf(" Same numbers: `go run ./cmd/analyze games %s`.", SelfplayGames),
+		Draw:    func() (*figure.Plot, error) { return gamestats.PlotLengths(r) },
 	}
-
-	var elo []string
-	for _, p := range s.Ratings.Players {
-		elo = append(elo, fmt.Sprintf("%s %+.0f ± %.0f (%d games, %d–%d–%d)", p.Name, p.Elo, (p.Interval[1]-p.Interval[0])/2, p.Games, p.Wins, p.Draws, p.Losses))
-	}
+	ladder := fmt.Sprintf("%d ladder games (every pair, 20 games in each colour; datasets/selfplay/ladder, made by `go run ./cmd/selfplay --games 20 --seed 2` per pairing, datasets/README.md)", s.Ladder.Matched)
 	ratingFig := Figure{
 		Name: "games_ratings",
-		Caption: fmt.Sprintf("Elo ratings of the MCTS engine at 100, 200 and 400 playouts a move, fitted by maximum likelihood (%s), %s rated 0, with 95%% intervals from the observed information, from %d ladder games (every pair, 20 games in each colour; datasets/selfplay/ladder, made by `go run ./cmd/selfplay --games 20 --seed 2` per pairing, datasets/README.md). Elo (wins–draws–losses): %s. Same numbers: `go run ./cmd/analyze ratings --anchor %s %s`.",
-			modelName(s.Ratings.Model), RatingAnchor, s.Ladder.Matched, strings.Join(elo, "; "), RatingAnchor, LadderGames),
+		Caption: ratings.Caption(s.Ratings, "the MCTS engine at 100, 200 and 400 playouts a move", ladder) +
+			fmt.Sprintf(" Same numbers: `go run ./cmd/analyze ratings --anchor %s %s`.", RatingAnchor, LadderGames),
 		Draw: func() (*figure.Plot, error) { return ratings.Plot(s.Ratings) },
 	}
 	return []Figure{firstFig, topFig, lengthFig, ratingFig}
-}
-
-func countDepth(lines []openings.Line, depth int) int {
-	n := 0
-	for _, l := range lines {
-		if len(l.Moves) == depth {
-			n++
-		}
-	}
-	return n
-}
-
-// binWidth says how wide the bins of the game-length histogram are.
-func binWidth(r gamestats.Report) string {
-	c := gamestats.LengthsChart(r)
-	if len(c.Series) == 0 || len(c.Series[0].XYs) < 3 {
-		return "one ply"
-	}
-	w := c.Series[0].XYs[2].X - c.Series[0].XYs[1].X
-	if w == 1 {
-		return "one ply"
-	}
-	return fmt.Sprintf("%g plies", w)
-}
-
-// modelName says what a ratings model is in a caption.
-func modelName(m ratings.Model) string {
-	switch m {
-	case ratings.Davidson:
-		return "Davidson's model, in which a draw is an outcome of its own"
-	case ratings.HalfPoint:
-		return "the Bradley–Terry model with a draw as half a win"
-	}
-	return string(m)
 }

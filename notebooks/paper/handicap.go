@@ -2,6 +2,7 @@ package paper
 
 import (
 	"fmt"
+	"github.com/shogilab/shogilab/internal/figure"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,7 +98,7 @@ func (s *HandicapStudy) Figures() []Figure {
 	layersChart, distancesChart := matestats.Charts(matestats.Study(*st), "Bare-king handicap", "Sente")
 	layers := chartFigure("handicap_layers",
 		fmt.Sprintf("The Minishogi bare-king handicap (start %s, Gote, the bare king, to move): positions first reached at each ply from the start within %d plies, and those from which Sente forces mate within that graph (log scale). %s. %s. Positions per ply: %s (%s in all, %s with a forced mate found in the graph).",
-			s.Root.SFEN(), st.Plies, source, solution, joinInts(st.Layers), thousands(total), thousands(mates)),
+			s.Root.SFEN(), st.Plies, source, solution, joinInts(st.Layers), figure.Thousands(total), figure.Thousands(mates)),
 		layersChart)
 	distances := chartFigure("handicap_distances",
 		fmt.Sprintf("The Minishogi bare-king handicap: the positions within %d plies of the start (the graph of handicap_layers) by the length of Sente's forced mate from each, against the longest defence (log scale). The lengths run past %d plies because a position at the graph's last ply may need as many plies again; a mate is found within the graph, so the length is exact where the graph holds the whole mate and an upper bound otherwise. %s. Positions by plies to mate, from 0: %s.",
@@ -109,7 +110,7 @@ func (s *HandicapStudy) Figures() []Figure {
 func joinInts(xs []int) string {
 	s := make([]string, len(xs))
 	for i, x := range xs {
-		s[i] = thousands(x)
+		s[i] = figure.Thousands(x)
 	}
 	return strings.Join(s, ", ")
 }

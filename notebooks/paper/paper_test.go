@@ -39,14 +39,6 @@ func TestRoot(t *testing.T) {
 	}
 }
 
-func TestThousands(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 16777216: "16,777,216", -1234: "-1,234"} {
-		if got := thousands(n); got != want {
-			t.Errorf("thousands(%d) = %q; want %q", n, got, want)
-		}
-	}
-}
-
 // TestSectionsFigures checks every section: figure names are unique (they are file names),
 // every figure has a caption that says where its data come from, it draws as the notebooks
 // show it (a PNG) and as a paper includes it (an SVG here; cmd/figures checks the PDFs), and

@@ -11,10 +11,10 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/shogilab/shogilab/analysis/match"
 	"github.com/shogilab/shogilab/analysis/selection"
 	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/internal/figure"
-	"github.com/shogilab/shogilab/selfplay"
 )
 
 // StrengthMatches is where the strength datasets live below the repository root: one
@@ -99,16 +99,16 @@ func NewStrengthStudy(root string) (*StrengthStudy, error) {
 	return s, nil
 }
 
-// readMatch counts a match's records as the match did (selfplay.Recount).
+// readMatch counts a match's records as the match did (package match).
 func readMatch(path string) (StrengthResult, error) {
-	rc := selfplay.NewRecount()
-	if _, err := selection.Stream([]string{path}, selection.Filter{}, selection.Options{}, rc.Add); err != nil {
+	st := match.NewStandings(true)
+	if _, err := selection.Stream([]string{path}, selection.Filter{}, selection.Options{Fields: match.Fields}, st.Add); err != nil {
 		return StrengthResult{}, err
 	}
-	if rc.Played() == 0 {
+	if st.Counted == 0 {
 		return StrengthResult{}, fmt.Errorf("no games")
 	}
-	return StrengthResult{Games: rc.Games, Estimate: rc.Estimate()}, nil
+	return StrengthResult{Games: st.Games, Estimate: st.Estimate()}, nil
 }
 
 // Timed returns the versions' matches at 100 ms a move, oldest first.
@@ -137,7 +137,7 @@ func (s *StrengthStudy) Ladder(label string) []StrengthResult {
 // Fairy-Stockfish at LadderJudgeNodes nodes at each playout budget, and the even line.
 func (s *StrengthStudy) LadderChart() figure.Chart {
 	c := figure.Chart{
-		Title:  fmt.Sprintf("Our engine against Fairy-Stockfish 11.1 at %s nodes", thousands(LadderJudgeNodes)),
+		Title:  fmt.Sprintf("Our engine against Fairy-Stockfish 11.1 at %s nodes", figure.Thousands(LadderJudgeNodes)),
 		XLabel: "our playouts a move",
 		YLabel: "Elo against Fairy-Stockfish",
 		XTicks: figure.Log,
@@ -261,7 +261,7 @@ func (s *StrengthStudy) Figures() []Figure {
 		StrengthMatches, StrengthMatches, strings.Join(about, "; "))
 	return []Figure{
 		{Name: "strength_timed", Caption: "Our engine's Elo against Fairy-Stockfish 11.1 at 100 ms a move each, by version. " + source, Draw: s.PlotTimed},
-		{Name: "strength_ladder", Caption: fmt.Sprintf("Our engine's Elo against Fairy-Stockfish 11.1 at %s nodes a move, by our playouts a move. ", thousands(LadderJudgeNodes)) + source, Draw: s.PlotLadder},
+		{Name: "strength_ladder", Caption: fmt.Sprintf("Our engine's Elo against Fairy-Stockfish 11.1 at %s nodes a move, by our playouts a move. ", figure.Thousands(LadderJudgeNodes)) + source, Draw: s.PlotLadder},
 	}
 }
 

@@ -6,8 +6,8 @@ import (
 	"github.com/shogilab/shogilab/train/loop"
 )
 
-// The gate's rule: an SPRT that accepted H1 promotes; one that reached its bound
-// undecided promotes when the evidence leans to H1 (a positive log-likelihood ratio).
+// The gate's rule: only an SPRT that accepted H1 promotes; one that reached its bound
+// undecided promotes nothing, however the evidence leans.
 func ExamplePromotes() {
 	for _, m := range []loop.MatchResult{
 		{State: "H1", LLR: 2.94},
@@ -20,6 +20,6 @@ func ExamplePromotes() {
 	// Output:
 	// H1, LLR +2.94: true
 	// H0, LLR -2.94: false
-	// continue, LLR +0.40: true
+	// continue, LLR +0.40: false
 	// continue, LLR -0.40: false
 }

@@ -14,10 +14,12 @@ import (
 	"sort"
 	"time"
 
+	"github.com/shogilab/shogilab/analysis/match"
 	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/engine"
 	"github.com/shogilab/shogilab/engine/nnue"
-	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/internal/atomicfile"
+	"github.com/shogilab/shogilab/internal/filelock"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/selfplay"
 	"github.com/shogilab/shogilab/train/data"
@@ -245,6 +247,17 @@ func Run(ctx context.Context, c Config) error {
 	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
 		return fmt.Errorf("loop: %w", err)
 	}
+	// One run at a time in a run directory: two would write loop.jsonl in turn and each
+	// append the generations the other wrote again.
+	lock, err := filelock.Acquire(c.path(".lock"))
+	var held *filelock.HeldError
+	if errors.As(err, &held) {
+		return fmt.Errorf("loop: %s is being run by another train loop (%s): wait for it to end", c.Dir, held)
+	}
+	if err != nil {
+		return fmt.Errorf("loop: %w", err)
+	}
+	defer lock.Release()
 	if err := c.provenance(); err != nil {
 		return err
 	}
@@ -423,11 +436,11 @@ func (c *Config) generation(ctx context.Context, g int, before []Generation) (Ge
 	return line, c.hook(g, "log")
 }
 
-// Promotes is the gate's rule: the SPRT accepted H1, or the match reached its bound
-// undecided with a positive log-likelihood ratio.
-func Promotes(m MatchResult) bool {
-	return m.State == string(sprt.H1) || (m.State == string(sprt.Continue) && m.LLR > 0)
-}
+// Promotes is the gate's rule: the SPRT accepted H1. A match that reached its bound
+// undecided promotes nothing, whatever its log-likelihood ratio: an undecided test has not
+// shown a gain (an earlier rule, any positive LLR at the bound, promoted a candidate at
+// LLR 0.07, docs/tactics.md#replays).
+func Promotes(m MatchResult) bool { return m.State == string(sprt.H1) }
 
 // lastAnchor is the latest anchor result of the lines, nil for none.
 func lastAnchor(gens []Generation) *MatchResult {
@@ -646,29 +659,20 @@ func loadNet(name string) (*nnue.Net, error) {
 // returns a's result.
 func (c *Config) play(ctx context.Context, step string, m selfplay.Match, games int, dir string, test *sprt.Test) (*MatchResult, error) {
 	m.Pairs, m.Openings, m.Rules, m.Version = true, c.Openings, c.rules(), c.Version
-	st := selfplay.NewStandings(&m)
-	var seq *sprt.Sequence
-	var verdict *sprt.Verdict
+	st := match.NewStandings(true)
 	if test != nil {
-		seq = sprt.NewSequence(*test)
+		st.SetTest(*test)
 	}
 	r := &selfplay.Run{Match: m, Games: games, Parallel: max(c.Parallel, 1), OutDir: dir}
-	r.OnGame = func(g *record.Game) bool {
-		if st.Add(g) && seq != nil {
-			v := seq.Update(st.Pairs)
-			verdict = &v
-		}
-		return verdict != nil && verdict.State != sprt.Continue
-	}
 	r.Progress = func(p selfplay.Progress) { c.progress(step, p.Done, p.Total) }
-	if _, err := r.Execute(ctx); err != nil {
-		return nil, err
+	if _, err := selfplay.PlayMatch(ctx, r, st, nil); err != nil {
+		return nil, fmt.Errorf("loop: %s: %w", step, err)
 	}
 	e := st.Estimate()
-	res := &MatchResult{Games: st.Played(), Wins: st.Games.Wins, Draws: st.Games.Draws, Losses: st.Games.Losses,
+	res := &MatchResult{Games: st.Distinct(), Wins: st.Games.Wins, Draws: st.Games.Draws, Losses: st.Games.Losses,
 		Score: Num(e.Score), Elo: Num(e.Elo), Low: Num(e.EloLow), High: Num(e.EloHigh)}
-	if verdict != nil {
-		res.LLR, res.State = Num(verdict.LLR), string(verdict.State)
+	if v := st.Verdict(); v != nil {
+		res.LLR, res.State = Num(v.LLR), string(v.State)
 	}
 	return res, nil
 }
@@ -830,18 +834,14 @@ func (c *Config) appendLog(g Generation) error {
 	return nil
 }
 
-// writeAtomic writes a file beside path and renames it into place, so that path is
-// whole or missing.
+// writeAtomic writes path through package atomicfile, so that path is whole or keeps what
+// it held.
 func writeAtomic(path string, content func() ([]byte, error)) error {
 	b, err := content()
 	if err != nil {
 		return fmt.Errorf("loop: %s: %w", path, err)
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return fmt.Errorf("loop: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
+	if err := atomicfile.WriteFile(path, b); err != nil {
 		return fmt.Errorf("loop: %w", err)
 	}
 	return nil

@@ -5,12 +5,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/shogilab/shogilab/internal/filelock"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
+	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/engine/nnue"
 	"github.com/shogilab/shogilab/selfplay"
 	"github.com/shogilab/shogilab/train/data"
@@ -70,6 +73,9 @@ func tinyConfig(t *testing.T, dir string, initial []byte) Config {
 	c.Games, c.Playouts, c.MaxPlies = 4, 60, 80
 	c.Fit.Epochs, c.Fit.Threads, c.HeldOut = 2, 1, 0.25
 	c.GatePlayouts, c.GateGames = 60, 8
+	// A gate of 8 games decides only a test this wide: the planted good network wins 8-0
+	// and must be accepted (H1), since an undecided gate promotes nothing.
+	c.SPRT = sprt.Test{Elo0: 0, Elo1: 400, Alpha: 0.1, Beta: 0.1, Model: sprt.Logistic}
 	c.AnchorPlayouts, c.AnchorGames = 60, 4
 	c.Version = "loop-test"
 	return c
@@ -228,20 +234,24 @@ func equal32(a, b []float32) bool {
 	return true
 }
 
-// fakeSbatch stands in for Slurm's sbatch --wait --array=LO-HI SCRIPT: it runs the
-// script once per array task, one after another, with the variables Slurm sets.
+// fakeSbatch stands in for Slurm's sbatch --wait --array=LO-HI --output=LOG SCRIPT: it
+// runs the script once per array task, one after another, with the variables Slurm sets
+// (sbatch(1), "OUTPUT ENVIRONMENT VARIABLES"), its output in LOG with %A the job (1) and %a
+// the task.
 const fakeSbatch = `#!/bin/sh
-for a; do case $a in --array=*) r=${a#--array=};; esac; script=$a; done
+for a; do case $a in --array=*) r=${a#--array=};; --output=*) o=${a#--output=};; esac; script=$a; done
 lo=${r%-*}; hi=${r#*-}; i=$lo
 while [ $i -le $hi ]; do
-	SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=$((hi-lo+1)) SLURM_ARRAY_TASK_MIN=$lo bash "$script" || exit 1
+	log=$(printf '%s' "$o" | sed "s/%A/1/; s/%a/$i/")
+	SLURM_ARRAY_TASK_ID=$i SLURM_ARRAY_TASK_COUNT=$((hi-lo+1)) SLURM_ARRAY_TASK_MIN=$lo SLURM_ARRAY_TASK_MAX=$hi bash "$script" >"$log" 2>&1 || exit 1
 	i=$((i+1))
 done
 `
 
 // TestLoopSlurm plays the self-play as a job array of two shards (the selfplay command,
 // submitted to a stand-in for sbatch) and gets the loop.jsonl of the run on this machine:
-// a game's record depends on the run's settings and its id only (package selfplay).
+// a game's record depends on the run's settings and its id only (package selfplay). The
+// run directory's name has a space, which the job script and its log must carry.
 func TestLoopSlurm(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds cmd/selfplay")
@@ -261,7 +271,7 @@ func TestLoopSlurm(t *testing.T) {
 	}
 	var logs [2][]byte
 	for i, slurm := range []*Slurm{nil, {Selfplay: bin, Shards: 2, Sbatch: sbatch}} {
-		c := tinyConfig(t, filepath.Join(tmp, fmt.Sprint("run", i)), n[0])
+		c := tinyConfig(t, filepath.Join(tmp, fmt.Sprint("run ", i)), n[0])
 		c.Generations, c.Slurm = 1, slurm
 		c.OpeningsName, _ = filepath.Abs(filepath.Join("..", "..", "datasets", "openings", "balanced.sfen"))
 		if err := Run(context.Background(), c); err != nil {
@@ -274,9 +284,65 @@ func TestLoopSlurm(t *testing.T) {
 	if !bytes.Equal(logs[0], logs[1]) {
 		t.Errorf("loop.jsonl with Slurm:\n%s\nwithout:\n%s", logs[1], logs[0])
 	}
-	for _, f := range []string{"gen-001/selfplay.sbatch", "gen-001/records/games-0-of-2.jsonl", "gen-001/records/games-1-of-2.jsonl"} {
-		if _, err := os.Stat(filepath.Join(tmp, "run1", f)); err != nil {
+	for _, f := range []string{"gen-001/selfplay.sbatch", "gen-001/records/games-0-of-2.jsonl", "gen-001/records/games-1-of-2.jsonl", "gen-001/slurm-1_1.log"} {
+		if _, err := os.Stat(filepath.Join(tmp, "run 1", f)); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestSlurmRefusesLineBreaks: a run directory whose name holds a line break would end the
+// job script's comment and directives; the loop refuses it before writing the script or
+// calling sbatch.
+func TestSlurmRefusesLineBreaks(t *testing.T) {
+	tmp := t.TempDir()
+	called := filepath.Join(tmp, "called")
+	sbatch := filepath.Join(tmp, "sbatch")
+	os.WriteFile(sbatch, []byte("#!/bin/sh\ntouch '"+called+"'\n"), 0o755)
+	dir := filepath.Join(tmp, "run\n#SBATCH --partition=other")
+	out := filepath.Join(dir, "gen-001", "records")
+	os.MkdirAll(out, 0o755)
+	c := Config{Dir: dir, Games: 2, OpeningsName: "/x/openings.sfen"}
+	s := &Slurm{Selfplay: "/bin/selfplay", Shards: 2, Sbatch: sbatch}
+	err := s.run(context.Background(), &c, 1, "mcts:playouts=8", out)
+	if err == nil || !strings.Contains(err.Error(), "control character") || strings.Count(err.Error(), "\n") > 0 {
+		t.Errorf("a run directory with a line break: %v", err)
+	}
+	if _, err := os.Stat(called); err == nil {
+		t.Error("sbatch was called")
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(out), "selfplay.sbatch")); err == nil {
+		t.Error("the script was written")
+	}
+}
+
+// TestSecondLoopRefused: a second train loop on a run directory another holds refuses at
+// once in one line naming the holder, writing nothing (two loops appended each other's
+// generations to loop.jsonl); the lock of a run that ended is gone.
+func TestSecondLoopRefused(t *testing.T) {
+	n, err := nets()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := tinyConfig(t, t.TempDir(), n[0])
+	held, err := filelock.Acquire(filepath.Join(c.Dir, ".lock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = Run(context.Background(), c)
+	if err == nil || !strings.Contains(err.Error(), "another train loop") || !strings.Contains(err.Error(), fmt.Sprintf("process %d", os.Getpid())) {
+		t.Errorf("a second loop on the run: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(c.Dir, "loop.jsonl")); err == nil {
+		t.Error("the refused loop wrote loop.jsonl")
+	}
+	held.Release()
+	c.Generations = 0 // generation 0 alone: the initial network is not the anchor, so it plays
+	c.AnchorGames = 2
+	if err := Run(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(c.Dir, ".lock")); !os.IsNotExist(err) {
+		t.Errorf("the run's lock file is left after it ended (%v)", err)
 	}
 }

@@ -3,11 +3,11 @@ package loop
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/selfplay"
 )
 
@@ -22,21 +22,43 @@ type Slurm struct {
 	Args     []string // further sbatch flags (partition, account, time limit)
 }
 
-// script is the job's shell script for the self-play of generation g.
+// script is the job's shell script for the self-play of generation g. Every word that
+// comes from the user (paths, the player spec) is quoted for the shell, and none is written
+// into a #SBATCH line, whose quoting sbatch does not share with the shell: the log's path
+// goes on sbatch's command line (logFlag). A word with a line break could still end a
+// comment or a directive, and is refused (checkWords).
 func (s *Slurm) script(c *Config, g int, spec, out string) string {
 	q := func(x string) string { return "'" + strings.ReplaceAll(x, "'", `'\''`) + "'" }
 	return fmt.Sprintf(`#!/usr/bin/env bash
-# Generation %d of the loop in %s: one shard of its self-play per array task
-# (selfplay reads the shard from SLURM_ARRAY_TASK_ID, _COUNT and _MIN).
+# Generation %d of a train loop run: one shard of its self-play per array task
+# (selfplay reads the shard from SLURM_ARRAY_TASK_ID and --shards).
 #SBATCH --job-name=shogilab-loop-%03d
 #SBATCH --cpus-per-task=1
-#SBATCH --output=%s
 #SBATCH --requeue
-#SBATCH --signal=TERM@60
+#SBATCH --signal=B:TERM@60
 set -euo pipefail
-exec %s run --sente %s --gote %s --start %s --games %d --seed %d --max-plies %d --parallel 1 --threads 1 --out %s
-`, g, c.Dir, g, filepath.Join(filepath.Dir(out), "slurm-%A_%a.log"), q(s.Selfplay), q(spec), q(spec), q("@"+c.OpeningsName),
-		c.Games, c.seed(g, seedSelfplay), c.MaxPlies, q(out))
+exec %s run --sente %s --gote %s --start %s --games %d --seed %d --max-plies %d --parallel 1 --threads 1 --shards %d --out %s
+`, g, g, q(s.Selfplay), q(spec), q(spec), q("@"+c.OpeningsName),
+		c.Games, c.seed(g, seedSelfplay), c.MaxPlies, s.Shards, q(out))
+}
+
+// logFlag is the sbatch flag for the array tasks' log files, beside the shards.
+func logFlag(out string) string {
+	return "--output=" + filepath.Join(filepath.Dir(out), "slurm-%A_%a.log")
+}
+
+// checkWords refuses the words of the script that hold a line break or another control
+// character: inside a comment or a directive it would start a line of its own.
+func (s *Slurm) checkWords(c *Config, spec, out string) error {
+	for _, w := range []struct{ what, word string }{
+		{"the run directory", c.Dir}, {"the selfplay binary", s.Selfplay}, {"the player", spec},
+		{"the openings file", c.OpeningsName}, {"the output directory", out},
+	} {
+		if i := strings.IndexFunc(w.word, func(r rune) bool { return r < ' ' || r == 0x7f }); i >= 0 {
+			return fmt.Errorf("loop: slurm: %s %.60q holds a control character (byte %d): a job script cannot carry it; use a path without one", w.what, w.word, i)
+		}
+	}
+	return nil
 }
 
 // run submits generation g's self-play and waits for it.
@@ -47,15 +69,18 @@ func (s *Slurm) run(ctx context.Context, c *Config, g int, spec, out string) err
 	if c.OpeningsName == "" {
 		return fmt.Errorf("loop: slurm: the openings must come from a file")
 	}
+	if err := s.checkWords(c, spec, out); err != nil {
+		return err
+	}
 	path := filepath.Join(filepath.Dir(out), "selfplay.sbatch")
-	if err := os.WriteFile(path, []byte(s.script(c, g, spec, out)), 0o755); err != nil {
+	if err := atomicfile.WriteFile(path, []byte(s.script(c, g, spec, out))); err != nil {
 		return fmt.Errorf("loop: slurm: %w", err)
 	}
 	sbatch := s.Sbatch
 	if sbatch == "" {
 		sbatch = "sbatch"
 	}
-	args := append([]string{"--wait", fmt.Sprintf("--array=0-%d", s.Shards-1)}, s.Args...)
+	args := append([]string{"--wait", fmt.Sprintf("--array=0-%d", s.Shards-1), logFlag(out)}, s.Args...)
 	cmd := exec.CommandContext(ctx, sbatch, append(args, path)...)
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("loop: slurm: %s %s: %v: %s", sbatch, strings.Join(args, " "), err, strings.TrimSpace(string(b)))

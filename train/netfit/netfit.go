@@ -82,6 +82,33 @@ type Options struct {
 	Done <-chan struct{}
 }
 
+// Validate reports the first option out of its range, by name and value (a command maps the
+// names to its flags): one line, never the whole struct.
+func (o Options) Validate() error {
+	bad := func(name string, v any, want string) error {
+		return fmt.Errorf("netfit: %s %v: %s", name, v, want)
+	}
+	switch {
+	case o.Hidden1 < 1 || o.Hidden1 > nnue.MaxHidden1:
+		return bad("hidden1", o.Hidden1, fmt.Sprintf("need 1 to %d", nnue.MaxHidden1))
+	case o.Hidden2 < 1 || o.Hidden2 > nnue.MaxHidden2:
+		return bad("hidden2", o.Hidden2, fmt.Sprintf("need 1 to %d", nnue.MaxHidden2))
+	case o.Epochs < 1:
+		return bad("epochs", o.Epochs, "need 1 or more")
+	case o.Patience < 1:
+		return bad("patience", o.Patience, "need 1 or more")
+	case o.Batch < 1:
+		return bad("batch", o.Batch, "need 1 or more")
+	case o.Threads < 1:
+		return bad("threads", o.Threads, "need 1 or more")
+	case !(o.LearningRate > 0) || math.IsInf(o.LearningRate, 1):
+		return bad("learning rate", o.LearningRate, "need a positive number")
+	case !(o.Decay >= 0) || o.LearningRate*o.Decay >= 1:
+		return bad("decay", o.Decay, fmt.Sprintf("need 0 or more, below 1/learning rate (%g)", 1/o.LearningRate))
+	}
+	return nil
+}
+
 // ErrStopped is returned by Fit when Options.Done was closed.
 var ErrStopped = errors.New("netfit: stopped")
 
@@ -368,11 +395,8 @@ func Fit(train, held []Sample, o Options) (*nnue.Model, []Epoch, error) {
 	if len(train) == 0 {
 		return nil, nil, errors.New("netfit: no training samples")
 	}
-	if _, err := nnue.NewModel(o.Hidden1, o.Hidden2); err != nil {
-		return nil, nil, fmt.Errorf("netfit: %w", err)
-	}
-	if o.Epochs < 1 || o.Batch < 1 || o.Threads < 1 || !(o.LearningRate > 0) || o.Patience < 1 || !(o.Decay >= 0) || o.LearningRate*o.Decay >= 1 {
-		return nil, nil, fmt.Errorf("netfit: options %+v: epochs, batch, threads and patience need 1 or more, the learning rate a positive number, the decay 0 or more (below 1/learning rate)", o)
+	if err := o.Validate(); err != nil {
+		return nil, nil, err
 	}
 	r := rand.New(rand.NewPCG(o.Seed, 0x6e6e7565))
 	p := newParams(o.Hidden1, o.Hidden2)

@@ -295,7 +295,7 @@ func TestFitErrors(t *testing.T) {
 	}
 	o := DefaultOptions()
 	o.Batch = 0
-	if _, _, err := Fit(randomSamples(10, 1, material), nil, o); err == nil || !strings.Contains(err.Error(), "epochs, batch, threads and patience need 1 or more") {
+	if _, _, err := Fit(randomSamples(10, 1, material), nil, o); err == nil || err.Error() != "netfit: batch 0: need 1 or more" {
 		t.Errorf("batch 0: %v", err)
 	}
 }

@@ -5,10 +5,14 @@
 //     point, bar or line segment (the legend's rectangle from figure.Layout against the
 //     data's drawn extents computed here, from the plotters' own data, independently of
 //     the placement code in package figure, which measures a recording of the drawing);
-//     the legend is drawn inside that rectangle; every axis has at least three labelled
-//     ticks, which do not overlap, with whole numbers on an integer axis and powers of ten
-//     on a log axis; the axis labels fit in the figure; and the figure's text can go into
-//     a PDF.
+//     no bar, point, error bar or line touches an edge of the plot area or is cut by it
+//     (each keeps MinGap inside it; bars and lines may stand on the bottom edge when the y
+//     axis starts at zero, as a histogram does); the legend is drawn inside its rectangle;
+//     every axis has at least three labelled ticks, which do not overlap, with whole
+//     numbers on an integer axis and powers of ten on a log axis, and is labelled up to
+//     its ends: no tick lies beyond its outermost labels, and it runs on past them by less
+//     than a label step; the axis labels fit in the figure; and the figure's text can go
+//     into a PDF.
 //   - CheckPDF: a PDF file renders with pdftoppm (poppler-utils) to an image of the
 //     figure's size that is not blank, pdffonts lists its fonts as embedded, and pdftotext
 //     finds the given text in it (so that no character came out garbled).
@@ -68,6 +72,15 @@ func check(t testing.TB, what string, p *figure.Plot, o figure.Options) {
 	if err := p.Encode(&bytes.Buffer{}, figure.PDF, o); err != nil {
 		t.Errorf("%s: %v", what, err)
 	}
+	checkDrawn(t, what, p, lay, rec)
+}
+
+// checkDrawn checks a figure drawn as lay says, rec holding the drawing.
+func checkDrawn(t testing.TB, what string, p *figure.Plot, lay figure.Layout, rec *recorder.Canvas) {
+	t.Helper()
+	checkFrame(t, what, p.Data(), lay)
+	checkAxisEnds(t, what+": x axis", lay.X, p.XTicks)
+	checkAxisEnds(t, what+": y axis", lay.Y, p.YTicks)
 	checkAxis(t, what+": x axis", lay.X, p.XTicks, lay.Data.Min.X, lay.Data.Max.X, false)
 	checkAxis(t, what+": y axis", lay.Y, p.YTicks, lay.Data.Min.Y, lay.Data.Max.Y, true)
 	if wx := lay.X.Label.TextStyle.Width(lay.X.Label.Text); wx > lay.Canvas.Size().X {
@@ -161,6 +174,100 @@ func checkAxis(t testing.TB, what string, a plot.Axis, kind figure.Ticks, lo, hi
 		if gap := at(cur) - at(prev) - (size(prev.Label)+size(cur.Label))/2; gap < 0 {
 			t.Errorf("%s: labels %q and %q overlap by %.1f pt", what, prev.Label, cur.Label, -gap)
 		}
+	}
+}
+
+// MinGap is the least distance, in points, that Check wants between a mark of the data and
+// an edge of the plot area: nearer, the mark reads as touching or cut by the frame.
+const MinGap = 1
+
+// checkFrame checks that every mark of the data lies inside the plot area, MinGap from its
+// edges, but for bars and lines standing on the bottom edge at zero. It reports the first
+// offending mark of each plotter.
+func checkFrame(t testing.TB, what string, data []plot.Plotter, lay figure.Layout) {
+	t.Helper()
+	d := lay.Data
+	inner := grow(d, -MinGap)
+	for _, pl := range data {
+		floor := inner.Min.Y
+		switch v := pl.(type) {
+		case *plotter.BarChart:
+			if lay.Y.Min == 0 {
+				floor = d.Min.Y - 0.01
+			}
+		case *plotter.Line:
+			if lay.Y.Min == 0 {
+				floor = d.Min.Y - v.LineStyle.Width/2 - 0.01
+			}
+		}
+		m := dataMarks(t, what, []plot.Plotter{pl}, lay)
+		var pts []vg.Point
+		for _, b := range m.boxes {
+			pts = append(pts, b.Min, b.Max)
+		}
+		for _, s := range m.segments {
+			pts = append(pts, s.a, s.b)
+		}
+		for _, q := range pts {
+			var edge string
+			switch {
+			case q.X < inner.Min.X:
+				edge = "left"
+			case q.X > inner.Max.X:
+				edge = "right"
+			case q.Y < floor:
+				edge = "bottom"
+			case q.Y > inner.Max.Y:
+				edge = "top"
+			}
+			if edge != "" {
+				t.Errorf("%s: the %T reaches (%.1f, %.1f), touching or cut by the %s edge of the plot area %v", what, pl, q.X, q.Y, edge, d)
+				break
+			}
+		}
+	}
+}
+
+// checkAxisEnds checks that an axis is labelled up to its ends: no tick before its first
+// label or after its last, and no more than a label step (measured on the axis's scale)
+// between either end and the label nearest it. Named positions have checkAxis's check.
+func checkAxisEnds(t testing.TB, what string, a plot.Axis, kind figure.Ticks) {
+	t.Helper()
+	if kind == figure.Nominal {
+		return
+	}
+	var ticks []plot.Tick
+	for _, tk := range a.Tick.Marker.Ticks(a.Min, a.Max) {
+		if tk.Value >= a.Min-1e-9*math.Abs(a.Min) && tk.Value <= a.Max+1e-9*math.Abs(a.Max) {
+			ticks = append(ticks, tk)
+		}
+	}
+	var labelled []plot.Tick
+	for _, tk := range ticks {
+		if tk.Label != "" {
+			labelled = append(labelled, tk)
+		}
+	}
+	if len(labelled) < 2 {
+		return // checkAxis reports too few labels
+	}
+	first, last := labelled[0], labelled[len(labelled)-1]
+	const eps = 1e-9
+	for _, tk := range ticks {
+		if a.Norm(tk.Value) < a.Norm(first.Value)-eps || a.Norm(tk.Value) > a.Norm(last.Value)+eps {
+			t.Errorf("%s: an unlabelled tick at %v lies beyond the outermost labels %q and %q", what, tk.Value, first.Label, last.Label)
+			break
+		}
+	}
+	step := math.Inf(1)
+	for i := 1; i < len(labelled); i++ {
+		step = math.Min(step, a.Norm(labelled[i].Value)-a.Norm(labelled[i-1].Value))
+	}
+	if rest := 1 - a.Norm(last.Value); rest >= step-eps {
+		t.Errorf("%s: the axis runs on from its last label %q to %v unlabelled, a label step or more", what, last.Label, a.Max)
+	}
+	if rest := a.Norm(first.Value); rest >= step-eps {
+		t.Errorf("%s: the axis starts at %v, a label step or more before its first label %q", what, a.Min, first.Label)
 	}
 }
 
