@@ -10,11 +10,13 @@
 // tests must catch it, whether the -short tests must catch it too (the analysis/sprt
 // bounds: -short is what people run while they work), and, for the rare bug that changes
 // nothing a test could see, why it is equivalent. go test ./internal/mutants/ checks that
-// every entry still applies to the code, so an edit that moves a line fails there with the
-// entry to update.
+// every entry still applies to the code, so an edit that moves or removes a line fails there
+// with every entry to update; the audit checks the same before it copies anything, and
+// refuses to run a table with a stale entry rather than skip it.
 //
-// Run it from anywhere in the module, niced (it runs package tests some 60 times, about 25
-// minutes on two busy cores):
+// Run it from anywhere in the module, niced (it runs package tests 70 times: at the merge of
+// main 163722a, 26 minutes at a load of 7 to 14 on two cores, with 63 of its 64 planted bugs
+// caught and the one equivalent, proof-memo-off, surviving as expected):
 //
 //	nice -n 5 go run ./internal/mutants            # every planted bug
 //	go run ./internal/mutants -only proof-memo     # some of them, by id
