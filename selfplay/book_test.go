@@ -129,14 +129,29 @@ func TestGenerateOpeningsBlocks(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(resumed, one) {
 		t.Fatalf("resumed: %v; differs from an unbroken run", err)
 	}
-	// A journal that holds every verdict needs no judge but the one that
-	// checks the engine.
+	// A journal that holds every verdict the result needs: no block of it is
+	// judged again (a block judged again would add its walks to the journal a
+	// second time). The judges may start on blocks past the last one needed
+	// before the search has its openings and stops them, at most one a worker,
+	// beside the one that checks the engine.
 	os.Remove(starts)
+	before, _ := os.ReadFile(search.Journal)
 	if again, err := GenerateOpenings(context.Background(), search); err != nil || !reflect.DeepEqual(again, one) {
 		t.Fatalf("from a whole journal: %v", err)
 	}
-	if b, _ := os.ReadFile(starts); strings.Count(string(b), "start") != 1 {
-		t.Errorf("from a whole journal the judge started %d times, want 1 (the check)", strings.Count(string(b), "start"))
+	if b, _ := os.ReadFile(starts); strings.Count(string(b), "start") > 1+search.Parallel {
+		t.Errorf("from a whole journal the judge started %d times, want at most %d (the check and a block a worker)", strings.Count(string(b), "start"), 1+search.Parallel)
+	}
+	after, _ := os.ReadFile(search.Journal)
+	walks := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSpace(string(before)), "\n") {
+		walk, _, _ := strings.Cut(line, "\t")
+		walks[walk] = true
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(after[len(before):])), "\n") {
+		if walk, _, _ := strings.Cut(line, "\t"); line != "" && walks[walk] {
+			t.Errorf("walk %s was judged again from a whole journal", walk)
+		}
 	}
 	// Block 1 judged again: twenty positions scored 10 to 200 in order, and the
 	// openings the search kept from it are its first ten.

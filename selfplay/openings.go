@@ -188,10 +188,16 @@ func GenerateOpenings(ctx context.Context, o OpeningSearch) ([]JudgedOpening, er
 	var journal *os.File
 	if o.Journal != "" {
 		var err error
-		if known, err = readJournal(o.Journal); err != nil {
+		var whole int64
+		if known, whole, err = readJournal(o.Journal); err != nil {
 			return nil, err
 		}
 		if journal, err = os.OpenFile(o.Journal, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644); err != nil {
+			return nil, fmt.Errorf("selfplay: openings: journal: %w", err)
+		}
+		// A line cut by a kill goes before anything is appended.
+		if err := journal.Truncate(whole); err != nil {
+			journal.Close()
 			return nil, fmt.Errorf("selfplay: openings: journal: %w", err)
 		}
 		defer journal.Close()
@@ -368,16 +374,19 @@ type journalEntry struct {
 }
 
 // readJournal reads the verdicts of a journal (none if the file does not
-// exist). A last line without its newline was cut by a kill and is left out;
-// any other bad line is an error naming it.
-func readJournal(path string) (map[int]journalEntry, error) {
+// exist) and the length of its whole lines. A last line without its newline
+// was cut by a kill and is left out (the caller cuts it off the file before it
+// appends, or the first new line would be glued to it); any other bad line is
+// an error naming it.
+func readJournal(path string) (map[int]journalEntry, int64, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return map[int]journalEntry{}, nil
+		return map[int]journalEntry{}, 0, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("selfplay: openings: journal: %w", err)
+		return nil, 0, fmt.Errorf("selfplay: openings: journal: %w", err)
 	}
+	whole := int64(strings.LastIndexByte(string(data), '\n') + 1)
 	known := map[int]journalEntry{}
 	lines := strings.Split(string(data), "\n")
 	lines = lines[:len(lines)-1] // after the last newline: empty, or a line a kill cut
@@ -385,7 +394,7 @@ func readJournal(path string) (map[int]journalEntry, error) {
 		f := strings.Split(line, "\t")
 		walk, err := strconv.Atoi(f[0])
 		if len(f) != 3 || err != nil || walk < 0 {
-			return nil, fmt.Errorf("selfplay: openings: journal %s:%d: want WALK<tab>POSITION<tab>VERDICT", path, i+1)
+			return nil, 0, fmt.Errorf("selfplay: openings: journal %s:%d: want WALK<tab>POSITION<tab>VERDICT", path, i+1)
 		}
 		var v verdict
 		switch text := f[2]; {
@@ -395,14 +404,14 @@ func readJournal(path string) (map[int]journalEntry, error) {
 			v.none = true
 		case strings.HasPrefix(text, "cp "):
 			if v.cp, err = strconv.Atoi(text[3:]); err != nil {
-				return nil, fmt.Errorf("selfplay: openings: journal %s:%d: score %q", path, i+1, text)
+				return nil, 0, fmt.Errorf("selfplay: openings: journal %s:%d: score %q", path, i+1, text)
 			}
 		default:
-			return nil, fmt.Errorf("selfplay: openings: journal %s:%d: verdict %q is not cp N, mate or none", path, i+1, text)
+			return nil, 0, fmt.Errorf("selfplay: openings: journal %s:%d: verdict %q is not cp N, mate or none", path, i+1, text)
 		}
 		known[walk] = journalEntry{key: f[1], v: v}
 	}
-	return known, nil
+	return known, whole, nil
 }
 
 // JudgeBlock is how many positions one process of the judge judges, in walk

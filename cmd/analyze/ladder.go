@@ -46,7 +46,8 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	anchorsFile := fs.String("anchors", "", "fit: the anchors `file`")
 	out := fs.String("o", "", "fit: write the ladder to this `file`")
 	ladderFile := fs.String("ladder", "", "rate: the ladder `file`")
-	player := fs.String("player", "", "rate: the `name` of the player to place")
+	// rate places the player of the record flags' --player: its games are the ones kept.
+	player := &rf.player
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), ladderUsage)
 		fs.PrintDefaults()
