@@ -169,12 +169,13 @@ func (e *Engine) Display() string {
 }
 
 // Go searches the current position within the limits (see TimeBudget), sending an info
-// line every half second and at the end, and returns the best move, or "resign" when every
+// line (depth, seldepth, nodes as playouts, nps, time, hashfull, score, pv) every half second
+// and at the end, and returns the best move, or "resign" when every
 // move is proven lost (unless Resign is never) or the game is already over. With
 // USI_Ponder it also names the expected reply, the second move of the principal variation.
-func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string)) (usi.BestMove, error) {
+func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(usi.SearchInfo)) (usi.BestMove, error) {
 	if r := e.game.Result(); r.Over() {
-		info(fmt.Sprintf("string the game is over (%s)", r.Termination))
+		info(gameOver(r))
 		if limits.Infinite {
 			<-ctx.Done()
 		}
@@ -184,25 +185,22 @@ func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(string))
 		return usi.BestMove{}, err
 	}
 	if limits.Depth > 0 {
-		info("string go depth is not supported by a tree search; ignored")
+		info(usi.SearchInfo{String: "go depth is not supported by a tree search; ignored"})
 	}
 	pos := e.game.Position()
 	lim := TimeBudget(limits, pos.SideToMove(), e.set.MoveOverhead, e.set.ManageTime)
 	fill := float64(e.set.Player.Search.MaxNodes)
 	lim.InfoInterval = 500 * time.Millisecond
 	lim.OnInfo = func(in mcts.Info) {
-		var b strings.Builder
-		nps := int64(in.PlayoutsPerSecond())
-		fmt.Fprintf(&b, "depth %d seldepth %d nodes %d nps %d time %d hashfull %d score %s",
-			in.Depth, in.SelDepth, in.Playouts, nps, in.Elapsed.Milliseconds(),
-			int(1000*float64(in.Nodes)/fill), e.player.score(in))
-		if len(in.PV) > 0 {
-			b.WriteString(" pv")
-			for _, m := range in.PV {
-				b.WriteString(" " + minishogi.Move(m).String())
-			}
+		line := usi.SearchInfo{
+			Has:   usi.InfoDepth | usi.InfoSelDepth | usi.InfoNodes | usi.InfoNPS | usi.InfoTime | usi.InfoHashFull,
+			Depth: in.Depth, SelDepth: in.SelDepth, Nodes: in.Playouts, NPS: int64(in.PlayoutsPerSecond()),
+			Time: in.Elapsed, HashFull: int(1000 * float64(in.Nodes) / fill),
 		}
-		info(b.String())
+		for _, m := range in.PV {
+			line.PV = append(line.PV, minishogi.Move(m).String())
+		}
+		info(e.player.score(in).info(line))
 	}
 	d, err := e.player.Think(ctx, e.game, lim)
 	if err != nil {
@@ -256,4 +254,9 @@ func TimeBudget(p usi.GoParams, stm minishogi.Color, margin time.Duration, manag
 		lim.MaxTime = 0
 	}
 	return lim
+}
+
+// gameOver is the info string of a search asked for after the game's end.
+func gameOver(r minishogi.Result) usi.SearchInfo {
+	return usi.SearchInfo{String: fmt.Sprintf("the game is over (%s)", r.Termination)}
 }

@@ -36,7 +36,7 @@ func TestGoInfoLines(t *testing.T) {
 		t.Fatal(err)
 	}
 	var lines []string
-	best, err := e.Go(context.Background(), usi.GoParams{Nodes: 2000}, func(s string) { lines = append(lines, s) })
+	best, err := e.Go(context.Background(), usi.GoParams{Nodes: 2000}, func(in usi.SearchInfo) { lines = append(lines, in.Format()) })
 	if err != nil {
 		t.Fatal(err)
 	}

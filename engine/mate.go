@@ -10,6 +10,7 @@ import (
 	"github.com/shogilab/shogilab/retro"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/solver"
+	"github.com/shogilab/shogilab/usi"
 )
 
 // MaxTsumePlies bounds `go mate`: a mate longer than this is not looked for, and
@@ -26,10 +27,10 @@ const mateSlice = 50 * time.Millisecond
 // MaxTsumePlies, so that the first mate found is the shortest. The line returned is the
 // shortest mate against the longest defence. The search's table takes the memory of the
 // USI_Hash option. It returns nomate when no tsume exists within MaxTsumePlies plies.
-func (e *Engine) Mate(ctx context.Context, info func(string)) (moves []string, nomate bool, err error) {
+func (e *Engine) Mate(ctx context.Context, info func(usi.SearchInfo)) (moves []string, nomate bool, err error) {
 	root := e.game.Position()
 	if r := e.game.Result(); r.Over() {
-		info(fmt.Sprintf("string the game is over (%s)", r.Termination))
+		info(gameOver(r))
 		return nil, true, nil
 	}
 	budget := uint64(e.set.Player.Search.MaxNodes) * uint64(mcts.NodeBytes)
@@ -51,8 +52,9 @@ func (e *Engine) Mate(ctx context.Context, info func(string)) (moves []string, n
 			return nil, false, fmt.Errorf("engine: go mate: %w", err)
 		}
 		elapsed := time.Since(start)
-		info(fmt.Sprintf("depth %d nodes %d time %d hashfull %d", n, ms.Nodes(), elapsed.Milliseconds(),
-			min(1000, uint64(ms.TableSize())*solver.BytesPerTableEntry*1000/max(budget, 1))))
+		info(usi.SearchInfo{Has: usi.InfoDepth | usi.InfoNodes | usi.InfoTime | usi.InfoHashFull,
+			Depth: n, Nodes: ms.Nodes(), Time: elapsed,
+			HashFull: int(min(1000, uint64(ms.TableSize())*solver.BytesPerTableEntry*1000/max(budget, 1)))})
 		if !mates {
 			continue
 		}
@@ -66,6 +68,6 @@ func (e *Engine) Mate(ctx context.Context, info func(string)) (moves []string, n
 		}
 		return moves, false, nil
 	}
-	info(fmt.Sprintf("string no tsume within %d plies", MaxTsumePlies))
+	info(usi.SearchInfo{String: fmt.Sprintf("no tsume within %d plies", MaxTsumePlies)})
 	return nil, true, nil
 }

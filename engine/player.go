@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/outcome"
 	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/usi"
 )
 
 // PlayerConfig configures a Player: the search constants (threads, node pool, PUCT, noise,
@@ -169,12 +171,19 @@ type Score struct {
 	Proven bool
 }
 
-// String returns "cp N" or "mate N", the words of a USI info line.
+// String returns "cp N" or "mate N", the words of a USI info line after "score".
 func (s Score) String() string {
+	return strings.TrimPrefix(s.info(usi.SearchInfo{}).Format(), "info score ")
+}
+
+// info returns in with the score s: a mate when proven, centipawns otherwise.
+func (s Score) info(in usi.SearchInfo) usi.SearchInfo {
 	if s.Proven && s.Mate != 0 {
-		return fmt.Sprintf("mate %d", s.Mate)
+		in.Kind, in.Mate = usi.ScoreMate, s.Mate
+	} else {
+		in.Kind, in.CP = usi.ScoreCP, s.CP
 	}
-	return fmt.Sprintf("cp %d", s.CP)
+	return in
 }
 
 // MoveStat is one root move after a search.

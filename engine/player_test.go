@@ -119,14 +119,14 @@ func TestResignsOnlyWhenLost(t *testing.T) {
 	if err := e.SetPosition(sfen, nil); err != nil {
 		t.Fatal(err)
 	}
-	best, err := e.Go(context.Background(), usi.GoParams{Nodes: 3000}, func(string) {})
+	best, err := e.Go(context.Background(), usi.GoParams{Nodes: 3000}, func(usi.SearchInfo) {})
 	if err != nil || best.Move != "resign" {
 		t.Errorf("bestmove %s, %v; want resign", best.Move, err)
 	}
 	if err := e.SetPosition("", nil); err != nil {
 		t.Fatal(err)
 	}
-	if best, _ := e.Go(context.Background(), usi.GoParams{Nodes: 500}, func(string) {}); best.Move == "resign" || best.Move == "win" {
+	if best, _ := e.Go(context.Background(), usi.GoParams{Nodes: 500}, func(usi.SearchInfo) {}); best.Move == "resign" || best.Move == "win" {
 		t.Errorf("bestmove %s at the start", best.Move)
 	}
 }
@@ -143,7 +143,7 @@ func TestResignNever(t *testing.T) {
 		t.Fatal(err)
 	}
 	var last string
-	best, err := e.Go(context.Background(), usi.GoParams{Nodes: 3000}, func(s string) { last = s })
+	best, err := e.Go(context.Background(), usi.GoParams{Nodes: 3000}, func(in usi.SearchInfo) { last = in.Format() })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,9 +10,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/shogilab/shogilab/retro"
 	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/usi"
 )
 
 var tacticsPlayouts = flag.Int64("tactics.playouts", 10000, "playouts a move for TestTacticsSuite")
@@ -70,21 +72,17 @@ func TestTacticsSuiteIsRight(t *testing.T) {
 			if fsf != nil {
 				// Its search may miss the shortest mate and find a longer one; it must
 				// find a mate, and none shorter than df-pn's.
-				var m int
 				got := fsf.score(t, p.SFEN(), n+12)
-				if _, err := fmt.Sscanf(got, "mate %d", &m); err != nil || m < n {
-					t.Errorf("%s: fairy-stockfish scores %s, want a mate in %d or more", p.SFEN(), got, n)
+				if got.Kind != usi.ScoreMate || got.MateLengthUnknown || got.Mate < n {
+					t.Errorf("%s: fairy-stockfish's last score %q, want a mate in %d or more", p.SFEN(), got.Format(), n)
 				}
 			}
 		}
 	}
 }
 
-// fsfSearch is fairy-stockfish driven over USI for its search score.
-type fsfSearch struct {
-	write func(string)
-	out   *bufio.Scanner
-}
+// fsfSearch is fairy-stockfish driven over USI (usi.Client) for its search score.
+type fsfSearch struct{ c *usi.Client }
 
 func startFSFSearch(t *testing.T) *fsfSearch {
 	t.Helper()
@@ -99,49 +97,46 @@ func startFSFSearch(t *testing.T) *fsfSearch {
 			return nil
 		}
 	}
-	cmd := exec.Command(path)
-	in, err := cmd.StdinPipe()
+	ctx := context.Background()
+	c, err := usi.Start(ctx, []string{path})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
+	t.Cleanup(func() { c.Close() })
+	if _, err := c.Handshake(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	if err := c.SetOption("UCI_Variant", "minishogi"); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		fmt.Fprintln(in, "quit")
-		in.Close()
-		cmd.Wait()
-	})
-	f := &fsfSearch{write: func(s string) { fmt.Fprint(in, s) }, out: bufio.NewScanner(out)}
-	f.write("usi\nsetoption name UCI_Variant value minishogi\nisready\n")
-	for f.out.Scan() && f.out.Text() != "readyok" {
+	if err := c.SetUpReady(ctx); err != nil {
+		t.Fatal(err)
 	}
-	return f
+	return &fsfSearch{c}
 }
 
-// score is fairy-stockfish's score of sfen after a search to depth, from a fresh hash:
-// "mate N", "cp N", or "" if it gave none.
-func (f *fsfSearch) score(t *testing.T, sfen string, depth int) string {
+// score is fairy-stockfish's last info line with a score that is not a bound, after a
+// search of sfen to depth from a fresh hash (its USI `score mate` counts plies).
+func (f *fsfSearch) score(t *testing.T, sfen string, depth int) usi.SearchInfo {
 	t.Helper()
-	f.write(fmt.Sprintf("usinewgame\nposition sfen %s\ngo depth %d\n", sfen, depth))
-	score := ""
-	for f.out.Scan() {
-		line := f.out.Text()
-		if strings.HasPrefix(line, "bestmove") {
-			return score
-		}
-		if _, rest, ok := strings.Cut(line, " score "); ok && !strings.Contains(rest, "bound") {
-			if w := strings.Fields(rest); len(w) >= 2 {
-				score = w[0] + " " + w[1]
-			}
-		}
+	if err := f.c.NewGame(); err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("fairy-stockfish stopped answering")
-	return ""
+	if err := f.c.Position(sfen, nil); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	var last usi.SearchInfo
+	_, err := f.c.Go(ctx, usi.GoParams{Depth: depth}, func(in usi.SearchInfo) {
+		if in.HasScore() && in.Bound == "" {
+			last = in
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return last
 }
 
 // TestTacticsSuite reports the engine's solve rate on the suite at -tactics.playouts

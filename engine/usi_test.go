@@ -187,11 +187,11 @@ func legalIn(t testing.TB, move string, moves ...string) {
 
 func bestMove(t testing.TB, line string) string {
 	t.Helper()
-	f := strings.Fields(line)
-	if len(f) < 2 || f[0] != "bestmove" {
-		t.Fatalf("%q is not a bestmove line", line)
+	b, err := usi.ParseBestMove(line)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return f[1]
+	return b.Move
 }
 
 // TestUSIAnalysisSession is ShogiGUI's analysis mode (検討) with a tiny hash: `go infinite`

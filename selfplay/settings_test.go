@@ -7,7 +7,6 @@ import (
 	"os"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -47,11 +46,11 @@ func TestSettingsAgree(t *testing.T) {
 		usi.NewServer(engine.New(), pw).Serve(in)
 		pw.Close()
 	}()
-	var announced []usi.EngineOption
+	var announced []usi.Option
 	sc := bufio.NewScanner(pr)
 	for sc.Scan() {
 		if strings.HasPrefix(sc.Text(), "option ") {
-			o, err := usi.ParseOptionLine(sc.Text())
+			o, err := usi.ParseOption(sc.Text())
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,12 +63,9 @@ func TestSettingsAgree(t *testing.T) {
 	}
 	for i, s := range table {
 		o := announced[i]
-		want := usi.EngineOption{Name: s.Name, Type: s.USIOption().Type, Default: s.Default, Vars: s.Choices}
-		if want.Default == "" {
-			want.Default = "<empty>" // how USI announces an empty string
-		}
+		want := usi.Option{Name: s.Name, Type: s.USIOption().Type, Default: s.Default, Vars: s.Choices}
 		if s.Kind == engine.Int {
-			want.Min, want.Max = strconv.FormatInt(s.Min, 10), strconv.FormatInt(s.Max, 10)
+			want.Min, want.Max = s.Min, s.Max
 		}
 		if o.Name != want.Name || o.Type != want.Type || o.Default != want.Default || o.Min != want.Min || o.Max != want.Max || !slices.Equal(o.Vars, want.Vars) {
 			t.Errorf("the engine announces %+v; the table says %+v", o, want)

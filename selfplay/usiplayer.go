@@ -113,12 +113,19 @@ func (p *usiPlayer) Move(ctx context.Context, g *minishogi.Game, lim usi.GoParam
 		ctx, cancel = context.WithTimeout(ctx, untimedMoveLimit)
 		defer cancel()
 	}
-	bm, err := p.client.Go(ctx, lim)
+	// The statistics come from the last info line that carried a score or a pv: an
+	// `info string` is not a search line.
+	var last usi.SearchInfo
+	bm, err := p.client.Go(ctx, lim, func(in usi.SearchInfo) {
+		if in.HasScore() || len(in.PV) > 0 {
+			last = in
+		}
+	})
 	if err != nil {
 		p.failed = true
 		return Decision{}, err
 	}
-	return Decision{Move: bm.Move, Stats: usiStats(bm.Info)}, nil
+	return Decision{Move: bm.Move, Stats: usiStats(last)}, nil
 }
 
 // Close ends the engine's process.

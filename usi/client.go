@@ -273,112 +273,20 @@ func (c *Client) waitLine(ctx context.Context, timeout time.Duration, what strin
 
 // EngineInfo is what an engine says about itself between `usi` and `usiok`.
 type EngineInfo struct {
-	Name    string         // from `id name`
-	Author  string         // from `id author`
-	Options []EngineOption // from `option` lines, in the engine's order
+	Name    string   // from `id name`
+	Author  string   // from `id author`
+	Options []Option // from `option` lines, in the engine's order
 }
 
 // Option returns the option with the given name and whether it exists.
 // USI option names are case-insensitive.
-func (e EngineInfo) Option(name string) (EngineOption, bool) {
+func (e EngineInfo) Option(name string) (Option, bool) {
 	for _, o := range e.Options {
 		if strings.EqualFold(o.Name, name) {
 			return o, true
 		}
 	}
-	return EngineOption{}, false
-}
-
-// EngineOption is one `option name N type T [default D] [min m] [max M] [var V]...` line.
-type EngineOption struct {
-	Name    string
-	Type    string // check, spin, combo, button, string, filename
-	Default string
-	Min     string
-	Max     string
-	Vars    []string // the choices of a combo
-}
-
-// Check reports whether value is one the option takes, as its `option` line declares it: an
-// integer within min and max for a spin, true or false for a check, one of the vars for a
-// combo, nothing for a button; any text for a string or filename. USI engines do not
-// acknowledge setoption, so this is how a caller learns that a value would be refused.
-func (o EngineOption) Check(value string) error {
-	bad := func(want string) error {
-		return fmt.Errorf("usi: option %s: %q is not %s", o.Name, value, want)
-	}
-	switch strings.ToLower(o.Type) {
-	case "spin":
-		n, err := strconv.ParseInt(value, 10, 64)
-		if err != nil {
-			return bad("an integer")
-		}
-		lo, errLo := strconv.ParseInt(o.Min, 10, 64)
-		hi, errHi := strconv.ParseInt(o.Max, 10, 64)
-		if errLo == nil && n < lo || errHi == nil && n > hi {
-			return bad(fmt.Sprintf("from %s to %s", o.Min, o.Max))
-		}
-	case "check":
-		if !strings.EqualFold(value, "true") && !strings.EqualFold(value, "false") {
-			return bad("true or false")
-		}
-	case "combo":
-		for _, v := range o.Vars {
-			if strings.EqualFold(v, value) {
-				return nil
-			}
-		}
-		return bad("one of " + strings.Join(o.Vars, ", "))
-	case "button":
-		if value != "" {
-			return bad("empty (a button takes no value)")
-		}
-	}
-	return nil
-}
-
-// ParseOptionLine parses an `option` line. Names and values may contain
-// spaces; a keyword ends the previous field.
-func ParseOptionLine(line string) (EngineOption, error) {
-	fields := strings.Fields(line)
-	if len(fields) < 3 || fields[0] != "option" || fields[1] != "name" {
-		return EngineOption{}, fmt.Errorf("usi: option line %q does not start with \"option name\"", line)
-	}
-	var opt EngineOption
-	field := "name"
-	var words []string
-	flush := func() {
-		v := strings.Join(words, " ")
-		words = words[:0]
-		switch field {
-		case "name":
-			opt.Name = v
-		case "type":
-			opt.Type = v
-		case "default":
-			opt.Default = v
-		case "min":
-			opt.Min = v
-		case "max":
-			opt.Max = v
-		case "var":
-			opt.Vars = append(opt.Vars, v)
-		}
-	}
-	for _, f := range fields[2:] {
-		switch f {
-		case "type", "default", "min", "max", "var":
-			flush()
-			field = f
-		default:
-			words = append(words, f)
-		}
-	}
-	flush()
-	if opt.Name == "" || opt.Type == "" {
-		return EngineOption{}, fmt.Errorf("usi: option line %q lacks a name or a type", line)
-	}
-	return opt, nil
+	return Option{}, false
 }
 
 // Handshake sends `usi` and collects the engine's id and options until `usiok`.
@@ -398,7 +306,7 @@ func (c *Client) Handshake(ctx context.Context) (EngineInfo, error) {
 		case strings.HasPrefix(line, "option "):
 			// An option line we cannot read is the engine's business until
 			// someone sets that option; skip it rather than fail the handshake.
-			if opt, err := ParseOptionLine(line); err == nil {
+			if opt, err := ParseOption(line); err == nil {
 				info.Options = append(info.Options, opt)
 			}
 		}
@@ -411,10 +319,7 @@ func (c *Client) Handshake(ctx context.Context) (EngineInfo, error) {
 // when value is empty (a button). USI gives no answer; follow with IsReady to
 // know the engine has applied it.
 func (c *Client) SetOption(name, value string) error {
-	if value == "" {
-		return c.send("setoption name " + name)
-	}
-	return c.send("setoption name " + name + " value " + value)
+	return c.send(setOptionLine(name, value))
 }
 
 // IsReady sends `isready` and waits for `readyok`, discarding other lines
@@ -448,72 +353,7 @@ func (c *Client) NewGame() error { return c.send("usinewgame") }
 // Position sends `position startpos` (when sfen is empty or "startpos") or
 // `position sfen SFEN`, followed by `moves ...` when moves is not empty.
 func (c *Client) Position(sfen string, moves []string) error {
-	var b strings.Builder
-	if sfen == "" || sfen == "startpos" {
-		b.WriteString("position startpos")
-	} else {
-		b.WriteString("position sfen ")
-		b.WriteString(sfen)
-	}
-	if len(moves) > 0 {
-		b.WriteString(" moves ")
-		b.WriteString(strings.Join(moves, " "))
-	}
-	return c.send(b.String())
-}
-
-// GoParams are the limits of one search. Zero fields are left out of the
-// `go` command; an all-zero GoParams sends a bare `go`.
-type GoParams struct {
-	Nodes    int64
-	Depth    int
-	MoveTime time.Duration
-	Byoyomi  time.Duration
-	BTime    time.Duration // Sente's (black's) remaining time
-	WTime    time.Duration // Gote's (white's) remaining time
-	BInc     time.Duration
-	WInc     time.Duration
-	Infinite bool // search until Stop
-	// Ponder is `go ponder`: the search goes on until ponderhit or stop.
-	Ponder bool
-	// Mate is `go mate`: a tsume search answered with `checkmate`, for MoveTime (or until
-	// stop, with Infinite). The server parses it; the client does not send it.
-	Mate bool
-	// Start is when the clock of this search started: the server sets it to the moment it
-	// read the `go` (or, for a ponder search, the `ponderhit`), so that the engine charges
-	// its own delays to the search's time. The zero value means when the engine's Go is
-	// called. The client does not send it.
-	Start time.Time
-}
-
-// command is the `go` line for p.
-func (p GoParams) command() string {
-	var b strings.Builder
-	b.WriteString("go")
-	ms := func(key string, d time.Duration) {
-		if d > 0 {
-			fmt.Fprintf(&b, " %s %d", key, d.Milliseconds())
-		}
-	}
-	ms("btime", p.BTime)
-	ms("wtime", p.WTime)
-	ms("binc", p.BInc)
-	ms("winc", p.WInc)
-	ms("byoyomi", p.Byoyomi)
-	ms("movetime", p.MoveTime)
-	if p.Depth > 0 {
-		fmt.Fprintf(&b, " depth %d", p.Depth)
-	}
-	if p.Nodes > 0 {
-		fmt.Fprintf(&b, " nodes %d", p.Nodes)
-	}
-	if p.Infinite {
-		b.WriteString(" infinite")
-	}
-	if p.Ponder {
-		b.WriteString(" ponder")
-	}
-	return b.String()
+	return c.send(positionLine(sfen, moves))
 }
 
 // timeBudget is the longest a search within p's clock limits may take, or 0
@@ -537,13 +377,6 @@ func (p GoParams) untilStop() bool {
 	return p.Infinite || p.Ponder || p.Nodes == 0 && p.timeBudget() == 0
 }
 
-// BestMove is the answer to `go`.
-type BestMove struct {
-	Move   string     // the move, or "resign" or "win" as USI allows
-	Ponder string     // the expected reply, if the engine gave one
-	Info   SearchInfo // the last info line that carried a score or a pv
-}
-
 // Go starts a search and waits for `bestmove`. The wait is bounded by ctx
 // and, when p limits time (movetime, byoyomi or clocks), also by that time
 // plus the response timeout, so an engine that ignores its clock is caught.
@@ -553,30 +386,35 @@ type BestMove struct {
 // When the wait ends without a bestmove the client sends `stop` and waits up
 // to the response timeout for the bestmove so the engine is ready for the
 // next command; the error says why the search was cut short. A mate search
-// (p.Mate) is answered with `checkmate`, not `bestmove`, and is refused.
-func (c *Client) Go(ctx context.Context, p GoParams) (BestMove, error) {
+// (p.Mate) is answered with `checkmate`, and a perft (p.Perft) with counts, not
+// `bestmove`: both are refused (Perft counts).
+//
+// Every info line the engine sends before its bestmove goes to info, when not
+// nil, as Engine.Go sends them to the server; a line that does not parse is
+// skipped.
+func (c *Client) Go(ctx context.Context, p GoParams, info func(SearchInfo)) (BestMove, error) {
 	var res BestMove
-	if p.Mate {
+	switch {
+	case p.Mate:
 		return res, fmt.Errorf("usi: %s: go mate is answered with checkmate, which Go does not read", c.name)
+	case p.Perft > 0:
+		return res, fmt.Errorf("usi: %s: go perft is answered with counts: call Perft", c.name)
 	}
-	if err := c.send(p.command()); err != nil {
+	if err := c.send(p.Format()); err != nil {
 		return res, err
 	}
 	collect := func(line string) (bool, error) {
-		switch {
-		case strings.HasPrefix(line, "bestmove"):
-			f := strings.Fields(line)
-			if len(f) < 2 {
-				return false, fmt.Errorf("bestmove line %q has no move", line)
+		switch firstWord(line) {
+		case "bestmove":
+			bm, err := parseBestMove(line)
+			if err != nil {
+				return false, err
 			}
-			res.Move = f[1]
-			if len(f) >= 4 && f[2] == "ponder" {
-				res.Ponder = f[3]
-			}
+			res = bm
 			return true, nil
-		case strings.HasPrefix(line, "info "):
-			if in, err := ParseInfo(line); err == nil && (in.HasScore() || len(in.PV) > 0) {
-				res.Info = in
+		case "info":
+			if in, err := ParseInfo(line); err == nil && info != nil {
+				info(in)
 			}
 		}
 		return false, nil
@@ -625,7 +463,7 @@ func (c *Client) Perft(ctx context.Context, depth int) (PerftResult, error) {
 		panic("usi: Perft depth must be at least 1")
 	}
 	res := PerftResult{Moves: make(map[string]int64)}
-	if err := c.send(fmt.Sprintf("go perft %d", depth)); err != nil {
+	if err := c.send(GoParams{Perft: depth}.Format()); err != nil {
 		return res, err
 	}
 	var sum int64
@@ -710,154 +548,4 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return strings.TrimSpace(string(t.buf))
-}
-
-// ScoreKind says which score an info line carried.
-type ScoreKind int
-
-const (
-	ScoreNone ScoreKind = iota // no score on the line
-	ScoreCP                    // centipawns from the side to move's view
-	ScoreMate                  // mate distance
-)
-
-// SearchInfo is one parsed `info` line. Fields the line did not carry are zero.
-type SearchInfo struct {
-	Depth, SelDepth, MultiPV int
-	Nodes, NPS, TBHits       int64
-	Time                     time.Duration
-	HashFull                 int // permille
-	Kind                     ScoreKind
-	CP                       int  // with ScoreCP
-	Mate                     int  // with ScoreMate: plies as printed; negative when the engine is being mated
-	MateLengthUnknown        bool // `score mate +` or `score mate -`: Mate is +1 or -1
-	Bound                    string
-	CurrMove                 string
-	CurrMoveNumber           int
-	PV                       []string
-	String                   string // the text after `string`
-}
-
-// HasScore reports whether the line carried a score.
-func (s SearchInfo) HasScore() bool { return s.Kind != ScoreNone }
-
-// infoKeywords are the USI info keys; a pv ends at the next one.
-var infoKeywords = map[string]bool{
-	"depth": true, "seldepth": true, "time": true, "nodes": true, "pv": true, "multipv": true,
-	"score": true, "currmove": true, "currmovenumber": true, "hashfull": true, "nps": true,
-	"tbhits": true, "cpuload": true, "string": true, "refutation": true, "currline": true,
-}
-
-// ParseInfo parses an `info` line such as
-// `info depth 5 seldepth 7 score cp 34 nodes 1234 nps 5000 pv 2e3d 1a2b`.
-// Unknown keys are skipped; a key whose number does not parse is an error
-// that names the key.
-func ParseInfo(line string) (SearchInfo, error) {
-	var in SearchInfo
-	f := strings.Fields(line)
-	if len(f) == 0 || f[0] != "info" {
-		return in, fmt.Errorf("usi: %q is not an info line", line)
-	}
-	bad := func(key string) error { return fmt.Errorf("usi: info line %q: bad value for %s", line, key) }
-	integer := func(i int, key string) (int64, error) {
-		if i+1 >= len(f) {
-			return 0, bad(key)
-		}
-		n, err := strconv.ParseInt(f[i+1], 10, 64)
-		if err != nil {
-			return 0, bad(key)
-		}
-		return n, nil
-	}
-	for i := 1; i < len(f); {
-		key := f[i]
-		switch key {
-		case "string":
-			// The rest of the line, with its own spacing.
-			_, rest, _ := strings.Cut(line, " string ")
-			in.String = strings.TrimSpace(rest)
-			return in, nil
-		case "pv", "refutation", "currline":
-			j := i + 1
-			for j < len(f) && !infoKeywords[f[j]] {
-				j++
-			}
-			if key == "pv" {
-				in.PV = append([]string(nil), f[i+1:j]...)
-			}
-			i = j
-			continue
-		case "currmove":
-			if i+1 >= len(f) {
-				return in, bad(key)
-			}
-			in.CurrMove = f[i+1]
-			i += 2
-			continue
-		case "score":
-			if i+2 >= len(f) {
-				return in, bad(key)
-			}
-			switch f[i+1] {
-			case "cp":
-				n, err := integer(i+1, "score cp")
-				if err != nil {
-					return in, err
-				}
-				in.Kind, in.CP = ScoreCP, int(n)
-			case "mate":
-				switch f[i+2] {
-				case "+", "-":
-					in.Kind, in.MateLengthUnknown = ScoreMate, true
-					in.Mate = 1
-					if f[i+2] == "-" {
-						in.Mate = -1
-					}
-				default:
-					n, err := integer(i+1, "score mate")
-					if err != nil {
-						return in, err
-					}
-					in.Kind, in.Mate = ScoreMate, int(n)
-				}
-			default:
-				return in, bad(key)
-			}
-			i += 3
-			if i < len(f) && (f[i] == "lowerbound" || f[i] == "upperbound") {
-				in.Bound = f[i]
-				i++
-			}
-			continue
-		case "depth", "seldepth", "multipv", "nodes", "nps", "tbhits", "time", "hashfull", "currmovenumber", "cpuload":
-			n, err := integer(i, key)
-			if err != nil {
-				return in, err
-			}
-			switch key {
-			case "depth":
-				in.Depth = int(n)
-			case "seldepth":
-				in.SelDepth = int(n)
-			case "multipv":
-				in.MultiPV = int(n)
-			case "nodes":
-				in.Nodes = n
-			case "nps":
-				in.NPS = n
-			case "tbhits":
-				in.TBHits = n
-			case "time":
-				in.Time = time.Duration(n) * time.Millisecond
-			case "hashfull":
-				in.HashFull = int(n)
-			case "currmovenumber":
-				in.CurrMoveNumber = int(n)
-			}
-			i += 2
-			continue
-		}
-		i++ // an unknown key: skip it alone, its value (if any) is skipped next
-	}
-	return in, nil
 }

@@ -36,33 +36,14 @@ func ExampleStart() {
 		log.Fatal(err)
 	}
 	fmt.Println("perft 2:", perft.Nodes) // 181
-	bm, err := c.Go(ctx, usi.GoParams{MoveTime: 50 * time.Millisecond})
+	var score int
+	bm, err := c.Go(ctx, usi.GoParams{MoveTime: 50 * time.Millisecond}, func(in usi.SearchInfo) {
+		if in.Kind == usi.ScoreCP {
+			score = in.CP
+		}
+	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("bestmove", bm.Move, "score", bm.Info.CP)
-}
-
-func ExampleParseInfo() {
-	in, err := usi.ParseInfo("info depth 5 seldepth 7 score cp 34 nodes 1234 nps 5000 pv 2e3d 1a2b")
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(in.Depth, in.CP, in.Nodes, in.PV)
-
-	in, _ = usi.ParseInfo("info depth 9 score mate -2 pv 4a3b 2e3d")
-	fmt.Println(in.Kind == usi.ScoreMate, in.Mate)
-	// Output:
-	// 5 34 1234 [2e3d 1a2b]
-	// true -2
-}
-
-func ExampleParseOptionLine() {
-	opt, err := usi.ParseOptionLine("option name UCI_Variant type combo default shogi var minishogi var shogi")
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Printf("%s (%s) default %s, choices %v\n", opt.Name, opt.Type, opt.Default, opt.Vars)
-	// Output:
-	// UCI_Variant (combo) default shogi, choices [minishogi shogi]
+	fmt.Println("bestmove", bm.Move, "score", score)
 }

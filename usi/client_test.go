@@ -188,27 +188,27 @@ func TestFairyStockfishGo(t *testing.T) {
 	if err := c.Position("", nil); err != nil {
 		t.Fatal(err)
 	}
-	bm, err := c.Go(ctx, GoParams{MoveTime: 50 * time.Millisecond})
+	var last SearchInfo
+	bm, err := c.Go(ctx, GoParams{MoveTime: 50 * time.Millisecond}, lastSearchLine(&last))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Contains(startMoves, bm.Move) {
 		t.Errorf("bestmove %q is not a legal first move %v", bm.Move, startMoves)
 	}
-	if !bm.Info.HasScore() || bm.Info.Depth < 1 || len(bm.Info.PV) == 0 || bm.Info.PV[0] != bm.Move {
-		t.Errorf("last info %+v: want a score, a depth and a pv starting with %s", bm.Info, bm.Move)
+	if !last.HasScore() || last.Depth < 1 || len(last.PV) == 0 || last.PV[0] != bm.Move {
+		t.Errorf("last info %+v: want a score, a depth and a pv starting with %s", last, bm.Move)
 	}
 
 	// Depth-limited search from a position reached by moves.
 	if err := c.Position("", []string{bm.Move}); err != nil {
 		t.Fatal(err)
 	}
-	reply, err := c.Go(ctx, GoParams{Depth: 4})
-	if err != nil {
+	if _, err := c.Go(ctx, GoParams{Depth: 4}, lastSearchLine(&last)); err != nil {
 		t.Fatal(err)
 	}
-	if reply.Info.Depth != 4 {
-		t.Errorf("go depth 4: last info depth %d", reply.Info.Depth)
+	if last.Depth != 4 {
+		t.Errorf("go depth 4: last info depth %d", last.Depth)
 	}
 	if err := c.IsReady(ctx); err != nil {
 		t.Fatal(err)
@@ -228,7 +228,7 @@ func TestFairyStockfishInfiniteStop(t *testing.T) {
 	}()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	bm, err := c.Go(ctx, GoParams{Infinite: true})
+	bm, err := c.Go(ctx, GoParams{Infinite: true}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestFairyStockfishCancelledGo(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
-	if _, err := c.Go(ctx, GoParams{Infinite: true}); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := c.Go(ctx, GoParams{Infinite: true}, nil); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Go error = %v, want the deadline", err)
 	}
 	if err := c.IsReady(context.Background()); err != nil {
@@ -369,8 +369,8 @@ func TestClientFakeGood(t *testing.T) {
 	want := EngineInfo{
 		Name:   "Fake Engine 1.0",
 		Author: "shogilab tests",
-		Options: []EngineOption{
-			{Name: "USI_Hash", Type: "spin", Default: "16", Min: "1", Max: "1024"},
+		Options: []Option{
+			{Name: "USI_Hash", Type: "spin", Default: "16", Min: 1, Max: 1024},
 			{Name: "Style", Type: "combo", Default: "Normal", Vars: []string{"Solid", "Normal", "Risky"}},
 		},
 	}
@@ -380,15 +380,16 @@ func TestClientFakeGood(t *testing.T) {
 	if err := c.IsReady(ctx); err != nil {
 		t.Fatal(err)
 	}
-	bm, err := c.Go(ctx, GoParams{MoveTime: 10 * time.Millisecond})
+	var last SearchInfo
+	bm, err := c.Go(ctx, GoParams{MoveTime: 10 * time.Millisecond}, lastSearchLine(&last))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if bm.Move != "2e3d" || bm.Ponder != "4a3b" {
 		t.Errorf("bestmove %q ponder %q, want 2e3d ponder 4a3b", bm.Move, bm.Ponder)
 	}
-	if bm.Info.Kind != ScoreMate || bm.Info.Mate != -2 || bm.Info.Depth != 2 || !slices.Equal(bm.Info.PV, []string{"2e3d", "4a3b"}) {
-		t.Errorf("last info = %+v, want the depth-2 line (the info string is not a search line)", bm.Info)
+	if last.Kind != ScoreMate || last.Mate != -2 || last.Depth != 2 || !slices.Equal(last.PV, []string{"2e3d", "4a3b"}) {
+		t.Errorf("last info = %+v, want the depth-2 line (the info string is not a search line)", last)
 	}
 	p, err := c.Perft(ctx, 2)
 	if err != nil {
@@ -415,7 +416,7 @@ func TestClientEngineDiesMidGame(t *testing.T) {
 	if err := c.Position("", []string{"2e3d"}); err != nil {
 		t.Fatal(err)
 	}
-	_, err := c.Go(ctx, GoParams{Depth: 3})
+	_, err := c.Go(ctx, GoParams{Depth: 3}, nil)
 	if err == nil {
 		t.Fatal("Go succeeded against an engine that died")
 	}
@@ -459,14 +460,14 @@ func TestClientSilentSearch(t *testing.T) {
 	}
 	// A timed search is bounded by its time plus the response timeout even
 	// with no ctx deadline; the stop that follows gets no answer either.
-	_, err := c.Go(ctx, GoParams{MoveTime: 50 * time.Millisecond})
+	_, err := c.Go(ctx, GoParams{MoveTime: 50 * time.Millisecond}, nil)
 	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "waiting for bestmove after stop") {
 		t.Errorf("Go on an engine that never answers: %v", err)
 	}
 	// A depth search is bounded by the ctx.
 	cctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
-	if _, err := c.Go(cctx, GoParams{Depth: 30}); !errors.Is(err, context.DeadlineExceeded) {
+	if _, err := c.Go(cctx, GoParams{Depth: 30}, nil); !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("Go with a ctx deadline: %v", err)
 	}
 }
@@ -480,7 +481,7 @@ func TestClientCloseWhileWaiting(t *testing.T) {
 	}
 	done := make(chan error)
 	go func() {
-		_, err := c.Go(context.Background(), GoParams{Infinite: true})
+		_, err := c.Go(context.Background(), GoParams{Infinite: true}, nil)
 		done <- err
 	}()
 	time.Sleep(50 * time.Millisecond)
@@ -497,109 +498,12 @@ func TestClientMissingEngine(t *testing.T) {
 	}
 }
 
-func TestGoParamsCommand(t *testing.T) {
-	tests := []struct {
-		p    GoParams
-		want string
-	}{
-		{GoParams{}, "go"},
-		{GoParams{MoveTime: 50 * time.Millisecond}, "go movetime 50"},
-		{GoParams{BTime: time.Minute, WTime: 30 * time.Second, Byoyomi: time.Second}, "go btime 60000 wtime 30000 byoyomi 1000"},
-		{GoParams{BTime: time.Second, WTime: time.Second, BInc: 100 * time.Millisecond, WInc: 200 * time.Millisecond}, "go btime 1000 wtime 1000 binc 100 winc 200"},
-		{GoParams{Depth: 7, Nodes: 10000}, "go depth 7 nodes 10000"},
-		{GoParams{Infinite: true}, "go infinite"},
-	}
-	for _, tc := range tests {
-		if got := tc.p.command(); got != tc.want {
-			t.Errorf("%+v: command %q, want %q", tc.p, got, tc.want)
+// lastSearchLine returns an info callback for Client.Go that keeps in last the last line with
+// a score or a pv (not an info string).
+func lastSearchLine(last *SearchInfo) func(SearchInfo) {
+	return func(in SearchInfo) {
+		if in.HasScore() || len(in.PV) > 0 {
+			*last = in
 		}
 	}
-}
-
-func TestParseInfo(t *testing.T) {
-	tests := []struct {
-		line string
-		want SearchInfo
-	}{
-		{"info depth 5 seldepth 7 score cp 34 nodes 1234 nps 5000 pv 2e3d 1a2b",
-			SearchInfo{Depth: 5, SelDepth: 7, Kind: ScoreCP, CP: 34, Nodes: 1234, NPS: 5000, PV: []string{"2e3d", "1a2b"}}},
-		{"info depth 9 score mate 3 pv P*3c 4a3b 3c3b+",
-			SearchInfo{Depth: 9, Kind: ScoreMate, Mate: 3, PV: []string{"P*3c", "4a3b", "3c3b+"}}},
-		{"info score mate -2", SearchInfo{Kind: ScoreMate, Mate: -2}},
-		{"info score mate +", SearchInfo{Kind: ScoreMate, Mate: 1, MateLengthUnknown: true}},
-		{"info score mate - depth 4", SearchInfo{Kind: ScoreMate, Mate: -1, MateLengthUnknown: true, Depth: 4}},
-		{"info score cp -120 lowerbound nodes 9", SearchInfo{Kind: ScoreCP, CP: -120, Bound: "lowerbound", Nodes: 9}},
-		{"info string variant minishogi files 5  ranks 5", SearchInfo{String: "variant minishogi files 5  ranks 5"}},
-		{"info depth 2 string hello", SearchInfo{Depth: 2, String: "hello"}},
-		// Fairy-Stockfish's full line.
-		{"info depth 13 seldepth 23 multipv 1 score cp 74 nodes 51289 nps 502833 tbhits 0 time 102 pv 4a3b",
-			SearchInfo{Depth: 13, SelDepth: 23, MultiPV: 1, Kind: ScoreCP, CP: 74, Nodes: 51289, NPS: 502833, Time: 102 * time.Millisecond, PV: []string{"4a3b"}}},
-		// pv before other keys, unknown keys skipped.
-		{"info pv 5d5c 1a1b hashfull 12 foo bar currmove 2e3d currmovenumber 3",
-			SearchInfo{PV: []string{"5d5c", "1a1b"}, HashFull: 12, CurrMove: "2e3d", CurrMoveNumber: 3}},
-		{"info", SearchInfo{}},
-	}
-	for _, tc := range tests {
-		got, err := ParseInfo(tc.line)
-		if err != nil {
-			t.Errorf("%q: %v", tc.line, err)
-			continue
-		}
-		if !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("%q:\n got %+v\nwant %+v", tc.line, got, tc.want)
-		}
-	}
-	for _, bad := range []string{"bestmove 2e3d", "", "info depth x", "info score cp", "info score cp 1.5", "info score wdl 1 2 3", "info nodes"} {
-		if _, err := ParseInfo(bad); err == nil {
-			t.Errorf("%q parsed without error", bad)
-		}
-	}
-}
-
-func TestParseOptionLine(t *testing.T) {
-	got, err := ParseOptionLine("option name Debug Log File type string default <empty>")
-	want := EngineOption{Name: "Debug Log File", Type: "string", Default: "<empty>"}
-	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Errorf("got %+v, %v; want %+v", got, err, want)
-	}
-	got, err = ParseOptionLine("option name Clear Hash type button")
-	want = EngineOption{Name: "Clear Hash", Type: "button"}
-	if err != nil || !reflect.DeepEqual(got, want) {
-		t.Errorf("got %+v, %v; want %+v", got, err, want)
-	}
-	for _, bad := range []string{"option type spin", "option name X", "id name X"} {
-		if _, err := ParseOptionLine(bad); err == nil {
-			t.Errorf("%q parsed without error", bad)
-		}
-	}
-}
-
-func FuzzParseInfo(f *testing.F) {
-	f.Add("info depth 5 seldepth 7 score cp 34 nodes 1234 nps 5000 pv 2e3d 1a2b")
-	f.Add("info score mate -2 string x")
-	f.Add("info score mate +")
-	f.Fuzz(func(t *testing.T, line string) {
-		in, err := ParseInfo(line)
-		if err != nil {
-			return
-		}
-		if in.Kind == ScoreNone && (in.CP != 0 || in.Mate != 0) {
-			t.Errorf("%q: a score value without a score kind: %+v", line, in)
-		}
-		for _, m := range in.PV {
-			if infoKeywords[m] {
-				t.Errorf("%q: pv swallowed the key %q", line, m)
-			}
-		}
-	})
-}
-
-func FuzzParseOptionLine(f *testing.F) {
-	f.Add("option name Style type combo default Normal var Solid var Normal")
-	f.Fuzz(func(t *testing.T, line string) {
-		opt, err := ParseOptionLine(line)
-		if err == nil && (opt.Name == "" || opt.Type == "") {
-			t.Errorf("%q: accepted without a name or a type: %+v", line, opt)
-		}
-	})
 }

@@ -18,6 +18,11 @@
 // line over MaxLineBytes gets `info string error: ...` and the engine keeps its previous
 // state.
 //
+// The messages both ends speak (messages.go) are each written and read in one place: Option
+// (an `option` line: Format, ParseOption, Check), SearchInfo (`info`: Format, ParseInfo),
+// GoParams (`go`: Format, ParseGo) and BestMove (Format, ParseBestMove). An Engine reports
+// its search as SearchInfo values, which the server formats.
+//
 // The client side (Client) starts an external engine, such as Debian's fairy-stockfish, and
 // drives it with timeouts, so that a dead or silent engine is an error and never a hang:
 //
@@ -25,7 +30,7 @@
 //	info, err := c.Handshake(ctx)
 //	err = c.SetOption("UCI_Variant", "minishogi")
 //	err = c.Position("", []string{"2e3d"})
-//	best, err := c.Go(ctx, usi.GoParams{MoveTime: 100 * time.Millisecond})
+//	best, err := c.Go(ctx, usi.GoParams{MoveTime: 100 * time.Millisecond}, func(in usi.SearchInfo) { ... })
 //
 // Protocol reference: the USI specification (Tord Romstad, 2007) with the Shogidokoro GUI's
 // extensions (`byoyomi`, `gameover`, `go mate` and `checkmate`), and Fairy-Stockfish's

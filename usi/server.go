@@ -10,41 +10,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 )
-
-// Option is an engine option as announced in the reply to `usi`.
-type Option struct {
-	Name    string
-	Type    string // "check", "spin", "combo", "string", "button" or "filename"
-	Default string
-	Min     int64 // for spin
-	Max     int64 // for spin
-	Vars    []string
-}
-
-// String returns the `option` line announcing o.
-func (o Option) String() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "option name %s type %s", o.Name, o.Type)
-	if o.Type != "button" {
-		def := o.Default
-		if def == "" && o.Type == "string" {
-			def = "<empty>"
-		}
-		fmt.Fprintf(&b, " default %s", def)
-	}
-	if o.Type == "spin" {
-		fmt.Fprintf(&b, " min %d max %d", o.Min, o.Max)
-	}
-	for _, v := range o.Vars {
-		fmt.Fprintf(&b, " var %s", v)
-	}
-	return b.String()
-}
 
 // Engine is what a Server drives. The server calls it from one goroutine at a time, except
 // that a search started by Go, Perft or Mate runs while the server goes on reading commands;
@@ -68,11 +37,11 @@ type Engine interface {
 	// Display returns a picture of the position with its SFEN, for the `d` command.
 	Display() string
 	// Go searches the current position within the limits until done or ctx is cancelled,
-	// sending `info` lines (without the leading "info ") through info, and returns the
-	// best move in USI notation (or "resign") and, optionally, the reply to ponder on. With
-	// limits.Infinite it returns only once ctx is cancelled. The server handles Ponder and
-	// Mate itself: Go never sees them.
-	Go(ctx context.Context, limits GoParams, info func(string)) (BestMove, error)
+	// sending what the server prints as `info` lines through info, and returns the best
+	// move in USI notation (or "resign") and, optionally, the reply to ponder on. With
+	// limits.Infinite it returns only once ctx is cancelled. The server handles Ponder,
+	// Mate and Perft itself: Go never sees them.
+	Go(ctx context.Context, limits GoParams, info func(SearchInfo)) (BestMove, error)
 }
 
 // Readier is an Engine with work to do before its next search, such as allocating what the
@@ -97,7 +66,7 @@ type Mater interface {
 	// Mate searches the current position until it finds a mate, proves that there is none
 	// or ctx is done. It returns the mate's moves in USI notation; or none and nomate true
 	// when no mate exists; or none and false when ctx ended the search first.
-	Mate(ctx context.Context, info func(string)) (moves []string, nomate bool, err error)
+	Mate(ctx context.Context, info func(SearchInfo)) (moves []string, nomate bool, err error)
 }
 
 // MaxLineBytes is the longest command line a Server reads. A longer line is dropped with an
@@ -160,14 +129,16 @@ func (sr *search) over() bool {
 // replies to out.
 func NewServer(e Engine, out io.Writer) *Server { return &Server{engine: e, out: out} }
 
-func (s *Server) println(format string, args ...any) {
+// send writes one line to the GUI.
+func (s *Server) send(line string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	fmt.Fprintf(s.out, format+"\n", args...)
+	io.WriteString(s.out, line+"\n")
 }
 
+// errorf tells the GUI what was wrong with a command, in an `info string error: ...`.
 func (s *Server) errorf(format string, args ...any) {
-	s.println("info string error: "+format, args...)
+	s.send(SearchInfo{String: "error: " + fmt.Sprintf(format, args...)}.Format())
 }
 
 // serverWriter writes to the server's output under its lock, so that the lines of a perft
@@ -301,19 +272,19 @@ func (s *Server) handle(line string, at time.Time) bool {
 	}
 	switch cmd {
 	case "usi":
-		s.println("id name %s", s.engine.Name())
-		s.println("id author %s", s.engine.Author())
+		s.send("id name " + s.engine.Name())
+		s.send("id author " + s.engine.Author())
 		for _, o := range s.engine.Options() {
-			s.println("%s", o)
+			s.send(o.Format())
 		}
-		s.println("usiok")
+		s.send("usiok")
 	case "isready":
 		if r, ok := s.engine.(Readier); ok && s.search == nil {
 			if err := r.Ready(); err != nil {
 				s.errorf("%v", err)
 			}
 		}
-		s.println("readyok")
+		s.send("readyok")
 	case "setoption":
 		name, value, err := parseSetOption(args)
 		if err == nil {
@@ -323,7 +294,7 @@ func (s *Server) handle(line string, at time.Time) bool {
 			s.errorf("%v", err)
 		} else if r, ok := s.engine.(Reporter); ok {
 			if report := r.Report(name); report != "" {
-				s.println("info string %s", report)
+				s.send(SearchInfo{String: report}.Format())
 			}
 		}
 	case "usinewgame":
@@ -337,7 +308,7 @@ func (s *Server) handle(line string, at time.Time) bool {
 			s.errorf("%v", err)
 		}
 	case "go":
-		s.goCommand(args, at)
+		s.goCommand(fields, at)
 	case "stop":
 		s.stopSearch()
 	case "ponderhit":
@@ -351,19 +322,11 @@ func (s *Server) handle(line string, at time.Time) bool {
 		// A game's end needs no action once the search is stopped; debug output is not
 		// implemented.
 	case "d":
-		s.println("%s", s.engine.Display())
+		s.send(s.engine.Display())
 	case "quit":
 		return false
 	}
 	return true
-}
-
-// truncate shortens a word from the input for an error message.
-func truncate(w string) string {
-	if len(w) > 40 {
-		return w[:40] + "..."
-	}
-	return w
 }
 
 // stopSearch cancels the running search, if any, and waits for its answer.
@@ -397,32 +360,20 @@ func (s *Server) start(untilStop, ponder, afterHit bool, run func(ctx context.Co
 	}()
 }
 
-// MaxPerftDepth bounds `go perft`: beyond it the count could overflow 64 bits (perft grows
-// about sixteenfold a ply from the start position, whose perft 7 is 132,680,617).
-const MaxPerftDepth = 15
-
-// goCommand runs `go`, read at the time at: the search's clock starts then.
-func (s *Server) goCommand(args []string, at time.Time) {
-	if len(args) >= 1 && args[0] == "perft" {
-		if len(args) != 2 {
-			s.errorf("go perft wants one depth")
-			return
-		}
-		depth, err := strconv.Atoi(args[1])
-		if err != nil || depth < 1 || depth > MaxPerftDepth {
-			s.errorf("go perft: depth %q is not an integer from 1 to %d", truncate(args[1]), MaxPerftDepth)
-			return
-		}
+// goCommand runs `go`, given as its words, read at the time at: the search's clock starts
+// then.
+func (s *Server) goCommand(words []string, at time.Time) {
+	limits, err := parseGo(words)
+	if err != nil {
+		s.errorf("%v", err)
+		return
+	}
+	if limits.Perft > 0 {
 		s.start(false, false, false, func(ctx context.Context, _ <-chan struct{}, _ *time.Time, _ func()) {
-			if err := s.engine.Perft(ctx, depth, serverWriter{s}); err != nil {
+			if err := s.engine.Perft(ctx, limits.Perft, serverWriter{s}); err != nil {
 				s.errorf("%v", err)
 			}
 		})
-		return
-	}
-	limits, err := ParseGo(args)
-	if err != nil {
-		s.errorf("%v", err)
 		return
 	}
 	if limits.Mate {
@@ -433,7 +384,7 @@ func (s *Server) goCommand(args []string, at time.Time) {
 	after := limits
 	after.Ponder = false
 	s.start(limits.untilStop(), limits.Ponder, after.untilStop(), func(ctx context.Context, ponderhit <-chan struct{}, hitAt *time.Time, answering func()) {
-		info := func(line string) { s.println("info %s", line) }
+		info := func(in SearchInfo) { s.send(in.Format()) }
 		if limits.Ponder {
 			// USI: a ponder search runs until ponderhit or stop, even when it is done
 			// early. An infinite search until ponderhit, then the search within the
@@ -473,11 +424,7 @@ func (s *Server) answer(answering func(), best BestMove, err error) {
 		s.errorf("%v", err)
 		best = BestMove{Move: "resign"}
 	}
-	if best.Ponder != "" {
-		s.println("bestmove %s ponder %s", best.Move, best.Ponder)
-		return
-	}
-	s.println("bestmove %s", best.Move)
+	s.send(best.Format())
 }
 
 // goMate runs `go mate`: a tsume search bounded by limits.MoveTime (0: until stop),
@@ -486,7 +433,7 @@ func (s *Server) answer(answering func(), best BestMove, err error) {
 func (s *Server) goMate(limits GoParams, at time.Time) {
 	m, ok := s.engine.(Mater)
 	if !ok {
-		s.println("checkmate notimplemented")
+		s.send("checkmate notimplemented")
 		return
 	}
 	s.start(limits.untilStop(), false, false, func(ctx context.Context, _ <-chan struct{}, _ *time.Time, answering func()) {
@@ -495,116 +442,20 @@ func (s *Server) goMate(limits GoParams, at time.Time) {
 			ctx, cancel = context.WithDeadline(ctx, at.Add(limits.MoveTime))
 			defer cancel()
 		}
-		moves, nomate, err := m.Mate(ctx, func(line string) { s.println("info %s", line) })
+		moves, nomate, err := m.Mate(ctx, func(in SearchInfo) { s.send(in.Format()) })
 		answering()
 		switch {
 		case err != nil:
 			s.errorf("%v", err)
-			s.println("checkmate timeout")
+			s.send("checkmate timeout")
 		case len(moves) > 0:
-			s.println("checkmate %s", strings.Join(moves, " "))
+			s.send("checkmate " + strings.Join(moves, " "))
 		case nomate:
-			s.println("checkmate nomate")
+			s.send("checkmate nomate")
 		default:
-			s.println("checkmate timeout")
+			s.send("checkmate timeout")
 		}
 	})
-}
-
-// maxGoMillis caps the times of a `go` command: about 35 years.
-const maxGoMillis = 1 << 40
-
-// ParseGo reads the arguments of a `go` command (times in milliseconds, capped at about 35
-// years): the limits, `infinite`, `ponder`, and `mate T` or `mate infinite`.
-func ParseGo(args []string) (GoParams, error) {
-	var p GoParams
-	ms := map[string]*time.Duration{
-		"btime": &p.BTime, "wtime": &p.WTime, "binc": &p.BInc, "winc": &p.WInc,
-		"byoyomi": &p.Byoyomi, "movetime": &p.MoveTime,
-	}
-	for i := 0; i < len(args); i++ {
-		key := args[i]
-		switch key {
-		case "infinite":
-			p.Infinite = true
-			continue
-		case "ponder":
-			p.Ponder = true
-			continue
-		case "mate":
-			// `go mate T` or `go mate infinite` (Shogidokoro): a tsume search for T ms.
-			p.Mate = true
-			if i+1 < len(args) && args[i+1] == "infinite" {
-				p.Infinite = true
-				i++
-				continue
-			}
-		}
-		if i+1 >= len(args) {
-			return p, fmt.Errorf("go: %s needs a value", key)
-		}
-		n, err := strconv.ParseInt(args[i+1], 10, 64)
-		if err != nil || n < 0 {
-			return p, fmt.Errorf("go: %s %q is not a non-negative integer", truncate(key), truncate(args[i+1]))
-		}
-		i++
-		switch {
-		case ms[key] != nil:
-			// Far beyond any clock, and small enough that sums of times cannot overflow.
-			*ms[key] = time.Duration(min(n, maxGoMillis)) * time.Millisecond
-		case key == "nodes":
-			p.Nodes = n
-		case key == "depth":
-			p.Depth = int(n)
-		case key == "mate":
-			p.MoveTime = time.Duration(min(n, maxGoMillis)) * time.Millisecond
-		default:
-			return p, fmt.Errorf("go: unknown parameter %q", truncate(key))
-		}
-	}
-	return p, nil
-}
-
-// parseSetOption reads `name <name...> [value <value...>]`.
-func parseSetOption(args []string) (name, value string, err error) {
-	if len(args) < 2 || args[0] != "name" {
-		return "", "", fmt.Errorf("setoption wants: setoption name <name> [value <value>]")
-	}
-	rest := strings.Join(args[1:], " ")
-	name, value, _ = strings.Cut(rest, " value ")
-	if strings.HasSuffix(name, " value") {
-		name = strings.TrimSuffix(name, " value")
-	}
-	return strings.TrimSpace(name), strings.TrimSpace(value), nil
-}
-
-// parsePosition reads `startpos [moves ...]` or `sfen <board> <side> <hands> [<n>] [moves ...]`.
-func parsePosition(args []string) (sfen string, moves []string, err error) {
-	if len(args) == 0 {
-		return "", nil, fmt.Errorf("position wants startpos or sfen")
-	}
-	rest := args[1:]
-	switch args[0] {
-	case "startpos":
-	case "sfen":
-		i := 0
-		for i < len(rest) && rest[i] != "moves" {
-			i++
-		}
-		if i < 3 || i > 4 {
-			return "", nil, fmt.Errorf("position sfen wants 3 or 4 SFEN fields, got %d", i)
-		}
-		sfen, rest = strings.Join(rest[:i], " "), rest[i:]
-	default:
-		return "", nil, fmt.Errorf("position wants startpos or sfen, got %q", args[0])
-	}
-	if len(rest) > 0 {
-		if rest[0] != "moves" {
-			return "", nil, fmt.Errorf("position: expected moves, got %q", rest[0])
-		}
-		moves = rest[1:]
-	}
-	return sfen, moves, nil
 }
 
 // inputLine is one line read by readLines: its text, or errLineTooLong, or the error that

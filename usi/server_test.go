@@ -33,7 +33,7 @@ func (f *fakeEngine) SetPosition(string, []string) error          { f.log("posit
 func (f *fakeEngine) Display() string                             { return "board" }
 func (f *fakeEngine) Perft(context.Context, int, io.Writer) error { return nil }
 
-func (f *fakeEngine) Go(ctx context.Context, p GoParams, info func(string)) (BestMove, error) {
+func (f *fakeEngine) Go(ctx context.Context, p GoParams, info func(SearchInfo)) (BestMove, error) {
 	f.log(fmt.Sprintf("go infinite=%v nodes=%d", p.Infinite, p.Nodes))
 	if p.Nodes == 0 {
 		<-ctx.Done()
@@ -44,7 +44,7 @@ func (f *fakeEngine) Go(ctx context.Context, p GoParams, info func(string)) (Bes
 // fakeMater is a fakeEngine that answers go mate after its context is done.
 type fakeMater struct{ fakeEngine }
 
-func (f *fakeMater) Mate(ctx context.Context, info func(string)) ([]string, bool, error) {
+func (f *fakeMater) Mate(ctx context.Context, info func(SearchInfo)) ([]string, bool, error) {
 	<-ctx.Done()
 	return nil, false, nil
 }
@@ -115,28 +115,6 @@ func TestQueueBound(t *testing.T) {
 	}
 	if last := e.events[len(e.events)-1]; last != "go infinite=false nodes=1" {
 		t.Errorf("last event %q: the go after stop did not run last", last)
-	}
-}
-
-func TestParseGo(t *testing.T) {
-	for _, c := range []struct {
-		args string
-		want GoParams
-	}{
-		{"ponder btime 1000 wtime 2000 byoyomi 300", GoParams{Ponder: true, BTime: time.Second, WTime: 2 * time.Second, Byoyomi: 300 * time.Millisecond}},
-		{"mate 5000", GoParams{Mate: true, MoveTime: 5 * time.Second}},
-		{"mate infinite", GoParams{Mate: true, Infinite: true}},
-		{"movetime 99999999999999999", GoParams{MoveTime: maxGoMillis * time.Millisecond}},
-	} {
-		got, err := ParseGo(strings.Fields(c.args))
-		if err != nil || got != c.want {
-			t.Errorf("%s: %+v, %v; want %+v", c.args, got, err, c.want)
-		}
-	}
-	for _, bad := range []string{"mate", "movetime", "movetime -1", "nodes x", "sideways 3"} {
-		if _, err := ParseGo(strings.Fields(bad)); err == nil {
-			t.Errorf("%s: no error", bad)
-		}
 	}
 }
 

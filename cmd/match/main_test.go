@@ -44,7 +44,7 @@ type faulty struct {
 	sleep          time.Duration
 }
 
-func (e *faulty) Go(ctx context.Context, lim usi.GoParams, info func(string)) (usi.BestMove, error) {
+func (e *faulty) Go(ctx context.Context, lim usi.GoParams, info func(usi.SearchInfo)) (usi.BestMove, error) {
 	e.goes++
 	if e.dieAfter > 0 && e.goes > e.dieAfter {
 		os.Exit(3)

@@ -440,12 +440,18 @@ func TestOpeningsJudgedByFairyStockfish(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.Position(strings.TrimSpace(sfen), nil)
-		bm, err := c.Go(ctx, usi.GoParams{Depth: 8})
-		if err != nil {
+		// The judge's score is that of the last line with a score or a pv, as selfplay's
+		// USI player keeps it.
+		var last usi.SearchInfo
+		if _, err := c.Go(ctx, usi.GoParams{Depth: 8}, func(in usi.SearchInfo) {
+			if in.HasScore() || len(in.PV) > 0 {
+				last = in
+			}
+		}); err != nil {
 			t.Fatal(err)
 		}
-		if bm.Info.Kind != usi.ScoreCP || bm.Info.CP != want {
-			t.Errorf("%s: Fairy-Stockfish says %+v, the file %d", sfen, bm.Info, want)
+		if last.Kind != usi.ScoreCP || last.CP != want {
+			t.Errorf("%s: Fairy-Stockfish says %q, the file %d", sfen, last.Format(), want)
 		}
 	}
 }

@@ -10,7 +10,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,9 +18,9 @@ import (
 	"io"
 	iofs "io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/internal/atomicfile"
@@ -29,6 +28,7 @@ import (
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/retro"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/usi"
 )
 
 func main() {
@@ -57,7 +57,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err := cli.CheckOutputDir(*out); err != nil {
 		return err
 	}
-	fsf, err := startFSF(*fsfPath)
+	fsf, err := startFSF(ctx, *fsfPath)
 	if err != nil {
 		return err
 	}
@@ -95,17 +95,17 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			sfen := strings.Join(strings.Fields(pos.SFEN())[:3], " ") + " 1"
 			if checks.N > 0 && !seen[sfen] {
 				seen[sfen] = true
-				ds := retro.NewMateSearch[ms.Position, ms.Move, ms.Code](tsume{pos.SideToMove()}, 1<<20)
+				ds := retro.NewMateSearch[ms.Position, ms.Move, ms.Code](ms.Tsume{Attacker: pos.SideToMove()}, 1<<20)
 				plies, ok, err := ds.MinimalMate(pos, true, 7)
 				if err != nil {
 					return fmt.Errorf("%s: df-pn: %w", sfen, err)
 				}
 				if ok && plies >= 3 && len(found[plies]) < *most {
-					score, err := fsf.score(sfen, plies+12)
+					confirmed, err := fsf.mateIn(ctx, sfen, plies+12, plies)
 					if err != nil {
 						return err
 					}
-					if score == fmt.Sprintf("mate %d", plies) {
+					if confirmed {
 						found[plies] = append(found[plies], sfen)
 					} else {
 						rejected++
@@ -145,79 +145,60 @@ func fileLine(r *dataset.Reader) string {
 	return fmt.Sprintf("%s:%d", f, l)
 }
 
-// tsume is Minishogi for df-pn (retro.MoveRules): the attacker plays only checks.
-type tsume struct{ attacker ms.Color }
+// searchLimit bounds one of fairy-stockfish's searches: a depth search has no clock for the
+// USI client to bound it by, and these, mates of at most 7 plies searched 19 plies deep,
+// take well under a second.
+const searchLimit = 2 * time.Minute
 
-func (tsume) Code(p ms.Position) ms.Code { return p.Code() }
+// fsf is fairy-stockfish as a USI client (usi.Client: its timeouts turn a dead or silent
+// engine into an error).
+type fsf struct{ c *usi.Client }
 
-func (g tsume) Moves(p ms.Position, dst []ms.Move) []ms.Move {
-	if p.SideToMove() != g.attacker {
-		return p.LegalMoves(dst)
-	}
-	var checks ms.MoveList
-	p.GenerateChecks(&checks)
-	return append(dst, checks.Slice()...)
-}
-
-func (tsume) Play(p ms.Position, m ms.Move) ms.Position {
-	p.MakeMove(m)
-	return p
-}
-
-// fsf is fairy-stockfish over USI.
-type fsf struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Scanner
-}
-
-func startFSF(path string) (*fsf, error) {
-	cmd := exec.Command(path)
-	in, err := cmd.StdinPipe()
+func startFSF(ctx context.Context, path string) (*fsf, error) {
+	c, err := usi.Start(ctx, []string{path})
 	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
 		if errors.Is(err, iofs.ErrNotExist) {
 			return nil, fmt.Errorf("--fsf %s: no such program", path)
 		}
 		return nil, fmt.Errorf("--fsf %s: %w", path, err)
 	}
-	f := &fsf{cmd, in, bufio.NewScanner(out)}
-	fmt.Fprint(in, "usi\nsetoption name UCI_Variant value minishogi\nisready\n")
-	for f.out.Scan() {
-		if f.out.Text() == "readyok" {
-			return f, nil
-		}
+	f := &fsf{c}
+	if _, err := c.Handshake(ctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("--fsf %s: %w", path, err)
 	}
-	return nil, fmt.Errorf("--fsf %s: no readyok", path)
+	if err := c.SetOption("UCI_Variant", "minishogi"); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("--fsf %s: %w", path, err)
+	}
+	if err := c.SetUpReady(ctx); err != nil {
+		c.Close()
+		return nil, fmt.Errorf("--fsf %s: %w", path, err)
+	}
+	return f, nil
 }
 
-// score is fairy-stockfish's score of sfen searched to depth from a fresh hash: "mate N"
-// (USI counts plies) or "cp N".
-func (f *fsf) score(sfen string, depth int) (string, error) {
-	fmt.Fprintf(f.in, "usinewgame\nposition sfen %s\ngo depth %d\n", sfen, depth)
-	score := ""
-	for f.out.Scan() {
-		line := f.out.Text()
-		if strings.HasPrefix(line, "bestmove") {
-			return score, nil
-		}
-		if _, rest, ok := strings.Cut(line, " score "); ok && !strings.Contains(rest, "bound") {
-			if w := strings.Fields(rest); len(w) >= 2 {
-				score = w[0] + " " + w[1]
-			}
-		}
+// mateIn reports whether fairy-stockfish's search of sfen to depth, from a fresh hash, ends
+// on a score of mate in plies (USI counts plies): its last score that is not a bound.
+func (f *fsf) mateIn(ctx context.Context, sfen string, depth, plies int) (bool, error) {
+	if err := f.c.NewGame(); err != nil {
+		return false, err
 	}
-	return "", fmt.Errorf("fairy-stockfish stopped answering at %s", sfen)
+	if err := f.c.Position(sfen, nil); err != nil {
+		return false, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, searchLimit)
+	defer cancel()
+	var last usi.SearchInfo
+	_, err := f.c.Go(ctx, usi.GoParams{Depth: depth}, func(in usi.SearchInfo) {
+		if in.HasScore() && in.Bound == "" {
+			last = in
+		}
+	})
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", sfen, err)
+	}
+	return last.Kind == usi.ScoreMate && !last.MateLengthUnknown && last.Mate == plies, nil
 }
 
-func (f *fsf) quit() {
-	fmt.Fprintln(f.in, "quit")
-	f.in.Close()
-	f.cmd.Wait()
-}
+func (f *fsf) quit() { f.c.Close() }

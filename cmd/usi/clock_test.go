@@ -1,9 +1,8 @@
 package main
 
 import (
-	"bufio"
+	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"runtime"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/usi"
 )
 
 // The test binary plays two more parts, chosen by this variable: the engine (this command's
@@ -65,7 +65,7 @@ func TestByoyomiClock(t *testing.T) {
 	}()
 	for _, threads := range []int{1, 2} {
 		t.Run(fmt.Sprintf("threads %d", threads), func(t *testing.T) {
-			played := playClocked(t, self, threads, moves, fmt.Sprintf("go btime 0 wtime 0 byoyomi %d", byoyomi.Milliseconds()))
+			played := playClocked(t, self, threads, moves, usi.GoParams{Byoyomi: byoyomi})
 			var late []string
 			var took []time.Duration
 			for i, m := range played {
@@ -85,77 +85,52 @@ func TestByoyomiClock(t *testing.T) {
 }
 
 // clockedMove is a move as the GUI saw it: the time from writing go to reading bestmove, and
-// the engine's last info line before it (its `time` is the engine's own count from reading
-// the go to the search's end).
+// the engine's last info line before it, without its pv (its `time` is the engine's own
+// count from reading the go to the search's end).
 type clockedMove struct {
 	took time.Duration
 	info string
 }
 
-// playClocked starts the engine with the given threads and plays games against itself, each
-// move searched by the go command, until moves moves are played.
-func playClocked(t *testing.T, self string, threads, moves int, goCmd string) []clockedMove {
+// playClocked starts the engine with the given threads, through the USI client, and plays
+// games against itself, each move searched with the go parameters, until moves moves are
+// played.
+func playClocked(t *testing.T, self string, threads, moves int, goParams usi.GoParams) []clockedMove {
 	t.Helper()
-	cmd := exec.Command(self)
-	cmd.Env = append(os.Environ(), roleVar+"=engine")
-	in, err := cmd.StdinPipe()
+	ctx := context.Background()
+	c, err := usi.Start(ctx, []string{self}, usi.WithEnv(append(os.Environ(), roleVar+"=engine")),
+		usi.WithResponseTimeout(20*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
+	defer c.Close()
+	if _, err := c.Handshake(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		in.Close()
-		cmd.Wait()
-	}()
-	lines := make(chan string, 1024)
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			lines <- sc.Text()
-		}
-		close(lines)
-	}()
-	send := func(cmds ...string) {
-		if _, err := io.WriteString(in, strings.Join(cmds, "\n")+"\n"); err != nil {
+	for _, o := range [][2]string{{"Threads", fmt.Sprint(threads)}, {"USI_Hash", "64"}} {
+		if err := c.SetOption(o[0], o[1]); err != nil {
 			t.Fatal(err)
 		}
 	}
-	var lastInfo string // the last line before the one expected
-	expect := func(prefix string) string {
-		timeout := time.After(20 * time.Second)
-		for {
-			select {
-			case l, ok := <-lines:
-				if !ok {
-					t.Fatalf("the engine's output ended before %q", prefix)
-				}
-				if strings.HasPrefix(l, prefix) {
-					return l
-				}
-				lastInfo = l
-			case <-timeout:
-				t.Fatalf("no %q from the engine", prefix)
-			}
-		}
+	if err := c.SetUpReady(ctx); err != nil {
+		t.Fatal(err)
 	}
-	send(fmt.Sprintf("setoption name Threads value %d", threads), "setoption name USI_Hash value 64", "isready")
-	expect("readyok")
 	var took []clockedMove
 	var played []string
 	g := minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{})
 	for len(took) < moves {
-		send("position startpos moves " + strings.Join(played, " "))
+		if err := c.Position("", played); err != nil {
+			t.Fatal(err)
+		}
+		var last usi.SearchInfo
 		start := time.Now()
-		send(goCmd)
-		best := strings.Fields(expect("bestmove"))[1]
-		info, _, _ := strings.Cut(lastInfo, " pv ")
-		took = append(took, clockedMove{time.Since(start), info})
+		bm, err := c.Go(ctx, goParams, func(in usi.SearchInfo) { last = in })
+		if err != nil {
+			t.Fatal(err)
+		}
+		last.PV = nil
+		took = append(took, clockedMove{time.Since(start), last.Format()})
+		best := bm.Move
 		if best != "resign" {
 			if err := g.PlayUSI(best); err != nil {
 				t.Fatalf("bestmove %s after %v: %v", best, played, err)
@@ -163,10 +138,11 @@ func playClocked(t *testing.T, self string, threads, moves int, goCmd string) []
 			played = append(played, best)
 		}
 		if best == "resign" || g.Result().Over() {
-			send("usinewgame")
+			if err := c.NewGame(); err != nil {
+				t.Fatal(err)
+			}
 			played, g = nil, minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{})
 		}
 	}
-	send("quit")
 	return took
 }
