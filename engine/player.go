@@ -71,7 +71,10 @@ func DefaultPlayerConfig() PlayerConfig {
 	s.MinimaxWeight = 0.3
 	e := eval.DefaultConfig()
 	e.Net = BuiltinNet()
-	return PlayerConfig{Search: s, Eval: e}
+	// A root mate search of 15 plies beat none: 31 of 1,000 distinct pairs won by it, none
+	// lost, +10.6 Elo [+6.9, +14.3] at 1,000 playouts (docs/tactics.md#rerun), for some
+	// 1.7% more time a move.
+	return PlayerConfig{Search: s, Eval: e, RootMate: 15}
 }
 
 // BuiltinNet is the shipped evaluation network (package datasets/evaluation), decoded once

@@ -30,6 +30,18 @@ func (p *Player) rootMate(game *Game, lim Limits) (m minishogi.Move, plies int, 
 		return 0, 0, false, nil
 	}
 	root := *game.Position()
+	// A move that leaves the opponent without a legal move wins at once (checkmate, or a
+	// quiet move: docs/rules.md#no-legal-move) and comes before any mate df-pn finds,
+	// which tries checks only: the tree search, which proves such moves first, plays it.
+	var legal minishogi.MoveList
+	root.GenerateLegal(&legal)
+	for _, m := range legal.Moves[:legal.N] {
+		next := root
+		next.MakeMove(m)
+		if !next.HasLegalMove() {
+			return 0, 0, false, nil
+		}
+	}
 	var checks minishogi.MoveList
 	if root.GenerateChecks(&checks); checks.N == 0 {
 		return 0, 0, false, nil // no check, no tsume
