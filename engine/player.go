@@ -113,10 +113,10 @@ func (c PlayerConfig) Validate() error {
 type Player struct {
 	cfg      PlayerConfig
 	searcher *mcts.Searcher
-	// tsume is the root mate search's, kept for a game (nil until first used); tsumeSide
-	// its attacker.
-	tsume     *tsumeSearch
-	tsumeSide minishogi.Color
+	// tsume holds the root mate search's tables, one for each attacker (nil until first
+	// used), kept for a game: an engine that moves for both sides (a GUI's analysis, a game
+	// against itself) keeps both instead of starting one at every move.
+	tsume [2]*tsumeSearch
 }
 
 // NewPlayer allocates the node pool (Search.MaxNodes × mcts.NodeBytes bytes) and returns
@@ -143,7 +143,7 @@ func (p *Player) Config() PlayerConfig { return p.cfg }
 func (p *Player) NewGame(seed uint64) {
 	p.cfg.Search.Seed = seed
 	p.searcher.Reseed(seed)
-	p.tsume = nil
+	p.tsume = [2]*tsumeSearch{}
 }
 
 // Stop ends a running Think early; it returns its decision as usual.

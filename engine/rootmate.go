@@ -51,13 +51,12 @@ func (p *Player) rootMate(game *Game, lim Limits) (m minishogi.Move, plies int, 
 		// A mate past the play limit would be a draw (docs/rules.md).
 		maxPlies = min(maxPlies, game.opts.MaxPlies-game.Ply())
 	}
-	if p.tsume == nil || p.tsumeSide != root.SideToMove() {
-		// The tsume game names its attacker; a player that moves for the other side (an
-		// analysis of both sides' moves) starts a table for it.
-		p.tsume = retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](minishogi.Tsume{Attacker: root.SideToMove()}, rootMateEntries)
-		p.tsumeSide = root.SideToMove()
+	side := root.SideToMove()
+	if p.tsume[side] == nil {
+		// The tsume game names its attacker: a table for each side that moves.
+		p.tsume[side] = retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](minishogi.Tsume{Attacker: side}, rootMateEntries)
 	}
-	ms := p.tsume
+	ms := p.tsume[side]
 	ms.SetNodeLimit(0)
 	ms.SetDeadline(time.Time{})
 	if lim.Playouts > 0 {
@@ -67,20 +66,27 @@ func (p *Player) rootMate(game *Game, lim Limits) (m minishogi.Move, plies int, 
 		// A tenth of the think from when it began (lim.Start), not from now.
 		ms.SetDeadline(lim.Start.Add(lim.Time / rootMateShare))
 	}
+	// The deadline holds until the move is known: finding the first move of a proven mate
+	// may search children the proof did not decide, and without it that search made 1 to 3
+	// moves of 200 late at byoyomi 50 (cmd/usi TestByoyomiClock). The node limit is the
+	// search's alone, as when RootMate's SPRT was played (docs/tactics.md#rerun).
+	defer func() {
+		ms.SetNodeLimit(0)
+		ms.SetDeadline(time.Time{})
+	}()
 	plies, found, err = ms.MinimalMate(root, true, maxPlies)
-	ms.SetNodeLimit(0)
-	ms.SetDeadline(time.Time{})
+	if err == nil && found {
+		ms.SetNodeLimit(0)
+		m, err = ms.MateMove(root, plies)
+	}
 	if errors.Is(err, retro.ErrNodeLimit) || errors.Is(err, retro.ErrDeadline) {
 		return 0, 0, false, nil
 	}
-	if err != nil || !found {
-		return 0, 0, false, err
-	}
-	// The proof is in the table: the first move is found without new search beyond the
-	// children the proof did not decide.
-	m, err = ms.MateMove(root, plies)
 	if err != nil {
 		return 0, 0, false, fmt.Errorf("root mate: %w", err)
+	}
+	if !found {
+		return 0, 0, false, nil
 	}
 	return m, plies, true, nil
 }

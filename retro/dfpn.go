@@ -245,6 +245,9 @@ func (ms *MateSearch[S, M, K]) MinimalMateFrom(s S, attacker bool, minPlies, max
 		first++
 	}
 	for n := first; n <= maxPlies; n += 2 {
+		if !ms.deadline.IsZero() && time.Now().After(ms.deadline) {
+			return 0, false, ErrDeadline
+		}
 		ok, err := ms.Prove(s, attacker, n)
 		if err != nil {
 			return 0, false, err
@@ -338,7 +341,9 @@ func (w *worker[S, M, K]) mid(s S, k nodeKey[K], thPhi, thDelta uint32, ply int)
 	f := w.frame(ply)
 	f.moves = ms.game.Moves(s, f.moves[:0])
 	w.nodes++
-	if w.nodes%checkDeadlineEvery == 0 {
+	// Counted over the searches of this MateSearch, not this one alone: a run of short
+	// searches (MinimalMate's lengths, a few thousand nodes each) looks at the clock too.
+	if (ms.nodes+w.nodes)%checkDeadlineEvery == 0 {
 		if !ms.deadline.IsZero() && time.Now().After(ms.deadline) {
 			w.err = ErrDeadline
 		} else if ms.interrupted() {
