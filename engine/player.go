@@ -71,10 +71,10 @@ func DefaultPlayerConfig() PlayerConfig {
 	s.MinimaxWeight = 0.3
 	e := eval.DefaultConfig()
 	e.Net = BuiltinNet()
-	// A root mate search of 15 plies beat none: 31 of 1,000 distinct pairs won by it, none
-	// lost, +10.6 Elo [+6.9, +14.3] at 1,000 playouts (docs/tactics.md#rerun), for some
-	// 1.7% more time a move.
-	return PlayerConfig{Search: s, Eval: e, RootMate: 15}
+	// RootMate stays off: at 15 it won 31 of 1,000 distinct pairs and lost none at 1,000
+	// playouts (docs/tactics.md#rerun), but on a clock its df-pn table's growth can take a
+	// move past a byoyomi of 50 ms (cmd/usi TestByoyomiClock under load).
+	return PlayerConfig{Search: s, Eval: e}
 }
 
 // BuiltinNet is the shipped evaluation network (package datasets/evaluation), decoded once

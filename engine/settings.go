@@ -150,7 +150,7 @@ var settings = []Setting{
 	{Name: "MateNodes", Kind: Int, Min: 0, Max: 1 << 30, Default: "1000",
 		Doc:    "moves a mate search beyond mate in 1 may make at one expansion before it gives up",
 		setInt: func(s *Settings, n int64) { s.Player.Eval.MateNodes = int(n) }},
-	{Name: "RootMate", Kind: Int, Min: 0, Max: MaxTsumePlies, Default: "15",
+	{Name: "RootMate", Kind: Int, Min: 0, Max: MaxTsumePlies, Default: "0",
 		Doc:    "before each search, a df-pn search for a mate by checks of at most this many plies from the root, within a tenth of the think; a mate found is played (0: off)",
 		setInt: func(s *Settings, n int64) { s.Player.RootMate = int(n) }},
 	{Name: "Resign", Kind: Choice, Choices: []string{ResignProven.String(), ResignNever.String()}, Default: ResignProven.String(),

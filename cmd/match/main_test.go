@@ -277,6 +277,12 @@ func TestLossOnTime(t *testing.T) {
 // time_forfeit: before, all 4 of 4 games did, at ply 4. 20 games of at most 8 plies (about
 // 30 s), 4 with -short; the match's records show each move's time.
 func TestByoyomiKept(t *testing.T) {
+	if os.Getenv("SHOGILAB_DEADLINE_TESTS") == "" {
+		// A deadline on a loaded machine that the test loads itself: beside another
+		// package's tests (go test ./... runs two at once on two cores) the engine gets too
+		// little CPU to mean anything. .ci/run runs it alone with this variable set.
+		t.Skip("a deadline test: run it alone with SHOGILAB_DEADLINE_TESTS=1 (as .ci/run does)")
+	}
 	games := 20
 	if testing.Short() {
 		games = 4

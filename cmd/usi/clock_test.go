@@ -45,6 +45,12 @@ func spin() {
 // up to 79 ms, before the search's clock counted tree reuse). A protocol deadline the engine
 // promises, not a speed: 200 moves for each thread count (10 s each), 40 with -short.
 func TestByoyomiClock(t *testing.T) {
+	if os.Getenv("SHOGILAB_DEADLINE_TESTS") == "" {
+		// A deadline on a loaded machine that the test loads itself: beside another
+		// package's tests (go test ./... runs two at once on two cores) the engine gets too
+		// little CPU to mean anything. .ci/run runs it alone with this variable set.
+		t.Skip("a deadline test: run it alone with SHOGILAB_DEADLINE_TESTS=1 (as .ci/run does)")
+	}
 	const byoyomi = 50 * time.Millisecond
 	moves := 200
 	if testing.Short() {

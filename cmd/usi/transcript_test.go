@@ -20,8 +20,8 @@ import (
 // search prints the same lines byte for byte; only the clock's numbers (time, nps) and the
 // periodic info lines (one each half second, as many as the machine's speed allows) are left
 // out of the comparison: a search's last info line, before its bestmove, is compared whole.
-// Since then RootMate's default became 15 (docs/tactics.md#rerun): the golden file's option
-// line says so, and the script sets it to 0, the default the searches were recorded with.
+// The script sets RootMate to 0, its default, so that the searches stay the recorded ones
+// whatever the default becomes (docs/tactics.md#rerun).
 func TestTranscriptUnchanged(t *testing.T) {
 	script, err := os.ReadFile("testdata/transcript.usi")
 	if err != nil {
