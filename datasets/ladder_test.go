@@ -135,15 +135,7 @@ func TestLadder(t *testing.T) {
 // score equals the score, and the 95% interval where twice the log-likelihood falls 3.84
 // (the χ² quantile with one degree of freedom) below its maximum, both found by bisection.
 func TestLadderTable(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, section, ok := strings.Cut(string(readme), "\n### The rating ladder\n")
-	if !ok {
-		t.Fatal("README.md has no section The rating ladder")
-	}
-	section, _, _ = strings.Cut(section, "\n## ")
+	table := sectionOf(t, filepath.Join(root, "README.md"), "### The rating ladder")
 	l, err := ladder.ReadFile(filepath.Join(root, "datasets", "ladder", "ladder.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -153,7 +145,7 @@ func TestLadderTable(t *testing.T) {
 		elo[a.Name] = a.Elo
 	}
 	rows := 0
-	for _, line := range strings.Split(section, "\n") {
+	for _, line := range strings.Split(table, "\n") {
 		cells := strings.Split(line, "|")
 		if len(cells) != 6 || !strings.HasPrefix(strings.TrimSpace(cells[1]), "`") {
 			continue

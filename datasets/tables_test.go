@@ -187,16 +187,23 @@ func pandasPython(t *testing.T) string {
 	return ""
 }
 
-// section returns the README's section that starts with the heading line.
+// section returns the section of datasets/README.md that starts with the heading line.
 func section(t *testing.T, heading string) string {
 	t.Helper()
-	readme, err := os.ReadFile("README.md")
+	return sectionOf(t, "README.md", heading)
+}
+
+// sectionOf returns the section of the markdown file path that starts with the heading
+// line, up to the next heading of level 2 or 3.
+func sectionOf(t *testing.T, path, heading string) string {
+	t.Helper()
+	readme, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, s, ok := strings.Cut(string(readme), "\n"+heading+"\n")
 	if !ok {
-		t.Fatalf("README.md has no section %q", heading)
+		t.Fatalf("%s has no section %q", path, heading)
 	}
 	s, _, _ = strings.Cut(s, "\n## ")
 	s, _, _ = strings.Cut(s, "\n### ")
