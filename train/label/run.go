@@ -30,7 +30,7 @@ const DefaultBlock = 100
 type Run struct {
 	Labeller  Labeller
 	Positions []Position // the whole run's list (Collect), the same in every shard
-	Shard     selfplay.Shard
+	Shard     selfplay.Shard // the zero Shard is the whole run
 	// Block is the positions each process of the labeller labels; the list
 	// is cut into blocks from its start, and a shard labels a contiguous
 	// range of blocks (Shard.IDs of the block count), so that the shards'
@@ -73,8 +73,15 @@ func JournalName(path string) string {
 // Span is the shard's half-open range of the list.
 func (r Run) Span() (lo, hi int) {
 	b := r.block()
-	blo, bhi := r.Shard.IDs((len(r.Positions) + b - 1) / b)
+	blo, bhi := r.shard().IDs((len(r.Positions) + b - 1) / b)
 	return min(blo*b, len(r.Positions)), min(bhi*b, len(r.Positions))
+}
+
+func (r Run) shard() selfplay.Shard {
+	if r.Shard.Count == 0 {
+		return selfplay.Whole
+	}
+	return r.Shard
 }
 
 func (r Run) block() int {
@@ -112,12 +119,12 @@ type journalHeader struct {
 // table exists is done: Do checks that it is this run's and returns.
 func (r Run) Do(ctx context.Context) (Summary, error) {
 	lo, hi := r.Span()
-	path := filepath.Join(r.Dir, FileName(r.Shard))
-	sum := Summary{File: path, Shard: r.Shard.String(), Positions: hi - lo}
+	path := filepath.Join(r.Dir, FileName(r.shard()))
+	sum := Summary{File: path, Shard: r.shard().String(), Positions: hi - lo}
 	run := r.digest(lo, hi)
 	prov := r.Provenance
 	prov.Limit = strings.TrimPrefix(r.Labeller.Go().Format(), "go ")
-	prov.Shard, prov.Positions, prov.Block, prov.Run = r.Shard.String(), len(r.Positions), r.block(), run
+	prov.Shard, prov.Positions, prov.Block, prov.Run = r.shard().String(), len(r.Positions), r.block(), run
 
 	journal := JournalName(path)
 	if _, err := os.Stat(journal); errors.Is(err, os.ErrNotExist) {
@@ -204,7 +211,7 @@ func (r Run) labelBlock(ctx context.Context, f *os.File, block []Position, first
 			return nil
 		}
 		if ctx.Err() != nil {
-			return fmt.Errorf("label: interrupted after %d of %d positions of shard %s; run the same command again to resume: %w", *done, total, r.Shard, ctx.Err())
+			return fmt.Errorf("label: interrupted after %d of %d positions of shard %s; run the same command again to resume: %w", *done, total, r.shard(), ctx.Err())
 		}
 		if try == 2 {
 			return fmt.Errorf("label: block of positions %d..%d: %w", first, first+int64(len(block))-1, err)
