@@ -476,7 +476,10 @@ func TestBadInput(t *testing.T) {
 		err   func() error
 		wants []string
 	}{
-		{"missing file", func() error { _, _, err := Collect(Sources{Files: []string{filepath.Join(dir, "nope.jsonl")}}); return err }, []string{"nope.jsonl"}},
+		{"missing file", func() error {
+			_, _, err := Collect(Sources{Files: []string{filepath.Join(dir, "nope.jsonl")}})
+			return err
+		}, []string{"nope.jsonl"}},
 		{"bad SFEN line", func() error { _, _, err := Collect(Sources{Files: []string{badSFEN}}); return err }, []string{"bad.sfen:2"}},
 		{"bad sample", func() error { _, _, err := Collect(Sources{Files: []string{badSFEN}, Sample: 1.5}); return err }, []string{"sample 1.5"}},
 		{"not a table", func() error { _, err := Open(notTable); return err }, []string{"x.parquet", "not a whole Parquet file"}},

@@ -29,7 +29,7 @@ const DefaultBlock = 100
 // Run labels one shard of a list of positions into a labels table.
 type Run struct {
 	Labeller  Labeller
-	Positions []Position // the whole run's list (Collect), the same in every shard
+	Positions []Position     // the whole run's list (Collect), the same in every shard
 	Shard     selfplay.Shard // the zero Shard is the whole run
 	// Block is the positions each process of the labeller labels; the list
 	// is cut into blocks from its start, and a shard labels a contiguous
