@@ -168,3 +168,61 @@ func rowsOf(t *testing.T, path string) []label.Row {
 	}
 	return rows
 }
+
+// TestSlurmLabel submits deploy/label.slurm as a two-task array job to a real Slurm
+// (ci/slurm-setup.sh starts a single-node cluster) and compares the two shards' rows with
+// an unsharded run's. It follows cmd/selfplay's TestSlurmArray: without Slurm it skips,
+// except under CI=true, where it fails.
+func TestSlurmLabel(t *testing.T) {
+	sbatch, err := exec.LookPath("sbatch")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("sbatch not found (run ci/slurm-setup.sh as root)")
+		}
+		t.Skipf("sbatch not installed (run ci/slurm-setup.sh as root); skipping")
+	}
+	if out, err := exec.Command("scontrol", "ping").CombinedOutput(); err != nil || !strings.Contains(string(out), "UP") {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("slurmctld is not up (run ci/slurm-setup.sh): %s", out)
+		}
+		t.Skipf("slurmctld is not up (run ci/slurm-setup.sh): %s", out)
+	}
+	script, err := filepath.Abs("../../deploy/label.slurm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// An absolute path outside both working directories: the source column holds its base
+	// name in both runs.
+	files, err := filepath.Abs(book)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	binary := filepath.Join(dir, "train")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	out := filepath.Join(dir, "out")
+	engine, args := fsfSpec(t, "3"), "--limit 6 --block 2"
+	cmd := exec.Command(sbatch, "--wait", "--array=0-1", "--time=10", "--cpus-per-task=1", script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TRAIN="+binary, "FILES="+files, "OUT="+out, "ENGINE="+engine, "LABEL_ARGS="+args)
+	if o, err := cmd.CombinedOutput(); err != nil {
+		logs, _ := filepath.Glob(filepath.Join(dir, "label-*.log"))
+		var text string
+		for _, l := range logs {
+			b, _ := os.ReadFile(l)
+			text += l + ":\n" + string(b)
+		}
+		t.Fatalf("sbatch: %v\n%s\n%s", err, o, text)
+	}
+	ref := filepath.Join(dir, "ref")
+	if code, _, stderr := run(append([]string{"label", "-o", ref, "--engine", engine, files}, strings.Fields(args)...)...); code != 0 {
+		t.Fatalf("unsharded run: exit %d: %s", code, stderr)
+	}
+	want := rowsOf(t, filepath.Join(ref, "labels-0-of-1.parquet"))
+	got := append(rowsOf(t, filepath.Join(out, "labels-0-of-2.parquet")), rowsOf(t, filepath.Join(out, "labels-1-of-2.parquet"))...)
+	if len(want) != 6 || !reflect.DeepEqual(got, want) {
+		t.Errorf("the Slurm shards' %d rows differ from the unsharded run's %d", len(got), len(want))
+	}
+}

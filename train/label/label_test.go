@@ -15,6 +15,7 @@ import (
 
 	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/internal/duckdbtest"
+	"github.com/shogilab/shogilab/internal/filelock"
 	"github.com/shogilab/shogilab/internal/fsftest"
 	"github.com/shogilab/shogilab/selfplay"
 )
@@ -406,6 +407,17 @@ func TestResume(t *testing.T) {
 		sum, err := Run{Labeller: l, Positions: positions, Block: 3, Dir: dir}.Do(context.Background())
 		if err != nil || sum.Kept != 8 || sum.Labelled != 0 {
 			t.Errorf("again: %+v, %v", sum, err)
+		}
+	})
+	t.Run("a shard being written", func(t *testing.T) {
+		l2, err := filelock.Acquire(filelock.Beside(sum.File))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l2.Release()
+		_, err = Run{Labeller: l, Positions: positions, Block: 3, Dir: dir}.Do(context.Background())
+		if err == nil || !strings.Contains(err.Error(), "being written by another run") {
+			t.Errorf("a second run at once: %v", err)
 		}
 	})
 	t.Run("another run's directory", func(t *testing.T) {

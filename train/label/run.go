@@ -16,6 +16,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shogilab/shogilab/internal/filelock"
 	"github.com/shogilab/shogilab/selfplay"
 )
 
@@ -125,6 +126,19 @@ func (r Run) Do(ctx context.Context) (Summary, error) {
 	prov := r.Provenance
 	prov.Limit = strings.TrimPrefix(r.Labeller.Go().Format(), "go ")
 	prov.Shard, prov.Positions, prov.Block, prov.Run = r.shard().String(), len(r.Positions), r.block(), run
+
+	// A second run on the same shard and directory (a resubmitted cluster job) refuses at
+	// once instead of writing the journal twice. The lock is a hidden file beside the table
+	// (package filelock): a killed run's is taken over, and Release removes it.
+	lock, err := filelock.Acquire(filelock.Beside(path))
+	var held *filelock.HeldError
+	if errors.As(err, &held) {
+		return sum, fmt.Errorf("label: %s is being written by another run (%s): wait for it to end or use another directory", path, held)
+	}
+	if err != nil {
+		return sum, fmt.Errorf("label: lock: %w", err)
+	}
+	defer lock.Release()
 
 	journal := JournalName(path)
 	if _, err := os.Stat(journal); errors.Is(err, os.ErrNotExist) {
