@@ -520,3 +520,34 @@ func TestBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestREADMEColumns: datasets/README.md's table of the labels table's columns names every
+// column of Schema, in order, and no other.
+func TestREADMEColumns(t *testing.T) {
+	text, err := os.ReadFile(filepath.Join("..", "..", "datasets", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, sec, ok := strings.Cut(string(text), "\n### The labels table\n")
+	if !ok {
+		t.Fatal(`datasets/README.md has no section "The labels table"`)
+	}
+	sec, _, _ = strings.Cut(sec, "\n## ")
+	var documented []string
+	for _, line := range strings.Split(sec, "\n") {
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		cell := strings.Split(line, "|")[1]
+		for _, name := range strings.Split(cell, ",") {
+			documented = append(documented, strings.Trim(strings.TrimSpace(name), "`"))
+		}
+	}
+	var columns []string
+	for _, f := range Schema.Fields() {
+		columns = append(columns, f.Name)
+	}
+	if !reflect.DeepEqual(documented, columns) {
+		t.Errorf("datasets/README.md documents %v; the table has %v", documented, columns)
+	}
+}
