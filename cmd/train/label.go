@@ -109,8 +109,8 @@ func runLabel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "train: %d positions from %d games and SFEN lines (%d distinct, %d without a move); shard %s\n",
-		st.Found, st.Games, st.Distinct, st.NoMove, shard)
+	fmt.Fprintf(stderr, "train: %d positions from %d games and %d SFEN lines (%d distinct, %d without a move); %d to label, shard %s\n",
+		st.Found, st.Games, st.Lines, st.Distinct, st.NoMove, st.Positions, shard)
 	cmd := []string{"train label", "--engine", lab.String(), "--block", strconv.Itoa(*block)}
 	if *sample > 0 {
 		cmd = append(cmd, "--sample", strconv.FormatFloat(*sample, 'g', -1, 64), "--seed", strconv.FormatUint(*seed, 10))

@@ -63,6 +63,7 @@ type Sources struct {
 // CollectStats counts what Collect read.
 type CollectStats struct {
 	Games     int // games read from record files
+	Lines     int // positions read from SFEN files
 	Found     int // positions found, duplicates and positions without a move included
 	Distinct  int // distinct positions with a legal move, before the sample
 	NoMove    int // positions found whose side to move has no legal move (not labelled)
@@ -142,6 +143,7 @@ func Collect(src Sources) ([]Position, CollectStats, error) {
 			}
 			var line int
 			fmt.Sscanf(o.Name, "opening:%d", &line)
+			st.Lines++
 			add(&pos, Position{Source: name(path), GameID: -1, Ply: -1, Line: line, Score: math.NaN()})
 		}
 	}
