@@ -49,27 +49,41 @@ func (s PlayerSpec) CheckEngine(ctx context.Context) error {
 
 // newUSIPlayer starts the spec's engine and readies it for a new game.
 func newUSIPlayer(ctx context.Context, s PlayerSpec) (*usiPlayer, error) {
-	c, err := usi.Start(ctx, s.Argv)
+	c, _, err := s.StartUSI(ctx)
 	if err != nil {
 		return nil, err
 	}
-	p := &usiPlayer{client: c}
-	if err := p.setUp(ctx, s); err != nil {
-		c.Close()
-		return nil, err
-	}
-	return p, nil
+	return &usiPlayer{client: c}, nil
 }
 
-func (p *usiPlayer) setUp(ctx context.Context, s PlayerSpec) error {
-	info, err := p.client.Handshake(ctx)
+// StartUSI starts the engine of a usi spec and readies it for a new game of
+// Minishogi, as every player and judge of this package does: the variant set
+// when the engine plays several (Fairy-Stockfish), the spec's options checked
+// against the engine's own declaration and set, `usinewgame` sent and
+// answered by `readyok`. It returns the engine's id and options from the
+// handshake; the caller closes the client.
+func (s PlayerSpec) StartUSI(ctx context.Context) (*usi.Client, usi.EngineInfo, error) {
+	c, err := usi.Start(ctx, s.Argv)
 	if err != nil {
-		return err
+		return nil, usi.EngineInfo{}, err
+	}
+	info, err := setUp(ctx, c, s)
+	if err != nil {
+		c.Close()
+		return nil, usi.EngineInfo{}, err
+	}
+	return c, info, nil
+}
+
+func setUp(ctx context.Context, c *usi.Client, s PlayerSpec) (usi.EngineInfo, error) {
+	info, err := c.Handshake(ctx)
+	if err != nil {
+		return info, err
 	}
 	// Fairy-Stockfish plays many variants and must be told which one.
 	if opt, ok := info.Option("UCI_Variant"); ok {
-		if err := p.client.SetOption(opt.Name, "minishogi"); err != nil {
-			return err
+		if err := c.SetOption(opt.Name, "minishogi"); err != nil {
+			return info, err
 		}
 	}
 	for _, o := range s.Options {
@@ -78,19 +92,19 @@ func (p *usiPlayer) setUp(ctx context.Context, s PlayerSpec) error {
 		// ignored.
 		opt, ok := info.Option(o.Name)
 		if !ok {
-			return fmt.Errorf("selfplay: engine %s has no option %q", p.client.Name(), o.Name)
+			return info, fmt.Errorf("selfplay: engine %s has no option %q", c.Name(), o.Name)
 		}
 		if err := opt.Check(o.Value); err != nil {
-			return fmt.Errorf("selfplay: engine %s: %w", p.client.Name(), err)
+			return info, fmt.Errorf("selfplay: engine %s: %w", c.Name(), err)
 		}
-		if err := p.client.SetOption(o.Name, o.Value); err != nil {
-			return err
+		if err := c.SetOption(o.Name, o.Value); err != nil {
+			return info, err
 		}
 	}
-	if err := p.client.NewGame(); err != nil {
-		return err
+	if err := c.NewGame(); err != nil {
+		return info, err
 	}
-	return p.client.SetUpReady(ctx)
+	return info, c.SetUpReady(ctx)
 }
 
 func (p *usiPlayer) Move(ctx context.Context, g *minishogi.Game, lim usi.GoParams) (Decision, error) {
@@ -125,19 +139,21 @@ func (p *usiPlayer) Move(ctx context.Context, g *minishogi.Game, lim usi.GoParam
 		p.failed = true
 		return Decision{}, err
 	}
-	return Decision{Move: bm.Move, Stats: usiStats(last)}, nil
+	return Decision{Move: bm.Move, Stats: USIStats(last)}, nil
 }
 
 // Close ends the engine's process.
 func (p *usiPlayer) Close() error { return p.client.Close() }
 
-// usiStats converts an engine's last info line. Visits are its nodes. The
+// USIStats converts an engine's last info line, the one way an external
+// engine's score becomes a record's statistics (and a label's value,
+// package train/label). Visits are its nodes. The
 // value maps centipawns to an expected outcome with the logistic curve of
 // the Elo model at 400 centipawns per factor of ten in odds,
 // 2/(1+10^(-cp/400)) - 1, a common convention (Stockfish's own win-rate
 // model is fitted per version; this is only a scale for datasets). A mate
 // score is ±1 (a "mate 0" or negative mate: the side to move is mated).
-func usiStats(in usi.SearchInfo) *record.MoveStats {
+func USIStats(in usi.SearchInfo) *record.MoveStats {
 	st := &record.MoveStats{Visits: max(in.Nodes, 0)}
 	switch in.Kind {
 	case usi.ScoreCP:

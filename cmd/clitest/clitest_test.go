@@ -70,6 +70,7 @@ func TestBadCommandLines(t *testing.T) {
 		{"solve", []string{"handicap", "bare-king", "--memory", "-5GiB"}, 2, `"-5GiB"`},
 		{"train", []string{"nope"}, 2, `"nope"`},
 		{"train", []string{"fit", "--epochs", "x"}, 2, `"x"`},
+		{"train", []string{"label", "-o", tmp, "--block", "x", "a.sfen"}, 2, `"x"`},
 		{"selfplay", []string{"nope"}, 2, `"nope"`},
 		{"selfplay", []string{"--games", "-5x"}, 2, `"-5x"`},
 		{"selfplay", []string{"merge", "-o", filepath.Join(tmp, "m.jsonl"), "/nonexistent/x.jsonl"}, 1, "/nonexistent/x.jsonl"},
@@ -95,7 +96,7 @@ func TestHelp(t *testing.T) {
 	subcommands := map[string][]string{
 		"analyze":  {"mawari", "openings", "games", "ratings", "match"},
 		"solve":    {"bushi", "handicap", "mate", "check", "shard", "merge", "verify"},
-		"train":    {"fit", "linear", "loop", "curve", "info"},
+		"train":    {"fit", "linear", "label", "loop", "curve", "info"},
 		"selfplay": {"run", "merge", "verify", "export", "openings"},
 		"match":    nil, "usi": nil, "figures": nil, "tactics": nil, "view": nil,
 	}
