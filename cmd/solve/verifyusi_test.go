@@ -1,20 +1,22 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/shogilab/shogilab/internal/fsftest"
-	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/solver"
 )
 
 // verifyUSI runs solve verify --usi with Fairy-Stockfish on path and reads its JSON report.
 func verifyUSI(t *testing.T, fsf, path string) (code int, rep verifyReport, stderr string) {
 	t.Helper()
-	code, out, stderr := runSolve("verify", "--json", "--usi", fsf, path)
+	code, out, stderr := runSolve("verify", "--json", "--usi-engines", "1", "--usi", fsf, path)
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("solve verify --usi %s: exit %d, stderr %q; the report %q: %v", path, code, stderr, out, err)
 	}
@@ -53,7 +55,8 @@ func TestVerifyUSI(t *testing.T) {
 
 	// A proof with a defence removed: every entry of the bare-king proof answers some
 	// defence (the proof keeps only the positions its moves reach), so without any one of
-	// them a defence is left unanswered, a hole on the line that reaches that position.
+	// them a defence is left unanswered, a hole on the line that reaches that position. The
+	// command runs on the first; the checker, with one engine for all, on every one.
 	t.Run("rejects the bare-king proof with a defence removed", func(t *testing.T) {
 		text, err := os.ReadFile("../../datasets/handicap/bare-king.proof")
 		if err != nil {
@@ -61,21 +64,39 @@ func TestVerifyUSI(t *testing.T) {
 		}
 		lines := strings.Split(strings.TrimSuffix(string(text), "\n"), "\n")
 		const header = 5
-		for i := header; i < len(lines); i++ {
-			entry := strings.Fields(lines[i])
+		without := func(i int) string {
 			kept := append([]string{}, lines[:header]...)
-			kept[4] = "entries 14"
-			kept = append(append(kept, lines[header:i]...), lines[i+1:]...)
-			path := write("removed.proof", strings.Join(kept, "\n")+"\n")
-			code, rep, _ := verifyUSI(t, fsf, path)
-			if code != 1 || rep.OK || !strings.Contains(rep.Hole, "has no attacker move (a hole)") {
-				t.Errorf("without %s: exit %d, report %+v; want a hole", lines[i], code, rep)
+			kept[4] = fmt.Sprintf("entries %d", len(lines)-header-1)
+			return strings.Join(append(append(kept, lines[header:i]...), lines[i+1:]...), "\n") + "\n"
+		}
+		code, rep, _ := verifyUSI(t, fsf, write("removed.proof", without(header)))
+		if code != 1 || rep.OK || !strings.Contains(rep.Hole, "has no attacker move (a hole)") {
+			t.Errorf("without %s: exit %d, report %+v; want exit 1 and a hole", lines[header], code, rep)
+		}
+		ctx := context.Background()
+		engine, err := startLegalMoves(ctx, []string{fsf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer engine.Close()
+		for i := header; i < len(lines); i++ {
+			root, _, proof, err := solver.ReadProof(strings.NewReader(without(i)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			cross, err := solver.CheckProofWith(ctx, engine, root, proof, solver.CrossOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			hole := fmt.Sprint(cross.Verdict)
+			if cross.Verdict == nil || !strings.Contains(hole, "has no attacker move (a hole)") {
+				t.Errorf("without %s: verdict %v; want a hole", lines[i], cross.Verdict)
 				continue
 			}
-			// The line the report names must lead from the root to the removed position.
-			_, after, _ := strings.Cut(rep.Hole, "after ")
+			// The line the verdict names must lead from the root to the removed position.
+			_, after, _ := strings.Cut(hole, "after ")
 			moves, _, _ := strings.Cut(after, " the proof")
-			p, _ := minishogi.ParseSFEN(rep.SFEN)
+			p := root
 			for _, s := range strings.Fields(moves) {
 				m, err := p.ParseMove(s)
 				if err != nil {
@@ -83,6 +104,7 @@ func TestVerifyUSI(t *testing.T) {
 				}
 				p.MakeMove(m)
 			}
+			entry := strings.Fields(lines[i])
 			if got := strings.Join(strings.Fields(p.SFEN())[:3], " "); got != strings.Join(entry[:3], " ") {
 				t.Errorf("without %s: the hole's line %q reaches %s", lines[i], moves, got)
 			}
