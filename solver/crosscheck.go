@@ -62,8 +62,9 @@ func (c *CrossCheck) Unexplained() int {
 type CrossOptions struct {
 	// Batch is how many positions go to the source at once (0: DefaultCrossBatch).
 	Batch int
-	// Progress, when set, is called after each batch with the entries of the file reached
-	// so far and their total: the positions with an entry whose moves are known.
+	// Progress, when set, is called after each batch with the positions whose legal moves
+	// are known and the positions found so far (the plies reached, the next one included),
+	// which grows as the walk goes deeper.
 	Progress func(done, total int)
 }
 
@@ -79,7 +80,7 @@ const DefaultCrossBatch = 4096
 // retro.CheckProof from the answers. The error is the source's (or a move it lists that
 // cannot be played); the verdict is in the result. See docs/proofs.md#another-engine.
 func CheckProofWith(ctx context.Context, src MoveSource, root minishogi.Position, proof *Proof, opts CrossOptions) (*CrossCheck, error) {
-	x := newCrossChecker(ctx, src, opts, proof.Moves)
+	x := newCrossChecker(ctx, src, opts)
 	follow := func(p *minishogi.Position, attacker bool, depth int, legal []minishogi.Move) []minishogi.Move {
 		switch {
 		case depth >= proof.Plies:
@@ -100,7 +101,7 @@ func CheckProofWith(ctx context.Context, src MoveSource, root minishogi.Position
 // CheckCertificateWith checks d from root as CheckCertificate does, with src's legal moves
 // instead of ours, as CheckProofWith does for a proof.
 func CheckCertificateWith(ctx context.Context, src MoveSource, root minishogi.Position, d *Certificate, opts CrossOptions) (*CrossCheck, error) {
-	x := newCrossChecker(ctx, src, opts, d.Replies)
+	x := newCrossChecker(ctx, src, opts)
 	follow := func(p *minishogi.Position, attacker bool, depth int, legal []minishogi.Move) []minishogi.Move {
 		left := d.Plies - depth
 		switch {
@@ -121,24 +122,23 @@ func CheckCertificateWith(ctx context.Context, src MoveSource, root minishogi.Po
 
 // crossChecker holds the source's answers, by position.
 type crossChecker struct {
-	ctx     context.Context
-	src     MoveSource
-	batch   int
-	entries map[minishogi.Code]minishogi.Move
+	ctx   context.Context
+	src   MoveSource
+	batch int
 	// raw is the source's list as it answered; legal is raw less its illegal pawn-drop
 	// mates, for the positions the check uses.
 	raw, legal map[minishogi.Code][]minishogi.Move
-	reached    int // positions in legal that have an entry in the file
+	found      int // positions found so far: those in legal and those waiting
 	progress   func(done, total int)
 	rep        CrossCheck
 }
 
-func newCrossChecker(ctx context.Context, src MoveSource, opts CrossOptions, entries map[minishogi.Code]minishogi.Move) *crossChecker {
+func newCrossChecker(ctx context.Context, src MoveSource, opts CrossOptions) *crossChecker {
 	batch := opts.Batch
 	if batch <= 0 {
 		batch = DefaultCrossBatch
 	}
-	return &crossChecker{ctx: ctx, src: src, batch: batch, entries: entries, progress: opts.Progress,
+	return &crossChecker{ctx: ctx, src: src, batch: batch, progress: opts.Progress,
 		raw: map[minishogi.Code][]minishogi.Move{}, legal: map[minishogi.Code][]minishogi.Move{}}
 }
 
@@ -157,6 +157,7 @@ func (x *crossChecker) run(root minishogi.Position, attackerToMove bool, follow 
 	seen := map[minishogi.Code]bool{root.Code(): true}
 	level := []minishogi.Position{root}
 	for depth := 0; len(level) > 0; depth++ {
+		x.found = len(seen)
 		if err := x.learn(level); err != nil {
 			return nil, err
 		}
@@ -220,7 +221,7 @@ func (x *crossChecker) learn(ps []minishogi.Position) error {
 			x.settle(&chunk[i])
 		}
 		if x.progress != nil {
-			x.progress(min(x.reached, len(x.entries)), len(x.entries))
+			x.progress(len(x.legal), max(x.found, len(x.legal)))
 		}
 	}
 	return nil
@@ -290,9 +291,6 @@ func (x *crossChecker) settle(p *minishogi.Position) {
 		legal = append(legal, m)
 	}
 	x.legal[code] = legal
-	if _, ok := x.entries[code]; ok {
-		x.reached++
-	}
 	ours := p.LegalMoves(nil)
 	onlySource, onlyOurs := moveDiff(raw, ours), moveDiff(ours, raw)
 	if len(onlySource) == 0 && len(onlyOurs) == 0 {

@@ -119,8 +119,8 @@ status 1. The formats and the checks are specified in docs/proofs.md.`); err != 
 			checkErr = solver.CheckProof(root, proof)
 			break
 		}
-		update, finish := cli.NewProgress(stderr, len(proof.Moves), "attacker positions checked")
-		cross, err = solver.CheckProofWith(ctx, src, root, proof, solver.CrossOptions{Progress: func(done, _ int) { update(done) }})
+		update, finish := cli.NewGrowingProgress(stderr, "positions asked")
+		cross, err = solver.CheckProofWith(ctx, src, root, proof, solver.CrossOptions{Progress: update})
 		finish()
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
@@ -138,8 +138,8 @@ status 1. The formats and the checks are specified in docs/proofs.md.`); err != 
 			checkErr = solver.CheckCertificate(root, cert)
 			break
 		}
-		update, finish := cli.NewProgress(stderr, len(cert.Replies), "defender positions checked")
-		cross, err = solver.CheckCertificateWith(ctx, src, root, cert, solver.CrossOptions{Progress: func(done, _ int) { update(done) }})
+		update, finish := cli.NewGrowingProgress(stderr, "positions asked")
+		cross, err = solver.CheckCertificateWith(ctx, src, root, cert, solver.CrossOptions{Progress: update})
 		finish()
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)
