@@ -17,6 +17,15 @@ type MoveSource interface {
 	LegalMoves(ctx context.Context, sfens []string) ([][]string, error)
 }
 
+// ReplyCounter is an optional extension of MoveSource: the legal moves of each position and,
+// for each, how many legal replies the position after it has (Fairy-Stockfish's `go perft 2`
+// through usi.Client.ReplyCounts). The check asks it of the positions one ply before the
+// deepest it reaches, where it needs of each child only whether it has a legal move: one
+// question instead of one for each child.
+type ReplyCounter interface {
+	ReplyCounts(ctx context.Context, sfens []string) ([]map[string]int64, error)
+}
+
 // Disagreement is a position the check used where the source's legal moves and the rules
 // engine's (minishogi.Position.LegalMoves) differ.
 type Disagreement struct {
@@ -38,9 +47,13 @@ type CrossCheck struct {
 	// CheckProof and CheckCertificate do.
 	Verdict error
 	// Positions is how many distinct positions the check used the legal moves of; Asked how
-	// many the source was asked about, which adds the positions after each pawn drop that
-	// gives check (whether the drop mates is read from the source's answer there).
-	Positions, Asked int
+	// many the source listed the moves of, which adds the positions after each pawn drop that
+	// gives check (whether the drop mates is read from the source's answer there). Counted
+	// is how many of the Positions were settled by their number of legal moves alone, from a
+	// ReplyCounter's answer for the position before them: positions at the deepest ply the
+	// check reaches, where it asks only whether a legal move exists (docs/proofs.md). They
+	// are compared with ours by that number.
+	Positions, Asked, Counted int
 	// Disagreements lists every position used where the two move generators differ, in the
 	// order met (breadth first from the root).
 	Disagreements []Disagreement
@@ -93,7 +106,8 @@ func CheckProofWith(ctx context.Context, src MoveSource, root minishogi.Position
 		}
 		return nil // a hole or an illegal move: the check stops here
 	}
-	return x.run(root, proof.AttackerToMove, follow, func(g crossRules) error {
+	leaf := func(attacker bool, depth int) bool { return depth >= proof.Plies }
+	return x.run(root, proof.AttackerToMove, follow, leaf, func(g crossRules) error {
 		return retro.CheckProof[minishogi.Position, minishogi.Move, minishogi.Code](g, root, proof)
 	})
 }
@@ -115,7 +129,13 @@ func CheckCertificateWith(ctx context.Context, src MoveSource, root minishogi.Po
 		}
 		return nil
 	}
-	return x.run(root, d.AttackerToMove, follow, func(g crossRules) error {
+	leaf := func(attacker bool, depth int) bool {
+		if attacker {
+			return depth >= d.Plies
+		}
+		return depth >= d.Plies-1
+	}
+	return x.run(root, d.AttackerToMove, follow, leaf, func(g crossRules) error {
 		return retro.CheckDisproof[minishogi.Position, minishogi.Move, minishogi.Code](g, root, d)
 	})
 }
@@ -128,9 +148,12 @@ type crossChecker struct {
 	// raw is the source's list as it answered; legal is raw less its illegal pawn-drop
 	// mates, for the positions the check uses.
 	raw, legal map[minishogi.Code][]minishogi.Move
-	found      int // positions found so far: those in legal and those waiting
-	progress   func(done, total int)
-	rep        CrossCheck
+	// replies is the source's count of legal moves of the positions after each move of a
+	// position asked with ReplyCounts; counted those of the positions settled by it alone.
+	replies, counted map[minishogi.Code]int
+	found            int // positions found so far: those in legal and those waiting
+	progress         func(done, total int)
+	rep              CrossCheck
 }
 
 func newCrossChecker(ctx context.Context, src MoveSource, opts CrossOptions) *crossChecker {
@@ -139,8 +162,13 @@ func newCrossChecker(ctx context.Context, src MoveSource, opts CrossOptions) *cr
 		batch = DefaultCrossBatch
 	}
 	return &crossChecker{ctx: ctx, src: src, batch: batch, progress: opts.Progress,
-		raw: map[minishogi.Code][]minishogi.Move{}, legal: map[minishogi.Code][]minishogi.Move{}}
+		raw: map[minishogi.Code][]minishogi.Move{}, legal: map[minishogi.Code][]minishogi.Move{},
+		replies: map[minishogi.Code]int{}, counted: map[minishogi.Code]int{}}
 }
+
+// leafFunc reports whether the check needs of a position at depth plies from the root only
+// whether it has a legal move: the check goes no further from it, whatever its moves.
+type leafFunc func(attacker bool, depth int) bool
 
 // followFunc returns the moves the check follows from a position at depth plies from the
 // root, given its legal moves.
@@ -149,16 +177,28 @@ type followFunc func(p *minishogi.Position, attacker bool, depth int, legal []mi
 // run asks the legal moves of every position the check can reach, ply by ply from the root
 // (each position once, at the fewest plies it is reached with, where the check follows the
 // most moves from it), then replays the check from the answers.
-func (x *crossChecker) run(root minishogi.Position, attackerToMove bool, follow followFunc, check func(crossRules) error) (rep *CrossCheck, err error) {
+func (x *crossChecker) run(root minishogi.Position, attackerToMove bool, follow followFunc, leaf leafFunc, check func(crossRules) error) (rep *CrossCheck, err error) {
 	attackerColor := root.SideToMove()
 	if !attackerToMove {
 		attackerColor = attackerColor.Opponent()
 	}
 	seen := map[minishogi.Code]bool{root.Code(): true}
 	level := []minishogi.Position{root}
+	counter, _ := x.src.(ReplyCounter)
 	for depth := 0; len(level) > 0; depth++ {
 		x.found = len(seen)
-		if err := x.learn(level); err != nil {
+		// Every position of a ply has the same side to move. A position met again is not
+		// asked again; one first met at a leaf's depth is never met with more plies left,
+		// so the check needs no more of it than whether it has a move (see crossRules).
+		attacker := level[0].SideToMove() == attackerColor
+		var err error
+		switch {
+		case counter != nil && leaf(attacker, depth):
+			err = x.learnLeaves(level)
+		default:
+			err = x.learn(level, counter != nil && leaf(!attacker, depth+1))
+		}
+		if err != nil {
 			return nil, err
 		}
 		var next []minishogi.Position
@@ -186,17 +226,23 @@ func (x *crossChecker) run(root minishogi.Position, attackerToMove bool, follow 
 		}
 	}()
 	x.rep.Verdict = check(crossRules{x})
-	x.rep.Positions = len(x.legal)
+	x.rep.Positions = len(x.legal) + len(x.counted)
 	x.rep.Asked = len(x.raw)
+	x.rep.Counted = len(x.counted)
 	return &x.rep, nil
 }
 
 // learn asks the source about the positions not yet known, a batch at a time, and settles
-// their legal moves.
-func (x *crossChecker) learn(ps []minishogi.Position) error {
+// their legal moves; withCounts asks the ReplyCounter instead, for the positions whose
+// children are leaves.
+func (x *crossChecker) learn(ps []minishogi.Position, withCounts bool) error {
 	for start := 0; start < len(ps); start += x.batch {
 		chunk := ps[start:min(start+x.batch, len(ps))]
-		if err := x.ask(chunk); err != nil {
+		ask := x.ask
+		if withCounts {
+			ask = x.askCounts
+		}
+		if err := ask(chunk); err != nil {
 			return err
 		}
 		// Whether a pawn drop that gives check mates is the source's answer in the
@@ -210,7 +256,9 @@ func (x *crossChecker) learn(ps []minishogi.Position) error {
 				if pawnDropChecks(p, m) {
 					c := *p
 					c.MakeMove(m)
-					after = append(after, c)
+					if _, ok := x.replies[c.Code()]; !ok {
+						after = append(after, c)
+					}
 				}
 			}
 		}
@@ -227,8 +275,66 @@ func (x *crossChecker) learn(ps []minishogi.Position) error {
 	return nil
 }
 
-// ask puts the source's answer for each position not yet asked into x.raw.
-func (x *crossChecker) ask(ps []minishogi.Position) error {
+// learnLeaves settles the positions of the deepest ply from the reply counts of the ply
+// before: a position with a count that our move generator matches needs no question. The
+// others are asked as learn asks: no count, a count that differs from ours (to say how), and
+// a count of 1, which may be a pawn drop that mates and so no legal move (a pawn drop gives
+// check on one square only, so a count of 2 or more has a legal move among it).
+func (x *crossChecker) learnLeaves(ps []minishogi.Position) error {
+	var ask []minishogi.Position
+	var ml minishogi.MoveList
+	for i := range ps {
+		code := ps[i].Code()
+		n, ok := x.replies[code]
+		if ok && n != 1 {
+			ps[i].GenerateLegal(&ml)
+			if ml.N == n {
+				x.counted[code] = n
+				continue
+			}
+		}
+		ask = append(ask, ps[i])
+	}
+	if x.progress != nil {
+		x.progress(len(x.legal)+len(x.counted), max(x.found, len(x.legal)+len(x.counted)))
+	}
+	return x.learn(ask, false)
+}
+
+// askCounts is ask with the ReplyCounter: it also puts the count of legal replies after each
+// move into x.replies.
+func (x *crossChecker) askCounts(ps []minishogi.Position) error {
+	sfens, todo := x.unasked(ps)
+	if len(sfens) == 0 {
+		return nil
+	}
+	answers, err := x.src.(ReplyCounter).ReplyCounts(x.ctx, sfens)
+	if err != nil {
+		return fmt.Errorf("solver: reply counts from the other engine: %w", err)
+	}
+	if len(answers) != len(sfens) {
+		return fmt.Errorf("solver: reply counts from the other engine: %d answers for %d positions", len(answers), len(sfens))
+	}
+	for i, answer := range answers {
+		p := todo[i]
+		moves := make([]minishogi.Move, 0, len(answer))
+		for s, n := range answer {
+			m, err := x.parse(p, s, sfens[i])
+			if err != nil {
+				return err
+			}
+			moves = append(moves, m)
+			c := *p
+			c.MakeMove(m)
+			x.replies[c.Code()] = int(n)
+		}
+		x.raw[p.Code()] = moves
+	}
+	return nil
+}
+
+// unasked returns the positions of ps not yet asked, each once, and their SFENs.
+func (x *crossChecker) unasked(ps []minishogi.Position) ([]string, []*minishogi.Position) {
 	var sfens []string
 	var todo []*minishogi.Position
 	queued := map[minishogi.Code]bool{}
@@ -241,6 +347,24 @@ func (x *crossChecker) ask(ps []minishogi.Position) error {
 		sfens = append(sfens, ps[i].SFEN())
 		todo = append(todo, &ps[i])
 	}
+	return sfens, todo
+}
+
+// parse reads a move the source lists in p (whose SFEN is sfen).
+func (x *crossChecker) parse(p *minishogi.Position, s, sfen string) (minishogi.Move, error) {
+	m, err := minishogi.ParseMoveSyntax(s)
+	if err != nil {
+		return m, fmt.Errorf("solver: the other engine's move in %s: %w", sfen, err)
+	}
+	if why := unplayable(p, m); why != "" {
+		return m, fmt.Errorf("solver: the other engine lists %s in %s, which cannot be played there: %s", s, sfen, why)
+	}
+	return m, nil
+}
+
+// ask puts the source's answer for each position not yet asked into x.raw.
+func (x *crossChecker) ask(ps []minishogi.Position) error {
+	sfens, todo := x.unasked(ps)
 	if len(sfens) == 0 {
 		return nil
 	}
@@ -255,12 +379,9 @@ func (x *crossChecker) ask(ps []minishogi.Position) error {
 		p := todo[i]
 		moves := make([]minishogi.Move, 0, len(answer))
 		for _, s := range answer {
-			m, err := minishogi.ParseMoveSyntax(s)
+			m, err := x.parse(p, s, sfens[i])
 			if err != nil {
-				return fmt.Errorf("solver: the other engine's move in %s: %w", sfens[i], err)
-			}
-			if why := unplayable(p, m); why != "" {
-				return fmt.Errorf("solver: the other engine lists %s in %s, which cannot be played there: %s", s, sfens[i], why)
+				return err
 			}
 			moves = append(moves, m)
 		}
@@ -283,7 +404,7 @@ func (x *crossChecker) settle(p *minishogi.Position) {
 		if pawnDropChecks(p, m) {
 			c := *p
 			c.MakeMove(m)
-			if len(x.raw[c.Code()]) == 0 {
+			if x.noReply(c.Code()) {
 				dropMates = append(dropMates, m)
 				continue
 			}
@@ -302,6 +423,16 @@ func (x *crossChecker) settle(p *minishogi.Position) {
 		OnlyOurs:     onlyOurs,
 		PawnDropMate: len(onlyOurs) == 0 && slices.Equal(onlySource, moveStrings(dropMates)),
 	})
+}
+
+// noReply reports whether the source lists no legal move in the position: its list when it
+// was asked, else its count from the position before.
+func (x *crossChecker) noReply(code minishogi.Code) bool {
+	if raw, ok := x.raw[code]; ok {
+		return len(raw) == 0
+	}
+	n, ok := x.replies[code]
+	return ok && n == 0
 }
 
 // moveDiff lists, sorted, the moves of a that b lacks.
@@ -374,13 +505,22 @@ type sourceFailure struct{ err error }
 
 func (crossRules) Code(p minishogi.Position) minishogi.Code { return p.Code() }
 
+// Moves returns the source's legal moves of p. For a position settled by its count alone it
+// returns that many NoMoves: such a position is first met at the deepest ply the check
+// reaches, so the replay meets it there or deeper, where retro's checkers look only at
+// whether a move exists (a defender with none is mated; otherwise the bound has ended the
+// line) and play none.
 func (g crossRules) Moves(p minishogi.Position, dst []minishogi.Move) []minishogi.Move {
-	legal, ok := g.x.legal[p.Code()]
+	code := p.Code()
+	if n, ok := g.x.counted[code]; ok {
+		return append(dst, make([]minishogi.Move, n)...)
+	}
+	legal, ok := g.x.legal[code]
 	if !ok {
-		if err := g.x.learn([]minishogi.Position{p}); err != nil {
+		if err := g.x.learn([]minishogi.Position{p}, false); err != nil {
 			panic(sourceFailure{err})
 		}
-		legal = g.x.legal[p.Code()]
+		legal = g.x.legal[code]
 	}
 	return append(dst, legal...)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -13,20 +14,51 @@ import (
 // (see Perft), and returns them sorted, one list per position in the order given. The
 // commands go out from a goroutine of their own while the answers are read, so that a batch
 // of thousands costs a few pipe writes and no round trip each: a proof check asks about
-// hundreds of thousands of positions (docs/proofs.md, Checking with another engine), and one
-// round trip costs about a millisecond on a loaded machine. After an error the engine may
-// still be answering the batch: close the client.
+// hundreds of thousands of positions (docs/proofs.md#another-engine), and one round trip
+// costs about a millisecond on a loaded machine. After an error the engine may still be
+// answering the batch: close the client.
 func (c *Client) LegalMoves(ctx context.Context, sfens []string) ([][]string, error) {
+	results, err := c.perftBatch(ctx, sfens, 1)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]string, len(results))
+	for i, res := range results {
+		out[i] = slices.Sorted(maps.Keys(res.Moves))
+	}
+	return out, nil
+}
+
+// ReplyCounts asks the engine, as LegalMoves does, for the legal moves of each position and,
+// for each move, how many legal replies the position after it has: `go perft 2`, whose line
+// per move counts the leaves below it. One question answers for a position and all its
+// children whether each child has a legal move, which is all a certificate check needs of
+// the positions one ply before its bound (docs/proofs.md#certificate-check).
+func (c *Client) ReplyCounts(ctx context.Context, sfens []string) ([]map[string]int64, error) {
+	results, err := c.perftBatch(ctx, sfens, 2)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]map[string]int64, len(results))
+	for i, res := range results {
+		out[i] = res.Moves
+	}
+	return out, nil
+}
+
+// perftBatch sends `position sfen S` and `go perft depth` for each position and reads the
+// answers in order.
+func (c *Client) perftBatch(ctx context.Context, sfens []string, depth int) ([]PerftResult, error) {
 	// chunk positions go to the engine in one write: large enough that the writes cost
 	// nothing beside the engine's work, small enough that the first answers come at once.
 	const chunk = 64
-	perft1 := GoParams{Perft: 1}.Format()
+	perft := GoParams{Perft: depth}.Format()
 	sent := make(chan error, 1)
 	go func() {
 		for i := 0; i < len(sfens); i += chunk {
 			lines := make([]string, 0, 2*chunk)
 			for _, s := range sfens[i:min(i+chunk, len(sfens))] {
-				lines = append(lines, positionLine(s, nil), perft1)
+				lines = append(lines, positionLine(s, nil), perft)
 			}
 			if err := c.sendLines(lines); err != nil {
 				sent <- err
@@ -35,18 +67,13 @@ func (c *Client) LegalMoves(ctx context.Context, sfens []string) ([][]string, er
 		}
 		sent <- nil
 	}()
-	out := make([][]string, len(sfens))
+	out := make([]PerftResult, len(sfens))
 	for i := range sfens {
-		res, err := c.readPerft(ctx, 1)
+		res, err := c.readPerft(ctx, depth)
 		if err != nil {
-			return nil, fmt.Errorf("%w (the legal moves of %s)", err, sfens[i])
+			return nil, fmt.Errorf("%w (perft %d of %s)", err, depth, sfens[i])
 		}
-		moves := make([]string, 0, len(res.Moves))
-		for m := range res.Moves {
-			moves = append(moves, m)
-		}
-		slices.Sort(moves)
-		out[i] = moves
+		out[i] = res
 	}
 	if err := <-sent; err != nil {
 		return nil, err

@@ -50,3 +50,45 @@ func TestLegalMovesBatch(t *testing.T) {
 		t.Fatalf("perft 1 after the batch: %d, %v; want 14", p.Nodes, err)
 	}
 }
+
+// TestReplyCounts asks Fairy-Stockfish for perft 2 by move in one batch: from the start the
+// 14 moves' counts add up to 181 and from the bare-king start the 2 moves' to 32 (the
+// independent perft counts of docs/rules.md#perft); after the hand-built pawn-drop mate P*1b
+// (Gote's king on 1a with 2a and 2b guarded and the pawn on 1b guarded by the gold on 2c,
+// docs/proofs.md#another-engine) Gote has no reply, though Fairy-Stockfish lists the drop.
+func TestReplyCounts(t *testing.T) {
+	c := startMinishogi(t)
+	cases := []struct {
+		name, sfen  string
+		moves, sum  int
+		move        string
+		afterIt     int64
+		wantTheMove bool
+	}{
+		{"start", "rbsgk/4p/5/P4/KGSBR b - 1", 14, 181, "", 0, false},
+		{"bare king", "4k/5/5/P4/KGSBR w - 1", 2, 32, "", 0, false},
+		{"pawn-drop mate", "4k/p1S2/3G1/5/K4 b P 1", -1, -1, "P*1b", 0, true},
+	}
+	var sfens []string
+	for _, cs := range cases {
+		sfens = append(sfens, cs.sfen)
+	}
+	got, err := c.ReplyCounts(context.Background(), sfens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, cs := range cases {
+		t.Run(cs.name, func(t *testing.T) {
+			var sum int64
+			for _, n := range got[i] {
+				sum += n
+			}
+			if cs.moves >= 0 && (len(got[i]) != cs.moves || sum != int64(cs.sum)) {
+				t.Errorf("%d moves, %d replies; want %d and %d", len(got[i]), sum, cs.moves, cs.sum)
+			}
+			if n, ok := got[i][cs.move]; cs.wantTheMove && (!ok || n != cs.afterIt) {
+				t.Errorf("%s: listed %v, %d replies; want listed with %d", cs.move, ok, n, cs.afterIt)
+			}
+		})
+	}
+}

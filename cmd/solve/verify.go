@@ -32,6 +32,7 @@ type verifyReport struct {
 	Engine        string                `json:"engine,omitempty"`
 	Positions     int                   `json:"positions,omitempty"`
 	Asked         int                   `json:"asked,omitempty"`
+	Counted       int                   `json:"counted,omitempty"`
 	Disagreements []solver.Disagreement `json:"disagreements,omitempty"`
 	Unexplained   int                   `json:"unexplained_disagreements"`
 	Seconds       float64               `json:"seconds"`
@@ -152,7 +153,7 @@ status 1. The formats and the checks are specified in docs/proofs.md.`); err != 
 		rep.Hole = checkErr.Error()
 	}
 	if cross != nil {
-		rep.Positions, rep.Asked, rep.Disagreements, rep.Unexplained = cross.Positions, cross.Asked, cross.Disagreements, cross.Unexplained()
+		rep.Positions, rep.Asked, rep.Counted, rep.Disagreements, rep.Unexplained = cross.Positions, cross.Asked, cross.Counted, cross.Disagreements, cross.Unexplained()
 	}
 	if asJSON {
 		if err := json.NewEncoder(stdout).Encode(rep); err != nil {
@@ -173,7 +174,7 @@ status 1. The formats and the checks are specified in docs/proofs.md.`); err != 
 func printVerify(w io.Writer, rep verifyReport, cross bool) {
 	fmt.Fprintf(w, "file      %s (%s, %d entries)\nposition  %s (attacker %s)\nclaim     %s\n", rep.File, rep.Kind, rep.Entries, rep.SFEN, rep.Attacker, rep.Claim)
 	if cross {
-		fmt.Fprintf(w, "moves     from %s: %d positions used, %d asked\n", rep.Engine, rep.Positions, rep.Asked)
+		fmt.Fprintf(w, "moves     from %s: %d positions used, %d listed, %d by their count of moves alone\n", rep.Engine, rep.Positions, rep.Asked, rep.Counted)
 		for _, d := range rep.Disagreements {
 			why := "UNEXPLAINED"
 			if d.PawnDropMate {
@@ -206,7 +207,17 @@ func orNone(moves []string) string {
 type enginePool []*usi.Client
 
 func (e enginePool) LegalMoves(ctx context.Context, sfens []string) ([][]string, error) {
-	out := make([][]string, len(sfens))
+	return shareOut(ctx, e, sfens, (*usi.Client).LegalMoves)
+}
+
+func (e enginePool) ReplyCounts(ctx context.Context, sfens []string) ([]map[string]int64, error) {
+	return shareOut(ctx, e, sfens, (*usi.Client).ReplyCounts)
+}
+
+// shareOut splits sfens among the pool's engines, asks each its part at once, and returns the
+// answers in order.
+func shareOut[T any](ctx context.Context, e enginePool, sfens []string, ask func(*usi.Client, context.Context, []string) ([]T, error)) ([]T, error) {
+	out := make([]T, len(sfens))
 	errs := make([]error, len(e))
 	var wg sync.WaitGroup
 	part := (len(sfens) + len(e) - 1) / len(e)
@@ -216,8 +227,8 @@ func (e enginePool) LegalMoves(ctx context.Context, sfens []string) ([][]string,
 			continue
 		}
 		wg.Go(func() {
-			moves, err := c.LegalMoves(ctx, sfens[lo:hi])
-			copy(out[lo:hi], moves)
+			answers, err := ask(c, ctx, sfens[lo:hi])
+			copy(out[lo:hi], answers)
 			errs[i] = err
 		})
 	}
