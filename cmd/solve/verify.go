@@ -19,23 +19,28 @@ import (
 )
 
 type verifyReport struct {
-	File     string `json:"file"`
-	Kind     string `json:"kind"` // "proof" (an upper bound) or "certificate" (a lower bound)
-	SFEN     string `json:"sfen"`
-	Attacker string `json:"attacker"`
-	Plies    int    `json:"plies"`
-	Entries  int    `json:"entries"`
-	OK       bool   `json:"ok"`
-	Claim    string `json:"claim"`
-	Hole     string `json:"first_hole,omitempty"`
-	// With --usi: the engine whose legal moves the check used, and how it compared with ours.
-	Engine        string                `json:"engine,omitempty"`
-	Positions     int                   `json:"positions,omitempty"`
-	Asked         int                   `json:"asked,omitempty"`
-	Counted       int                   `json:"counted,omitempty"`
-	Disagreements []solver.Disagreement `json:"disagreements,omitempty"`
-	Unexplained   int                   `json:"unexplained_disagreements"`
-	Seconds       float64               `json:"seconds"`
+	File     string  `json:"file"`
+	Kind     string  `json:"kind"` // "proof" (an upper bound) or "certificate" (a lower bound)
+	SFEN     string  `json:"sfen"`
+	Attacker string  `json:"attacker"`
+	Plies    int     `json:"plies"`
+	Entries  int     `json:"entries"`
+	OK       bool    `json:"ok"`
+	Claim    string  `json:"claim"`
+	Hole     string  `json:"first_hole,omitempty"`
+	Seconds  float64 `json:"seconds"` // the check's time, reading the file not counted
+	// USI is the report of --usi: the engine whose legal moves the check used, and how its
+	// moves compared with ours (solver.CrossCheck).
+	USI *usiReport `json:"usi,omitempty"`
+}
+
+type usiReport struct {
+	Engine        string                `json:"engine"`
+	Positions     int                   `json:"positions"`
+	Asked         int                   `json:"asked"`
+	Counted       int                   `json:"counted"`
+	Disagreements []solver.Disagreement `json:"disagreements"`
+	Unexplained   int                   `json:"unexplained"`
 }
 
 func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -45,7 +50,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs := flag.NewFlagSet("solve verify", flag.ContinueOnError)
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object instead of the verdict")
 	fs.StringVar(&engine, "usi", "", "check with the legal moves of this USI `ENGINE` (a command, e.g. /usr/games/fairy-stockfish) instead of ours")
-	fs.IntVar(&engines, "usi-engines", 2, "with --usi, how many copies of the engine answer at once")
+	fs.IntVar(&engines, "usi-engines", 2, "with --usi, `N` copies of the engine answering at once")
 	if err := parseFlags(fs, args, stdout, `usage: solve verify FILE [--usi ENGINE] [--json]
 
 Checks a proof file (a mate within N plies: an upper bound) or a disproof certificate (no
@@ -54,8 +59,9 @@ rules engine's move generator, and prints the verdict; on failure, the first hol
 line of moves that reaches it. Exits with status 1 if the file does not hold.
 
 With --usi ENGINE the legal moves of every position the check needs come from another
-engine instead (Fairy-Stockfish with UCI_Variant minishogi, asked by "go perft 1"), in
-batches, each position once; each is compared with our move generator, and every position
+engine instead (Fairy-Stockfish with UCI_Variant minishogi, asked by "go perft 1", and "go
+perft 2" one ply before the deepest, where only whether a move exists matters), in batches,
+each position once; each is compared with our move generator, and every position
 where the two differ is listed. A pawn drop that mates, which Fairy-Stockfish lists, is
 illegal (docs/rules.md) and is left out of its moves; any other difference also exits with
 status 1. The formats and the checks are specified in docs/proofs.md.`); err != nil {
@@ -103,7 +109,7 @@ status 1. The formats and the checks are specified in docs/proofs.md.`); err != 
 			}
 		}
 	}
-	rep := verifyReport{File: path, Engine: engine}
+	rep := verifyReport{File: path}
 	var checkErr error
 	var cross *solver.CrossCheck
 	start := time.Now()
@@ -153,37 +159,41 @@ status 1. The formats and the checks are specified in docs/proofs.md.`); err != 
 		rep.Hole = checkErr.Error()
 	}
 	if cross != nil {
-		rep.Positions, rep.Asked, rep.Counted, rep.Disagreements, rep.Unexplained = cross.Positions, cross.Asked, cross.Counted, cross.Disagreements, cross.Unexplained()
+		rep.USI = &usiReport{Engine: engine, Positions: cross.Positions, Asked: cross.Asked, Counted: cross.Counted,
+			Disagreements: cross.Disagreements, Unexplained: cross.Unexplained()}
+		if rep.USI.Disagreements == nil {
+			rep.USI.Disagreements = []solver.Disagreement{}
+		}
 	}
 	if asJSON {
 		if err := json.NewEncoder(stdout).Encode(rep); err != nil {
 			return err
 		}
 	} else {
-		printVerify(stdout, rep, cross != nil)
+		printVerify(stdout, rep)
 	}
 	switch {
 	case !rep.OK:
 		return fmt.Errorf("%s: the %s does not hold", path, rep.Kind)
-	case rep.Unexplained > 0:
-		return fmt.Errorf("%s: the move generators disagree on %d positions beyond illegal pawn-drop mates", path, rep.Unexplained)
+	case rep.USI != nil && rep.USI.Unexplained > 0:
+		return fmt.Errorf("%s: the move generators disagree on %d positions beyond illegal pawn-drop mates", path, rep.USI.Unexplained)
 	}
 	return nil
 }
 
-func printVerify(w io.Writer, rep verifyReport, cross bool) {
+func printVerify(w io.Writer, rep verifyReport) {
 	fmt.Fprintf(w, "file      %s (%s, %d entries)\nposition  %s (attacker %s)\nclaim     %s\n", rep.File, rep.Kind, rep.Entries, rep.SFEN, rep.Attacker, rep.Claim)
-	if cross {
-		fmt.Fprintf(w, "moves     from %s: %d positions used, %d listed, %d by their count of moves alone\n", rep.Engine, rep.Positions, rep.Asked, rep.Counted)
-		for _, d := range rep.Disagreements {
+	if u := rep.USI; u != nil {
+		fmt.Fprintf(w, "moves     from %s: %d positions used, %d listed, %d by their count of moves alone\n", u.Engine, u.Positions, u.Asked, u.Counted)
+		for _, d := range u.Disagreements {
 			why := "UNEXPLAINED"
 			if d.PawnDropMate {
 				why = "illegal pawn-drop mate, left out"
 			}
-			fmt.Fprintf(w, "differ    %s: only %s: %s; only ours: %s (%s)\n", d.SFEN, rep.Engine,
+			fmt.Fprintf(w, "differ    %s: only %s: %s; only ours: %s (%s)\n", d.SFEN, u.Engine,
 				orNone(d.OnlySource), orNone(d.OnlyOurs), why)
 		}
-		fmt.Fprintf(w, "agree     all but %d positions (%d unexplained)\n", len(rep.Disagreements), rep.Unexplained)
+		fmt.Fprintf(w, "agree     all but %d positions (%d unexplained)\n", len(u.Disagreements), u.Unexplained)
 	}
 	fmt.Fprintf(w, "time      %.1f s\n", rep.Seconds)
 	if rep.OK {

@@ -17,7 +17,7 @@ import (
 func verifyUSI(t *testing.T, fsf, path string) (code int, rep verifyReport, stderr string) {
 	t.Helper()
 	code, out, stderr := runSolve("verify", "--json", "--usi-engines", "1", "--usi", fsf, path)
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.USI == nil {
 		t.Fatalf("solve verify --usi %s: exit %d, stderr %q; the report %q: %v", path, code, stderr, out, err)
 	}
 	return code, rep, stderr
@@ -42,10 +42,10 @@ func TestVerifyUSI(t *testing.T) {
 	for _, name := range []string{"bare-king.proof", "bare-king.cert", "four-piece.proof", "three-piece.proof"} {
 		t.Run("accepts "+name, func(t *testing.T) {
 			code, rep, stderr := verifyUSI(t, fsf, filepath.Join("..", "..", "datasets", "handicap", name))
-			if code != 0 || !rep.OK || rep.Unexplained != 0 || rep.Positions == 0 {
+			if code != 0 || !rep.OK || rep.USI.Unexplained != 0 || rep.USI.Positions == 0 {
 				t.Errorf("exit %d, stderr %q, report %+v; want it to hold with no unexplained disagreement", code, stderr, rep)
 			}
-			for _, d := range rep.Disagreements {
+			for _, d := range rep.USI.Disagreements {
 				if !d.PawnDropMate || len(d.OnlyOurs) != 0 || len(d.OnlySource) != 1 || !strings.HasPrefix(d.OnlySource[0], "P*") {
 					t.Errorf("disagreement %+v: want one pawn drop that Fairy-Stockfish lists and ours does not", d)
 				}
@@ -148,11 +148,11 @@ func TestVerifyUSI(t *testing.T) {
 		if code != 0 || !rep.OK {
 			t.Errorf("no mate within 1 ply: exit %d, stderr %q, report %+v; want it to hold", code, stderr, rep)
 		}
-		if len(rep.Disagreements) != 1 {
-			t.Fatalf("disagreements %+v; want one, at the root", rep.Disagreements)
+		if len(rep.USI.Disagreements) != 1 {
+			t.Fatalf("disagreements %+v; want one, at the root", rep.USI.Disagreements)
 		}
-		d := rep.Disagreements[0]
-		if d.SFEN != dropMate || !d.PawnDropMate || strings.Join(d.OnlySource, " ") != "P*1b" || len(d.OnlyOurs) != 0 || rep.Unexplained != 0 {
+		d := rep.USI.Disagreements[0]
+		if d.SFEN != dropMate || !d.PawnDropMate || strings.Join(d.OnlySource, " ") != "P*1b" || len(d.OnlyOurs) != 0 || rep.USI.Unexplained != 0 {
 			t.Errorf("disagreement %+v; want Fairy-Stockfish's P*1b at %s, a pawn-drop mate", d, dropMate)
 		}
 		if _, out, _ := runSolve("verify", "--usi", fsf, path); !strings.Contains(out, "only "+fsf+": P*1b; only ours: none (illegal pawn-drop mate, left out)") {

@@ -46,7 +46,8 @@ func NewProgress(stderr io.Writer, total int, what string) (update func(done int
 // NewGrowingProgress is NewProgress for work whose total grows as it is found (a breadth-first
 // walk learns each ply's positions when it reaches them): update takes the count done and the
 // total known so far, which never goes back either. The bar's end moves out as the total grows;
-// a log gets a line each time the count passes a tenth of the total known then.
+// a log gets a line each time the count passes a tenth of the total known then, at most one
+// every 5 s.
 func NewGrowingProgress(stderr io.Writer, what string) (update func(done, total int), finish func()) {
 	if IsTerminal(stderr) {
 		bar := progressbar.NewOptions(1,
@@ -65,14 +66,19 @@ func NewGrowingProgress(stderr io.Writer, what string) (update func(done, total 
 		}, func() { bar.Finish() }
 	}
 	start := time.Now()
-	next := 0
+	next, last := 0, time.Time{}
 	return func(done, total int) {
-		if done >= next {
+		// A total that grows makes the tenths small at first: a line at most every
+		// growingEvery keeps the log short.
+		if done >= next && time.Since(last) >= growingEvery {
 			fmt.Fprintf(stderr, "%s: %d/%d, %.0f s\n", what, done, total, time.Since(start).Seconds())
-			next = done + max(total/progressLines, 1)
+			next, last = done+max(total/progressLines, 1), time.Now()
 		}
 	}, func() {}
 }
+
+// growingEvery is the least time between two lines of NewGrowingProgress in a log.
+const growingEvery = 5 * time.Second
 
 // NewCounter is NewProgress for work whose size is not known until it ends (records read
 // from files): a spinner with the count and rate on a terminal; otherwise a plain line
