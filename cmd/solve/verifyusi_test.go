@@ -39,7 +39,7 @@ func TestVerifyUSI(t *testing.T) {
 	// The shipped files small enough for a test; the larger ones are measured in
 	// datasets/README.md. Each holds with Fairy-Stockfish's moves, and on these the two
 	// generators agree everywhere but on illegal pawn-drop mates.
-	for _, name := range []string{"bare-king.proof", "bare-king.cert", "four-piece.proof", "three-piece.proof"} {
+	for _, name := range []string{"bare-king.proof", "bare-king.cert", "four-piece.proof", "four-piece.cert", "three-piece.proof"} {
 		t.Run("accepts "+name, func(t *testing.T) {
 			code, rep, stderr := verifyUSI(t, fsf, filepath.Join("..", "..", "datasets", "handicap", name))
 			if code != 0 || !rep.OK || rep.USI.Unexplained != 0 || rep.USI.Positions == 0 {
