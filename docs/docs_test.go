@@ -132,21 +132,22 @@ func TestImportRulesCatchViolations(t *testing.T) {
 	}
 }
 
-// TestCitedSectionsExist checks every citation of a section of rules.md or architecture.md
-// (the document's path under docs/, '#', the anchor) written anywhere in the repository, and
-// the links between the documents, against the <a id> anchors of the documents.
+// TestCitedSectionsExist checks every citation of a section of rules.md, architecture.md or
+// proofs.md (the document's path under docs/, '#', the anchor) written anywhere in the
+// repository, and the links between the documents, against the <a id> anchors of the
+// documents.
 func TestCitedSectionsExist(t *testing.T) {
 	root, _ := repoRoot(t)
 	anchors := map[string]map[string]bool{}
-	for _, doc := range []string{"rules.md", "architecture.md"} {
+	for _, doc := range []string{"rules.md", "architecture.md", "proofs.md"} {
 		text, err := os.ReadFile(filepath.Join(root, "docs", doc))
 		if err != nil {
 			t.Fatal(err)
 		}
 		anchors[doc] = anchorIDs(string(text))
 	}
-	cite := regexp.MustCompile(`docs/(rules|architecture)\.md#([A-Za-z0-9_-]+)`)
-	link := regexp.MustCompile(`\]\(((rules|architecture)\.md)?#([^)\s]+)\)`)
+	cite := regexp.MustCompile(`docs/(rules|architecture|proofs)\.md#([A-Za-z0-9_-]+)`)
+	link := regexp.MustCompile(`\]\(((rules|architecture|proofs)\.md)?#([^)\s]+)\)`)
 	err := walkText(root, func(rel string, text []byte) {
 		for _, m := range cite.FindAllSubmatch(text, -1) {
 			if doc := string(m[1]) + ".md"; !anchors[doc][string(m[2])] {

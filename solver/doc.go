@@ -61,9 +61,12 @@
 // position the move of the shortest mate known from it (so that every position still mates
 // within its length); CheckProof checks the result like any other.
 //
-// Proofs are written as text (WriteProof documents the format): one line per attacker node,
+// Proofs are written as text (docs/proofs.md specifies the format): one line per attacker node,
 // the position and the attacker's move; the checker generates every defence itself.
-// Certificates (WriteCertificate) mirror them: one line per defender node and its reply. CheckLine
+// Certificates (WriteCertificate) mirror them: one line per defender node and its reply.
+// CheckProofWith and CheckCertificateWith check either with another engine's legal moves (a
+// MoveSource such as Fairy-Stockfish through usi.Client) and report where they differ from
+// ours (docs/proofs.md#another-engine). CheckLine
 // judges a claimed line move by move and returns refutations: an illegal move, a line that
 // does not end in mate, a defence that escapes or lasts longer, or a shorter mate.
 package solver

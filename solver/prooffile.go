@@ -20,7 +20,8 @@ const (
 	CertificateFormat = "shogilab-nomate-certificate 1"
 )
 
-// WriteProof writes proof in the documented text format:
+// WriteProof writes proof in the text format that docs/proofs.md specifies (the grammar,
+// compression, each entry's meaning and what a checker verifies):
 //
 //	shogilab-mate-proof 1
 //	root 4k/5/5/P4/KGSBR w - 1

@@ -462,10 +462,15 @@ func (c *Client) Perft(ctx context.Context, depth int) (PerftResult, error) {
 	if depth < 1 {
 		panic("usi: Perft depth must be at least 1")
 	}
-	res := PerftResult{Moves: make(map[string]int64)}
 	if err := c.send(GoParams{Perft: depth}.Format()); err != nil {
-		return res, err
+		return PerftResult{}, err
 	}
+	return c.readPerft(ctx, depth)
+}
+
+// readPerft reads the answer to one `go perft depth` already sent.
+func (c *Client) readPerft(ctx context.Context, depth int) (PerftResult, error) {
+	res := PerftResult{Moves: make(map[string]int64)}
 	var sum int64
 	err := c.waitLine(ctx, 0, "perft result", func(line string) (bool, error) {
 		if rest, ok := strings.CutPrefix(line, "Nodes searched:"); ok {

@@ -43,6 +43,43 @@ func NewProgress(stderr io.Writer, total int, what string) (update func(done int
 	}, func() {}
 }
 
+// NewGrowingProgress is NewProgress for work whose total grows as it is found (a breadth-first
+// walk learns each ply's positions when it reaches them): update takes the count done and the
+// total known so far, which never goes back either. The bar's end moves out as the total grows;
+// a log gets a line each time the count passes a tenth of the total known then, at most one
+// every 5 s.
+func NewGrowingProgress(stderr io.Writer, what string) (update func(done, total int), finish func()) {
+	if IsTerminal(stderr) {
+		bar := progressbar.NewOptions(1,
+			progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription(what),
+			progressbar.OptionShowCount(),
+			progressbar.OptionShowIts(),
+			progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionClearOnFinish(),
+		)
+		return func(done, total int) {
+			if total > bar.GetMax() {
+				bar.ChangeMax(total)
+			}
+			bar.Set(done)
+		}, func() { bar.Finish() }
+	}
+	start := time.Now()
+	next, last := 0, time.Time{}
+	return func(done, total int) {
+		// A total that grows makes the tenths small at first: a line at most every
+		// growingEvery keeps the log short.
+		if done >= next && time.Since(last) >= growingEvery {
+			fmt.Fprintf(stderr, "%s: %d/%d, %.0f s\n", what, done, total, time.Since(start).Seconds())
+			next, last = done+max(total/progressLines, 1), time.Now()
+		}
+	}, func() {}
+}
+
+// growingEvery is the least time between two lines of NewGrowingProgress in a log.
+const growingEvery = 5 * time.Second
+
 // NewCounter is NewProgress for work whose size is not known until it ends (records read
 // from files): a spinner with the count and rate on a terminal; otherwise a plain line
 // "what: done (R/s)" every every items, or none if every is 0.
