@@ -442,7 +442,7 @@ func (s MoveStats) validate() error {
 	if sum > 1+PolicySlack {
 		return fmt.Errorf("policy sums to %v, more than 1", sum)
 	}
-		if s.MS < 0 || math.IsNaN(s.MS) || math.IsInf(s.MS, 0) {
+	if s.MS < 0 || math.IsNaN(s.MS) || math.IsInf(s.MS, 0) {
 		return fmt.Errorf("ms %v is not a duration", s.MS)
 	}
 	return nil
