@@ -1,7 +1,9 @@
 package mcts
 
 import (
+	"cmp"
 	"math"
+	"slices"
 
 	"github.com/shogilab/shogilab/outcome"
 )
@@ -92,14 +94,9 @@ func (s *Searcher) prepareGumbel(budget int64, noise bool) {
 		gr.candidates = append(gr.candidates, uint32(i))
 	}
 	// The m largest g + logit, the largest first, ties to the earlier move.
-	c := gr.candidates
-	for i := 1; i < len(c); i++ {
-		for j := i; j > 0 && gr.base[c[j]] > gr.base[c[j-1]]; j-- {
-			c[j], c[j-1] = c[j-1], c[j]
-		}
-	}
+	slices.SortStableFunc(gr.candidates, func(a, b uint32) int { return cmp.Compare(gr.base[b], gr.base[a]) })
 	m := min(s.cfg.GumbelMoves, count)
-	gr.candidates = c[:m]
+	gr.candidates = gr.candidates[:m]
 	gr.schedule = gumbelSchedule(m, budget)
 }
 
