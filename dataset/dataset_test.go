@@ -212,7 +212,8 @@ func TestDuckDBAgrees(t *testing.T) {
 	// Every ply: the move and the statistics, in order. Games of one id
 	// from several files (the ladder's) are told apart by their order.
 	prows := duckdbtest.Query(t, fmt.Sprintf(`SELECT game_id::VARCHAR game_id, ply, side, move, result, visits::VARCHAR visits, value,
-		[t.move || ':' || t.visits FOR t IN top] top, score_cp::VARCHAR score_cp, mate::VARCHAR mate, ms, sfen
+		[t.move || ':' || t.visits FOR t IN top] top, score_cp::VARCHAR score_cp, mate::VARCHAR mate, ms, sfen,
+		fast, [p.move || ':' || p.p FOR p IN "policy"] "policy"
 		FROM read_parquet('%s', file_row_number = true) ORDER BY file_row_number`, pp))
 	i := 0
 	for _, g := range games {
@@ -220,10 +221,17 @@ func TestDuckDBAgrees(t *testing.T) {
 			r := prows[i]
 			i++
 			want := map[string]any{"game_id": fmt.Sprint(g.ID), "ply": float64(ply), "move": m, "result": string(g.Result),
-				"visits": nil, "value": nil, "top": nil, "score_cp": nil, "mate": nil, "ms": nil}
+				"visits": nil, "value": nil, "top": nil, "score_cp": nil, "mate": nil, "ms": nil, "fast": nil, "policy": nil}
 			if ply < len(g.Stats) {
 				s := g.Stats[ply]
-				want["visits"], want["value"], want["ms"] = fmt.Sprint(s.Visits), s.Value, s.MS
+				want["visits"], want["value"], want["ms"], want["fast"] = fmt.Sprint(s.Visits), s.Value, s.MS, s.Fast
+				if len(s.Policy) > 0 {
+					var policy []any
+					for _, p := range s.Policy {
+						policy = append(policy, fmt.Sprintf("%s:%v", p.Move, p.P))
+					}
+					want["policy"] = policy
+				}
 				if len(s.Top) > 0 {
 					var top []any
 					for _, tm := range s.Top {
@@ -296,6 +304,8 @@ func TestSchemasInStep(t *testing.T) {
 			return "integer"
 		case arrow.FLOAT64:
 			return "number"
+		case arrow.BOOL:
+			return "boolean"
 		case arrow.STRING:
 			return "string"
 		case arrow.TIMESTAMP:
@@ -596,5 +606,49 @@ func TestSettingColumns(t *testing.T) {
 	}
 	if _, err := Create(filepath.Join(dir, "g2.parquet"), filepath.Join(dir, "p2.parquet"), SettingColumn{"config", SettingText}); err == nil {
 		t.Error("a setting column named config was accepted")
+	}
+}
+
+// TestTablesBeforeTargets: a positions table written before the columns fast and policy
+// (issue 32), made here by DuckDB from a new one without them and with its metadata,
+// reads back as the records with every move a target and no policies.
+func TestTablesBeforeTargets(t *testing.T) {
+	if !duckdbtest.Available(t) {
+		return
+	}
+	dir, want := convert(t)
+	pp := filepath.Join(dir, "positions.parquet")
+	now := filepath.Join(dir, "positions-now.parquet")
+	if err := os.Rename(pp, now); err != nil {
+		t.Fatal(err)
+	}
+	pair := duckdbtest.Query(t, fmt.Sprintf(`SELECT decode(value) v FROM parquet_kv_metadata('%s') WHERE decode(key) = 'shogilab.pair'`, now))[0]["v"]
+	duckdbtest.Query(t, fmt.Sprintf(`COPY (SELECT * EXCLUDE (fast, "policy") FROM read_parquet('%s')) TO '%s'
+		(FORMAT parquet, KV_METADATA {'shogilab.table': 'positions', 'shogilab.format': '1', 'shogilab.pair': '%s'})`, now, pp, pair))
+	if cols := duckdbtest.Query(t, fmt.Sprintf(`SELECT count(*)::INT n FROM parquet_schema('%s') WHERE name IN ('fast', 'policy')`, pp)); cols[0]["n"] != float64(0) {
+		t.Fatalf("the old table has the new columns: %v", cols)
+	}
+	got := readAll(t, Options{}, filepath.Join(dir, "games.parquet"))
+	if len(got) != len(want) {
+		t.Fatalf("%d games back, want %d", len(got), len(want))
+	}
+	targets := 0
+	for i, w := range want {
+		for j := range w.Stats {
+			w.Stats[j].Fast, w.Stats[j].Policy = false, nil
+		}
+		for _, s := range got[i].Stats {
+			if s.Target() {
+				targets++
+			}
+		}
+		if !reflect.DeepEqual(got[i], w) {
+			a, _ := record.MarshalLine(got[i])
+			b, _ := record.MarshalLine(w)
+			t.Fatalf("game %d differs:\n got %s\nwant %s", w.ID, a, b)
+		}
+	}
+	if targets == 0 {
+		t.Error("no statistics read at all")
 	}
 }

@@ -546,6 +546,10 @@ type positionsFile struct {
 	value, ms                          *array.Float64
 	top                                *array.List
 	topVisits                          *array.Int64
+	fast                               *array.Boolean // nil in a table from before the column
+	policy                             *array.List    // nil likewise
+	policyMove                         *array.String
+	policyP                            *array.Float64
 	strs                               stringTable
 	pos                                Position
 	withBoard                          bool // read sfen, side, move and result too
@@ -554,6 +558,10 @@ type positionsFile struct {
 // statsColumns are the columns a reader of statistics needs; Positions
 // reads the others too.
 var statsColumns = []string{"game_id", "ply", "visits", "value", "top", "score_cp", "mate", "ms"}
+
+// addedStatsColumns are statistics columns added to the format later: read where a
+// table has them.
+var addedStatsColumns = []string{"fast", "policy"}
 
 func openPositions(path string) (*positionsFile, error) { return openPositionsColumns(path, false) }
 
@@ -565,6 +573,11 @@ func openPositionsColumns(path string, all bool) (*positionsFile, error) {
 	names := statsColumns
 	if all {
 		names = append(names[:len(names):len(names)], "sfen", "side", "move", "result")
+	}
+	for _, name := range addedStatsColumns {
+		if _, err := t.columns([]string{name}); err == nil {
+			names = append(names[:len(names):len(names)], name)
+		}
 	}
 	p := &positionsFile{t: t, strs: stringTable{}, withBoard: all}
 	if p.rr, err = t.records(names); err != nil {
@@ -623,6 +636,16 @@ func (p *positionsFile) next() (*Position, error) {
 			s.Top = append(s.Top, record.TopMove{Move: p.strs.get(p.topMove.Value(int(j))), Visits: p.topVisits.Value(int(j))})
 		}
 	}
+	if p.fast != nil && !p.fast.IsNull(i) {
+		s.Fast = p.fast.Value(i)
+	}
+	if p.policy != nil && !p.policy.IsNull(i) {
+		lo, hi := p.policy.ValueOffsets(i)
+		s.Policy = make([]record.PolicyMove, 0, hi-lo)
+		for j := lo; j < hi; j++ {
+			s.Policy = append(s.Policy, record.PolicyMove{Move: p.strs.get(p.policyMove.Value(int(j))), P: p.policyP.Value(int(j))})
+		}
+	}
 	for _, v := range []struct {
 		a  arrow.Array
 		to **int
@@ -656,6 +679,21 @@ func (p *positionsFile) bind() error {
 		}
 	}
 	ok = ok && p.topMove != nil && p.topVisits != nil
+	p.fast, p.policy, p.policyMove, p.policyP = nil, nil, nil, nil
+	if a := col("fast"); a != nil {
+		p.fast, _ = a.(*array.Boolean)
+		ok = ok && p.fast != nil
+	}
+	if a := col("policy"); a != nil {
+		p.policy, _ = a.(*array.List)
+		if p.policy != nil {
+			if st, isStruct := p.policy.ListValues().(*array.Struct); isStruct && st.NumField() == 2 {
+				p.policyMove, _ = st.Field(0).(*array.String)
+				p.policyP, _ = st.Field(1).(*array.Float64)
+			}
+		}
+		ok = ok && p.policyMove != nil && p.policyP != nil
+	}
 	if p.withBoard {
 		p.sfen, _ = col("sfen").(*array.String)
 		p.side, _ = col("side").(*array.String)

@@ -104,7 +104,19 @@ var PositionsSchema = arrow.NewSchema([]arrow.Field{
 	required("score", arrow.PrimitiveTypes.Float64),
 	required("termination", arrow.BinaryTypes.String),
 	required("plies", arrow.PrimitiveTypes.Int32),
+	// Since issue 32, after the columns above (columns are only ever added): whether the
+	// move was a playout cap's fast search, not a policy target, and the policy target.
+	// Null where the record has no statistics entry; fast is false in the rows of records
+	// from before it, whose moves are all targets. A table written before has neither
+	// column, and reads as all targets without policies.
+	optional("fast", arrow.FixedWidthTypes.Boolean),
+	optional("policy", arrow.ListOfNonNullable(policyMoveType)),
 }, nil)
+
+var policyMoveType = arrow.StructOf(
+	required("move", arrow.BinaryTypes.String),
+	required("p", arrow.PrimitiveTypes.Float64),
+)
 
 // gameColumns maps each record field to the games table's column that holds
 // it; statistics are the positions table's.

@@ -43,7 +43,7 @@ type Writer struct {
 	settings         []SettingColumn
 	inGroup          int // games in the row group being built
 	groupMoves       int // their moves: the games table's move values, the positions table's rows
-	groupTop         int // their top moves: values of the positions table's top columns
+	groupTop         int // their top or policy moves: values of the positions table's list columns
 	written          int
 	digest           hash.Hash
 }
@@ -144,12 +144,12 @@ func (w *Writer) Write(g *record.Game) error {
 	if err != nil {
 		return err
 	}
-	top := 0
+	top := 0 // the values of the longer of the top and policy columns
 	for _, st := range g.Stats {
-		top += len(st.Top)
+		top += max(len(st.Top), len(st.Policy))
 	}
 	if top > MaxGroupValues { // a valid record cannot have so many (record.MaxGamePlies, MaxLineBytes)
-		return fmt.Errorf("dataset: game %d: %d top moves, more than a row group holds (%d)", g.ID, top, MaxGroupValues)
+		return fmt.Errorf("dataset: game %d: %d top or policy moves, more than a row group holds (%d)", g.ID, top, MaxGroupValues)
 	}
 	if w.inGroup > 0 && (w.groupMoves+len(g.Moves) > MaxGroupValues || w.groupTop+top > MaxGroupValues) {
 		// The row group ends early, before a column passes what a reader decodes at once.
@@ -322,6 +322,8 @@ func (w *Writer) appendPositions(g *record.Game, positions []before) {
 		scoreCP := b.Field(8).(*array.Int64Builder)
 		mate := b.Field(9).(*array.Int64Builder)
 		ms := b.Field(10).(*array.Float64Builder)
+		fast := b.Field(15).(*array.BooleanBuilder)
+		policy := b.Field(16).(*array.ListBuilder)
 		if ply < len(g.Stats) {
 			s := g.Stats[ply]
 			visits.Append(s.Visits)
@@ -340,6 +342,18 @@ func (w *Writer) appendPositions(g *record.Game, positions []before) {
 			appendOptionalInt(scoreCP, s.ScoreCP)
 			appendOptionalInt(mate, s.Mate)
 			ms.Append(s.MS)
+			fast.Append(s.Fast)
+			if len(s.Policy) == 0 {
+				policy.AppendNull()
+			} else {
+				policy.Append(true)
+				pb := policy.ValueBuilder().(*array.StructBuilder)
+				for _, p := range s.Policy {
+					pb.Append(true)
+					pb.FieldBuilder(0).(*array.StringBuilder).Append(p.Move)
+					pb.FieldBuilder(1).(*array.Float64Builder).Append(p.P)
+				}
+			}
 		} else {
 			visits.AppendNull()
 			value.AppendNull()
@@ -347,6 +361,8 @@ func (w *Writer) appendPositions(g *record.Game, positions []before) {
 			scoreCP.AppendNull()
 			mate.AppendNull()
 			ms.AppendNull()
+			fast.AppendNull()
+			policy.AppendNull()
 		}
 		b.Field(11).(*array.StringBuilder).Append(string(g.Result))
 		b.Field(12).(*array.Float64Builder).Append(moverScore(g.Result, positions[ply].side))

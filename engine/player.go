@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"slices"
@@ -159,6 +160,9 @@ type Limits struct {
 	// zero means when Think is called. Everything Think does is charged to them: the root
 	// mate search, tree reuse, a second search after a full pool.
 	Start time.Time
+	// NoNoise searches without root noise (mcts.Limits.NoNoise): a playout cap's fast
+	// search.
+	NoNoise bool
 	// OnInfo, if set, gets a snapshot of the search every InfoInterval (default 1 s) and
 	// once at the end, from another goroutine while the search runs.
 	OnInfo       func(mcts.Info)
@@ -217,7 +221,16 @@ type Decision struct {
 	Elapsed    time.Duration
 	PV         []minishogi.Move
 	Top        []MoveStat // the visited or proven root moves, most visited first
-	Stop       mcts.StopReason
+	// Target is the search's policy target (mcts.Result.Target): the moves of positive
+	// probability, most probable first.
+	Target []MoveProb
+	Stop   mcts.StopReason
+}
+
+// MoveProb is one move of a policy target with its probability.
+type MoveProb struct {
+	Move minishogi.Move
+	P    float32
 }
 
 // Think searches the current position of g within lim and returns the move to play. g is
@@ -248,6 +261,7 @@ func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, e
 		MaxTime:      lim.MaxTime,
 		Start:        lim.Start,
 		Ply:          game.Ply(),
+		NoNoise:      lim.NoNoise,
 		OnInfo:       lim.OnInfo,
 		InfoInterval: lim.InfoInterval,
 	}
@@ -291,6 +305,12 @@ func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, e
 		}
 	}
 	slices.SortStableFunc(d.Top, func(a, b MoveStat) int { return int(b.Visits) - int(a.Visits) })
+	for i, c := range res.Root {
+		if p := res.Target[i]; p > 0 {
+			d.Target = append(d.Target, MoveProb{minishogi.Move(c.Move), p})
+		}
+	}
+	slices.SortStableFunc(d.Target, func(a, b MoveProb) int { return cmp.Compare(b.P, a.P) })
 	if res.RootVisits <= 1 && len(res.Root) > 0 && res.Proof.Outcome == outcome.Unknown {
 		// Stopped before any child was visited: the best prior is the best guess.
 		best := res.Root[0]

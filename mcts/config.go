@@ -77,6 +77,22 @@ type Config struct {
 	// deep in the tree have found; the minimax value sees it at once. 0, the default,
 	// turns it off (and keeps no minimax values); at most 1.
 	MinimaxWeight float32
+	// GumbelMoves, if above 0, makes the root a Gumbel root (gumbel.go; Danihelka et al.
+	// 2022, "Policy improvement by planning with Gumbel"): a search with a playout budget
+	// samples GumbelMoves moves without replacement by Gumbel-top-k on the priors, spends
+	// the budget on them by sequential halving and plays the best survivor by g + logit +
+	// σ(q̂). The Gumbels take the place of Dirichlet noise and of the temperature, which
+	// such a search ignores, and Result.Target is the improved policy of the completed
+	// Q-values. Each search starts a fresh tree, since the halving counts the visits of
+	// this search alone. A search without a playout budget (a time limit) has no schedule
+	// to halve by and searches the root by PUCT. 0, the default, is PUCT; the paper used
+	// 16 moves in Go and chess.
+	GumbelMoves int
+	// ForcedPlayouts is KataGo's k (Wu 2019, "Accelerating Self-Play Learning in Go"):
+	// while the root has Dirichlet noise, a root child with fewer than √(k·P·ΣN) visits is
+	// visited next, and Result.Target prunes those visits again (target.go). KataGo uses
+	// 2; 0, the default, turns forced playouts off.
+	ForcedPlayouts float32
 }
 
 // Twins is the setting of Config.Twins.
@@ -147,6 +163,10 @@ func (c Config) Validate() error {
 		return bad("Temperature", c.Temperature, "need a positive number when TemperaturePlies is set")
 	case !(c.MinimaxWeight >= 0 && c.MinimaxWeight <= 1):
 		return bad("MinimaxWeight", c.MinimaxWeight, "need 0 to 1")
+	case c.GumbelMoves < 0 || c.GumbelMoves > MaxChildren:
+		return bad("GumbelMoves", c.GumbelMoves, fmt.Sprintf("need 0 (off) to %d", MaxChildren))
+	case !(c.ForcedPlayouts >= 0) || !finite(float64(c.ForcedPlayouts)):
+		return bad("ForcedPlayouts", c.ForcedPlayouts, "need 0 or more")
 	case c.Twins > TwinsOff:
 		return bad("Twins", c.Twins, "need TwinsAuto, TwinsOn or TwinsOff")
 	}

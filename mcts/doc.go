@@ -82,4 +82,15 @@
 // Threads = 1 and a playout budget, the same calls give the same moves and
 // statistics every time. With more threads the scheduling of goroutines
 // changes the statistics from run to run.
+//
+// # Training targets
+//
+// Result.Target is what a policy network learns from a search. Config.GumbelMoves makes
+// the root a Gumbel root (Danihelka et al. 2022; gumbel.go): it samples moves without
+// replacement by Gumbel-top-k on the priors' logits, halves them over the playout budget
+// (sequential halving) and plays the best survivor; its target is the improved policy,
+// softmax(logit + σ(completed Q)). Below the root PUCT selects as always. Otherwise the
+// target is the visit distribution, from which Config.ForcedPlayouts' forced visits are
+// pruned again (KataGo; target.go). Limits.NoNoise searches without root noise, as a
+// playout cap's fast search does.
 package mcts

@@ -109,3 +109,39 @@ func ExampleSearcher_Advance() {
 	// Output:
 	// true
 }
+
+// A Gumbel root, as self-play uses it, on the heaps of Example, 1 and 2 stones, where the
+// one winning move takes a stone from the second heap: the root samples 2 of the 3 moves
+// by Gumbel-top-k on the priors (each seed its own sample) and halves the 200 playouts over
+// them. Where the sample holds only the two losing moves (seed 3), both are soon proven
+// lost, and the root turns to the move left out. Result.Target is the policy a network
+// would learn from the search.
+func ExampleConfig_gumbelMoves() {
+	cfg := mcts.DefaultConfig()
+	cfg.MaxNodes = 1 << 16
+	cfg.GumbelMoves = 2
+	s, err := mcts.NewSearcher(cfg, func() mcts.Evaluator { return mcts.NewRolloutEvaluator(100) })
+	if err != nil {
+		panic(err)
+	}
+	for seed := range uint64(4) {
+		s.Reseed(seed)
+		game := &nim{heaps: []int{1, 2}}
+		res, err := s.Search(context.Background(), game, mcts.Limits{Playouts: 200})
+		if err != nil {
+			panic(err)
+		}
+		sampled := 0
+		for _, c := range res.Root {
+			if c.Visits > 0 || c.Proof.Outcome != 0 {
+				sampled++
+			}
+		}
+		fmt.Printf("seed %d: %s, %d moves searched\n", seed, game.MoveString(res.Best), sampled)
+	}
+	// Output:
+	// seed 0: take 1 from heap 1, 2 moves searched
+	// seed 1: take 1 from heap 1, 2 moves searched
+	// seed 2: take 1 from heap 1, 2 moves searched
+	// seed 3: take 1 from heap 1, 3 moves searched
+}

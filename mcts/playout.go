@@ -359,6 +359,16 @@ func (s *Searcher) backupMinimax(path []uint32) {
 // proven to win is taken at once. It reports false if every child loses.
 func (s *Searcher) selectChild(n *node, meta uint32) (uint32, bool) {
 	nodes := s.pool.nodes
+	if n == &nodes[0] { // the root's own rules: gumbel.go, target.go
+		if s.gumbel.on {
+			return s.gumbelChild()
+		}
+		if s.forced {
+			if c, ok := s.forcedChild(); ok {
+				return c, true
+			}
+		}
+	}
 	cfg := &s.cfg
 	parent := n.counts.Load()
 	sqrtN := float32(math.Sqrt(float64(parent>>32 + parent&countMask)))

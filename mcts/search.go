@@ -35,6 +35,10 @@ type Limits struct {
 	// Ply is the number of plies played in the game before the root; it
 	// decides whether Config.Temperature applies.
 	Ply int
+	// NoNoise searches without root noise: no Dirichlet noise (nor the forced playouts
+	// that go with it) and, with a Gumbel root, Gumbels of 0, so that the candidates are
+	// the moves of highest prior. A playout cap's fast search is one (KataGo).
+	NoNoise bool
 	// OnInfo, if set, is called every InfoInterval (default one second)
 	// from a separate goroutine, and once more when the search ends.
 	OnInfo       func(Info)
@@ -108,7 +112,12 @@ type Result struct {
 	Info
 	Best Move         // the move to play
 	Root []ChildStats // every legal root move, in the game's LegalMoves order
-	Stop StopReason
+	// Target is the search's policy target, a probability for each move of Root in its
+	// order (target.go): with a Gumbel root the improved policy of the completed
+	// Q-values, else the visit distribution, pruned of forced playouts when there were
+	// any. All zero when no root move was visited.
+	Target []float32
+	Stop   StopReason
 }
 
 // Searcher runs Monte Carlo tree searches with PUCT selection, tree
@@ -125,6 +134,12 @@ type Searcher struct {
 	root       Game      // the position of pool node 0, or nil before the first search
 	rootHash   uint64    // root.Hash()
 	rootPriors []float32 // the root children's priors before noise, once saved
+
+	// gumbel is the running search's Gumbel root, when it has one (Config.GumbelMoves);
+	// forced says that it forces playouts at the root (Config.ForcedPlayouts).
+	gumbel     gumbelRoot
+	forced     bool
+	drawGumbel func() float64 // gumbelDraw
 
 	// Sharing one tree costs most where the workers' paths meet: a node's
 	// cache line moves between the cores whenever one worker writes what
@@ -185,6 +200,7 @@ func NewSearcher(cfg Config, newEvaluator func() Evaluator) (*Searcher, error) {
 	}
 	s := &Searcher{cfg: cfg, rootSrc: rand.NewPCG(cfg.Seed, 0)}
 	s.rng = rand.New(s.rootSrc)
+	s.drawGumbel = s.gumbelDraw
 	if cfg.MinimaxWeight > 0 {
 		s.pool.minimax = make([]atomic.Uint32, cfg.MaxNodes)
 	}
@@ -387,9 +403,18 @@ func (s *Searcher) Search(ctx context.Context, g Game, lim Limits) (Result, erro
 		w.game = nil
 	}
 
+	gumbel := s.cfg.GumbelMoves > 0 && lim.Playouts > 0
+	if gumbel {
+		s.Reset() // the halving counts this search's visits only
+	}
+	s.gumbel = gumbelRoot{}
 	s.attach(g)
-	if err := s.prepareRoot(); err != nil {
+	if err := s.prepareRoot(!gumbel && !lim.NoNoise); err != nil {
 		return Result{}, err
+	}
+	s.forced = !gumbel && !lim.NoNoise && s.cfg.DirichletEpsilon > 0 && s.cfg.ForcedPlayouts > 0
+	if gumbel {
+		s.prepareGumbel(lim.Playouts, !lim.NoNoise)
 	}
 	if s.proven(0) {
 		s.halt(StopProven)
@@ -406,8 +431,8 @@ func (s *Searcher) Search(ctx context.Context, g Game, lim Limits) (Result, erro
 // prepareRoot expands the root if it is new, clears any proof an evaluator
 // gave it (the root needs a proven move, which only its children give),
 // finds the moves that end the game at once, proves the root from its
-// children if they allow, and mixes in root noise.
-func (s *Searcher) prepareRoot() error {
+// children if they allow, and mixes in root noise if noise says so.
+func (s *Searcher) prepareRoot(noise bool) error {
 	root := &s.pool.nodes[0]
 	if m := root.meta.Load(); metaState(m) == expanded && metaChildren(m) == 0 && metaOutcome(m) == outcome.Unknown {
 		// A repetition leaf of the last search, now the root: it is searched afresh.
@@ -430,8 +455,14 @@ func (s *Searcher) prepareRoot() error {
 	root.meta.Store(root.meta.Load() &^ proofMask)
 	s.endingMoves()
 	s.tryProve(0)
-	if s.cfg.DirichletEpsilon > 0 {
+	if s.cfg.DirichletEpsilon > 0 && noise {
 		s.addRootNoise()
+	} else if s.rootPriors != nil {
+		// A search without noise after one with it on the same root: the clean priors.
+		first := root.children
+		for i, p := range s.rootPriors {
+			s.pool.nodes[first+uint32(i)].prior = p
+		}
 	}
 	return nil
 }
@@ -556,9 +587,18 @@ func (s *Searcher) result(ply int) Result {
 			Proof:  metaProof(n.meta.Load()).parent(),
 		})
 	}
-	best := s.bestChild(0)
-	if s.cfg.TemperaturePlies > ply {
+	res.Target = make([]float32, len(res.Root))
+	var best uint32
+	switch {
+	case s.gumbel.on:
+		best = s.gumbelBest()
+		s.gumbelTarget(res.Target)
+	case s.cfg.TemperaturePlies > ply:
 		best = s.sampleChild(0, s.cfg.Temperature)
+		s.visitTarget(res.Target)
+	default:
+		best = s.bestChild(0)
+		s.visitTarget(res.Target)
 	}
 	res.Best = s.pool.nodes[best].move
 	return res

@@ -271,6 +271,16 @@ func (l *lexer) float(key string) (float64, error) {
 	return v, nil
 }
 
+func (l *lexer) bool(key string) (bool, error) {
+	for _, lit := range []string{"true", "false"} {
+		if l.i+len(lit) <= len(l.s) && string(l.s[l.i:l.i+len(lit)]) == lit {
+			l.i += len(lit)
+			return lit == "true", nil
+		}
+	}
+	return false, l.fail("%s is not true or false", key)
+}
+
 // skipClass marks the bytes that matter when skipping a structured value.
 var skipClass = [256]bool{'"': true, '[': true, ']': true, '{': true, '}': true}
 
@@ -626,6 +636,28 @@ func (d *decoder) moveStats(l *lexer, s *MoveStats) error {
 			s.Mate = &v
 		case "ms":
 			s.MS, err = l.float("ms")
+		case "fast":
+			s.Fast, err = l.bool("fast")
+		case "policy":
+			err = l.arrayOf("policy moves", MaxTopMoves, func() error {
+				s.Policy = append(s.Policy, PolicyMove{})
+				p := &s.Policy[len(s.Policy)-1]
+				return l.object(func(key []byte) error {
+					if l.null() {
+						return nil
+					}
+					var err error
+					switch string(key) {
+					case "move":
+						p.Move, err = d.str(l)
+					case "p":
+						p.P, err = l.float("policy.p")
+					default:
+						err = l.skip()
+					}
+					return err
+				})
+			})
 		default:
 			err = l.skip()
 		}

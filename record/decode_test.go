@@ -258,8 +258,8 @@ func TestProjectionSkipsAndChecksLess(t *testing.T) {
 // TestDecodeBounded: a line within MaxLineBytes that decodes to more than a stated limit
 // (MaxGamePlies moves or statistics entries, MaxTopMoves top moves, MaxConfigBytes of a
 // configuration) is refused at the first element past the limit, having allocated what the
-// limit allows however long the line (MaxGamePlies statistics entries of 64 bytes, appended,
-// some 30 MiB; the other cases a few MiB): issue 33's four invalid lines of 62 MB took train
+// limit allows however long the line (MaxGamePlies statistics entries of 96 bytes since
+// fast and policy, appended, some 45 MiB; the other cases a few MiB): issue 33's four invalid lines of 62 MB took train
 // fit to 2.4 GB before it rejected the first. The error is one short line.
 func TestDecodeBounded(t *testing.T) {
 	head := `{"id":0,"seed":1,"variant":"minishogi","start":"rbsgk/4p/5/P4/KGSBR b - 1",`
@@ -269,7 +269,7 @@ func TestDecodeBounded(t *testing.T) {
 		ceiling          uint64
 	}{
 		{"two million moves (14 MB)", head + `"moves":[` + repeat(`"2e3d"`, 2_000_000) + `]}`, "more than 100000 moves", 4 << 20},
-		{"a million statistics entries", head + `"stats":[` + repeat(`{"visits":1,"value":0}`, 1_000_000) + `]}`, "more than 100000 stats entries", 48 << 20},
+		{"a million statistics entries", head + `"stats":[` + repeat(`{"visits":1,"value":0}`, 1_000_000) + `]}`, "more than 100000 stats entries", 64 << 20},
 		{"257 top moves", head + `"stats":[{"visits":1,"value":0,"top":[` + repeat(`{"move":"2e3d","visits":1}`, 257) + `]}]}`, "more than 256 top moves", 1 << 20},
 		{"a configuration of 10 MB", head + `"players":{"sente":{"name":"x","kind":"usi","config":{"argv":"` + strings.Repeat("x", 10<<20) + `"}}}}`, "config: 10485771 bytes, more than 65536", 1 << 20},
 	} {

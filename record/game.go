@@ -132,6 +132,23 @@ type MoveStats struct {
 	ScoreCP *int      `json:"score_cp,omitempty"` // an external engine's score in centipawns
 	Mate    *int      `json:"mate,omitempty"`     // an external engine's mate distance as it printed it
 	MS      float64   `json:"ms,omitempty"`       // timing field: milliseconds spent on the move
+	// Fast marks a move of a playout cap's fast search: played, but not a policy target.
+	// A record without the key (all records before the playout cap) has only targets.
+	Fast bool `json:"fast,omitempty"`
+	// Policy is the search's policy target, most probable first: the Gumbel root's
+	// improved policy or the (pruned) visit distribution. Absent on fast moves and in
+	// records from before it (a trainer falls back to Top's visits there).
+	Policy []PolicyMove `json:"policy,omitempty"`
+}
+
+// Target reports whether the move's search is a policy target: any move that was not a
+// playout cap's fast search.
+func (s MoveStats) Target() bool { return !s.Fast }
+
+// PolicyMove is one move of a policy target and its probability.
+type PolicyMove struct {
+	Move string  `json:"move"`
+	P    float64 `json:"p"`
 }
 
 // TopMove is one candidate move of a search with its visit count.
@@ -408,6 +425,22 @@ func (s MoveStats) validate() error {
 		if t.Visits < 0 {
 			return fmt.Errorf("top[%d].visits %d is negative", i, t.Visits)
 		}
+	}
+	if len(s.Policy) > MaxTopMoves {
+		return fmt.Errorf("%d policy moves, more than %d", len(s.Policy), MaxTopMoves)
+	}
+	sum := 0.0
+	for i, p := range s.Policy {
+		if !IsUSIMove(p.Move) {
+			return fmt.Errorf("policy[%d].move %s is not a USI move", i, quote(p.Move))
+		}
+		if !(p.P >= 0 && p.P <= 1) {
+			return fmt.Errorf("policy[%d].p %v is outside [0, 1]", i, p.P)
+		}
+		sum += p.P
+	}
+	if sum > 1+PolicySlack {
+		return fmt.Errorf("policy sums to %v, more than 1", sum)
 	}
 	if s.MS < 0 || math.IsNaN(s.MS) || math.IsInf(s.MS, 0) {
 		return fmt.Errorf("ms %v is not a duration", s.MS)

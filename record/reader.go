@@ -35,6 +35,9 @@ const (
 	// MaxTopMoves bounds a statistics entry's top moves: no Minishogi position has more
 	// legal moves (minishogi.MaxMoves).
 	MaxTopMoves = 256
+	// PolicySlack is how far above 1 a statistics entry's policy may sum: its
+	// probabilities are rounded to 4 decimals when written (selfplay.PolicyDigits).
+	PolicySlack = 0.01
 	// MaxConfigBytes bounds a player's configuration object, which is decoded by
 	// encoding/json: the toolkit writes some hundreds of bytes.
 	MaxConfigBytes = 64 << 10

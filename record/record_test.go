@@ -276,3 +276,77 @@ func TestReadmeExamples(t *testing.T) {
 		t.Errorf("found %d json examples in the README, want 3", blocks)
 	}
 }
+
+// TestTargetFields: stats' fast and policy (issue 32) read back as written, a record
+// without them reads as all targets with no policy, and bad values are refused by the
+// package and the schema alike.
+func TestTargetFields(t *testing.T) {
+	sch := compileSchema(t)
+	withStats := func(stats string) []byte {
+		return []byte(strings.Replace(strings.ReplaceAll(baseRecord, "\n", ""), `"stats":[{"visits":10,"value":-1}]`, `"stats":`+stats, 1))
+	}
+	t.Run("old record", func(t *testing.T) {
+		g, err := ParseLine([]byte(baseRecord))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := g.Stats[0]; !s.Target() || s.Fast || s.Policy != nil {
+			t.Errorf("an entry without fast or policy reads as %+v, target %v", s, s.Target())
+		}
+	})
+	t.Run("round trip", func(t *testing.T) {
+		line := withStats(`[{"visits":16,"value":0.25,"policy":[{"move":"1a2a","p":0.75},{"move":"1a1b","p":0.25}]},{"visits":4,"value":-0.5,"fast":true}]`)
+		if err := schemaValid(t, sch, line); err != nil {
+			t.Fatalf("the schema refuses %s: %v", line, err)
+		}
+		g, err := ParseLine(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []MoveStats{
+			{Visits: 16, Value: 0.25, Policy: []PolicyMove{{"1a2a", 0.75}, {"1a1b", 0.25}}},
+			{Visits: 4, Value: -0.5, Fast: true},
+		}
+		if !reflect.DeepEqual(g.Stats, want) {
+			t.Fatalf("stats %+v, want %+v", g.Stats, want)
+		}
+		if !g.Stats[0].Target() || g.Stats[1].Target() {
+			t.Errorf("targets %v %v, want true false", g.Stats[0].Target(), g.Stats[1].Target())
+		}
+		out, err := MarshalLine(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a, b any
+		json.Unmarshal(line, &a)
+		json.Unmarshal(out, &b)
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("changed:\n%s\n%s", line, out)
+		}
+		if bytes.Contains(out, []byte(`"fast":false`)) {
+			t.Errorf("a target move writes fast: %s", out)
+		}
+	})
+	for _, tc := range []struct{ name, stats, want string }{
+		{"p above 1", `[{"visits":1,"value":0,"policy":[{"move":"1a2a","p":1.5}]}]`, "policy[0].p 1.5 is outside [0, 1]"},
+		{"bad move", `[{"visits":1,"value":0,"policy":[{"move":"1a2z","p":0.5}]}]`, `policy[0].move "1a2z" is not a USI move`},
+		{"fast not boolean", `[{"visits":1,"value":0,"fast":1}]`, "fast is not true or false"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			line := withStats(tc.stats)
+			if _, err := ParseLine(line); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("ParseLine: %v, want %q", err, tc.want)
+			}
+			if schemaValid(t, sch, line) == nil {
+				t.Errorf("the schema accepts %s", line)
+			}
+		})
+	}
+	t.Run("sum above 1", func(t *testing.T) {
+		// Only the package sees it: the schema checks each p alone.
+		line := withStats(`[{"visits":1,"value":0,"policy":[{"move":"1a2a","p":0.6},{"move":"1a1b","p":0.6}]}]`)
+		if _, err := ParseLine(line); err == nil || !strings.Contains(err.Error(), "policy sums to") {
+			t.Errorf("ParseLine: %v", err)
+		}
+	})
+}

@@ -3,6 +3,7 @@ package selfplay
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/shogilab/shogilab/engine"
@@ -28,6 +29,12 @@ type mctsPlayer struct {
 	manage bool          // ManageTime: the time manager on a clock
 	pool   *EnginePool
 	key    string
+	cap    PlayoutCap
+	capRNG *rand.Rand // the cap's draws, from the player's seed (capStream)
+	capSrc *rand.PCG
+	// policy says whether the records keep the search's policy target: with a Gumbel
+	// root, forced playouts or a playout cap, whose targets are not Top's visits.
+	policy bool
 }
 
 // memory is the memory a player of the spec allocates in this process: the
@@ -49,9 +56,13 @@ func newMCTSPlayer(s PlayerSpec, seed uint64, pool *EnginePool) (Player, error) 
 		return nil, fmt.Errorf("selfplay: mcts player: %w", err)
 	}
 	key := fmt.Sprintf("mcts %+v", st)
+	search := st.Player.Search
+	policy := search.GumbelMoves > 0 || search.ForcedPlayouts > 0 || s.Cap.On()
 	if pool != nil {
 		if p, ok := pool.get(key).(*mctsPlayer); ok {
 			p.p.NewGame(seed)
+			p.capSrc.Seed(seed, capStream)
+			p.cap, p.policy = s.Cap, policy
 			return p, nil
 		}
 	}
@@ -60,7 +71,9 @@ func newMCTSPlayer(s PlayerSpec, seed uint64, pool *EnginePool) (Player, error) 
 	if err != nil {
 		return nil, fmt.Errorf("selfplay: mcts player: %w", err)
 	}
-	return &mctsPlayer{p: p, margin: st.MoveOverhead, manage: st.ManageTime, pool: pool, key: key}, nil
+	src := rand.NewPCG(seed, capStream)
+	return &mctsPlayer{p: p, margin: st.MoveOverhead, manage: st.ManageTime, pool: pool, key: key,
+		cap: s.Cap, capRNG: rand.New(src), capSrc: src, policy: policy}, nil
 }
 
 // limits turns the `go` of a move into search limits. A movetime is used
@@ -76,11 +89,19 @@ func (m *mctsPlayer) limits(lim usi.GoParams, stm minishogi.Color) engine.Limits
 
 func (m *mctsPlayer) Move(ctx context.Context, g *minishogi.Game, lim usi.GoParams) (Decision, error) {
 	pos := g.Position()
-	d, err := m.p.Think(ctx, g, m.limits(lim, pos.SideToMove()))
+	elim := m.limits(lim, pos.SideToMove())
+	full := !m.cap.On() || m.capRNG.Float64() < m.cap.Prob
+	if !full {
+		elim.Playouts, elim.NoNoise = m.cap.Fast, true
+	}
+	d, err := m.p.Think(ctx, g, elim)
 	if err != nil {
 		return Decision{}, err
 	}
-	st := &record.MoveStats{Visits: d.RootVisits, Value: float64(d.Value)}
+	st := &record.MoveStats{Visits: d.RootVisits, Value: float64(d.Value), Fast: !full}
+	if full && m.policy {
+		st.Policy = recordPolicy(d.Target)
+	}
 	for _, t := range d.Top {
 		if len(st.Top) == TopMoves || t.Visits == 0 {
 			break

@@ -82,7 +82,8 @@ type PlayerSpec struct {
 	// of the engine's table by their canonical names, for KindUSI what is
 	// sent to the engine with setoption.
 	Options []Option
-	Argv    []string // KindUSI: the engine's command
+	Argv    []string   // KindUSI: the engine's command
+	Cap     PlayoutCap // KindMCTS: playout cap randomization (spec keys cap-fast, cap-prob)
 }
 
 // limitKeys are the spec keys of Limits; "playouts" is the toolkit's
@@ -129,7 +130,7 @@ func ParsePlayerSpec(text string, defaults PlayerSpec) (PlayerSpec, error) {
 	default:
 		return PlayerSpec{}, bad("kind %q is not random, mcts or usi", kind)
 	}
-	limited := false
+	limited, capped := false, false
 	for _, f := range fields {
 		key, value, ok := strings.Cut(f, "=")
 		if !ok {
@@ -148,6 +149,11 @@ func ParsePlayerSpec(text string, defaults PlayerSpec) (PlayerSpec, error) {
 				return PlayerSpec{}, bad("%v", err)
 			}
 			limited = true
+		case kind == record.KindMCTS && slices.Contains(capKeys, lower):
+			if err := s.Cap.set(lower, value); err != nil {
+				return PlayerSpec{}, bad("%v", err)
+			}
+			capped = true
 		case kind == record.KindMCTS:
 			name := key
 			if len(lower) > len("option.") && strings.HasPrefix(lower, "option.") {
@@ -173,6 +179,9 @@ func ParsePlayerSpec(text string, defaults PlayerSpec) (PlayerSpec, error) {
 	}
 	if !limited && kind != record.KindRandom {
 		s.Limits = defaults.Limits
+		if !capped && kind == record.KindMCTS {
+			s.Cap = defaults.Cap // the cap goes with the budget it divides
+		}
 	}
 	if err := s.Validate(); err != nil {
 		return PlayerSpec{}, bad("%v", err)
@@ -260,7 +269,12 @@ func (s PlayerSpec) Validate() error {
 		return errors.New("usi needs a limit: movetime, nodes, depth or a clock")
 	case s.Kind == record.KindMCTS && l.Nodes == 0 && l.MoveTime == 0 && !l.Clock():
 		return errors.New("mcts needs playouts, movetime or a clock")
+	case s.Kind != record.KindMCTS && s.Cap != PlayoutCap{}:
+		return errors.New("a playout cap is for mcts")
 	case s.Kind == record.KindMCTS:
+		if err := s.Cap.validate(l); err != nil {
+			return err
+		}
 		st, err := s.settings()
 		if err != nil {
 			return err
@@ -319,6 +333,8 @@ func (s PlayerSpec) Record() record.Player {
 	switch s.Kind {
 	case record.KindMCTS:
 		put("playouts", l.Nodes, l.Nodes > 0)
+		put("cap_fast", s.Cap.Fast, s.Cap.On())
+		put("cap_prob", s.Cap.Prob, s.Cap.On())
 		ms("movetime_ms", l.MoveTime)
 		for _, name := range recordedAlways {
 			set, _ := engine.FindSetting(name)
@@ -431,6 +447,9 @@ KEY is a limit, name=NAME (the name in records), or a setting:
   limits   movetime=D, nodes=N (playouts=N for mcts), depth=N (usi), or a clock:
            time=D (main time), inc=D (added per move), byoyomi=D; D is 100ms, 2s,
            or plain milliseconds. A player without a limit takes the command's.
+  cap      mcts with playouts: cap-fast=n, cap-prob=p, KataGo's playout cap: a move
+           is a full search (the playouts, a policy target) with probability p,
+           else a fast one of n playouts without root noise, not a target.
   usi      option.NAME=VALUE is sent with setoption (UCI_Variant is set by itself)
   mcts     a setting of the engine by its USI name, its case ignored (option.NAME too):
 `)

@@ -95,6 +95,10 @@ func TestBadInput(t *testing.T) {
 		{[]string{"--bogus"}, "bogus"},
 		{[]string{"--sente", "alphazero"}, "alphazero"},
 		{[]string{"--shards", "4"}, "JOB_COMPLETION_INDEX"},
+		{[]string{"--cap-full", "64"}, "--cap-full without --cap-fast"},
+		{[]string{"--cap-fast", "8", "--movetime", "10ms"}, "--cap-fast and --movetime"},
+		{[]string{"--sente", "mcts", "--playouts", "16", "--cap-fast", "32"}, "cap-fast 32 is more than"},
+		{[]string{"--gumbel", "--gumbel-moves", "0"}, "--gumbel-moves 0"},
 	}
 	for _, tc := range tests {
 		args := append(append([]string{}, quick...), tc.args...)
@@ -453,5 +457,43 @@ func TestOpeningsJudgedByFairyStockfish(t *testing.T) {
 		if last.Kind != usi.ScoreCP || last.CP != want {
 			t.Errorf("%s: Fairy-Stockfish says %q, the file %d", sfen, last.Format(), want)
 		}
+	}
+}
+
+// TestTrainingTargets: --gumbel and the playout cap reach the records: the players'
+// configs, the fast marks with their budgets, and policies on the targets alone.
+func TestTrainingTargets(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := runCmd(t, "--games", "2", "--parallel", "1", "--gumbel", "--gumbel-moves", "4",
+		"--playouts", "12", "--cap-full", "24", "--cap-fast", "6", "--cap-prob", "0.5", "--max-plies", "40",
+		"--out", dir, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s %s", code, out, errOut)
+	}
+	games := recordtest.ReadSorted(t, filepath.Join(dir, "games-0-of-1.jsonl"))
+	want := map[string]any{"playouts": 24.0, "cap_fast": 6.0, "cap_prob": 0.5, "gumbel_moves": 4.0, "resign": "proven", "threads": 1.0}
+	var fast, full int
+	for _, g := range games {
+		for side, p := range map[string]record.Player{"sente": g.Players.Sente, "gote": g.Players.Gote} {
+			if fmt.Sprint(p.Config) != fmt.Sprint(want) {
+				t.Errorf("game %d %s: config %v, want %v (no noise, no temperature with --gumbel)", g.ID, side, p.Config, want)
+			}
+		}
+		for i, s := range g.Stats {
+			if s.Visits == 1 { // the root proven before any playout
+				continue
+			}
+			switch {
+			case s.Fast && s.Visits == 7 && s.Policy == nil:
+				fast++
+			case !s.Fast && s.Visits == 25 && len(s.Policy) > 0:
+				full++
+			default:
+				t.Errorf("game %d move %d: %+v", g.ID, i, s)
+			}
+		}
+	}
+	if fast == 0 || full == 0 {
+		t.Errorf("%d fast and %d full searches", fast, full)
 	}
 }

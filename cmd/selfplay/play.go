@@ -36,7 +36,16 @@ Players (--sente, --gote): see below. For example
 --gote 'usi:/usr/games/fairy-stockfish,nodes=20000,option.Threads=1'. A player
 without a limit gets --movetime, or else --playouts (nodes for a usi engine); an
 mcts player gets --threads, --noise, --temperature-plies and --resign unless its
-spec sets Threads, Noise, TemperaturePlies or Resign.
+spec sets Threads, Noise, TemperaturePlies or Resign, and likewise --gumbel
+(GumbelMoves), --forced-playouts (ForcedPlayouts) and the playout cap (cap-fast,
+cap-prob) with the playouts.
+
+Training targets (issue 32; datasets/README.md, MoveStats): --gumbel plays each
+move with a Gumbel root (Danihelka et al. 2022) and records its improved policy;
+--cap-fast n gives a move the full search (--cap-full or --playouts playouts)
+with probability --cap-prob, else a fast search of n playouts without noise,
+marked "fast": true in the record and not a policy target (KataGo). For example
+  selfplay --gumbel --gumbel-moves 8 --cap-full 64 --cap-fast 16 --cap-prob 0.25
 
 Sharding: --shard i/n, or from a Slurm job array (SLURM_ARRAY_TASK_ID is the shard;
 the count is --shards N, or the array's range 0..SLURM_ARRAY_TASK_MAX: --array=0-7 is 8
@@ -58,6 +67,12 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	start := fs.String("start", "startpos", "startpos, a handicap ("+joinNames()+"), or @FILE of SFEN openings used in turn")
 	tempPlies := fs.Int("temperature-plies", 10, "mcts: plies at the start of a game whose moves are drawn in proportion to visits")
 	noise := fs.Float64("noise", 0.25, "mcts: weight of Dirichlet noise in the root priors (0 turns it off)")
+	gumbel := fs.Bool("gumbel", false, "mcts: a Gumbel root (setting GumbelMoves = --gumbel-moves): sampled moves and sequential halving in place of Dirichlet noise and temperature, whose flags then default to 0; the records keep its policy targets")
+	gumbelMoves := fs.Int("gumbel-moves", 16, "mcts: with --gumbel, the moves the root samples (m)")
+	forced := fs.Float64("forced-playouts", 0, "mcts: KataGo's forced playouts k at a root with --noise, pruned from the policy target again (0: off; KataGo used 2)")
+	capFull := fs.Int64("cap-full", 0, "mcts: with --cap-fast, the playouts of a full search (default --playouts)")
+	capFast := fs.Int64("cap-fast", 0, "mcts: playout cap randomization (KataGo): the playouts of a fast search, played without root noise and not a policy target (0: every move a full search)")
+	capProb := fs.Float64("cap-prob", 0.25, "mcts: with --cap-fast, the probability that a move gets the full search and becomes a policy target")
 	resign := fs.String("resign", "proven", "mcts: when to resign: proven (when every move is proven lost) or never (play lost games to their end, so that game lengths count plies to the end)")
 	maxPlies := fs.Int("max-plies", 256, "play limit: a game reaching it is a draw (0: none)")
 	repetition := fs.String("repetition", "first-mover-loses", "non-check fourfold repetition: first-mover-loses, gote-wins or draw")
@@ -86,8 +101,25 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return cli.Usagef("--threads %d: want at least 1", *threads)
 	case *maxPlies < 0:
 		return cli.Usagef("--max-plies %d is negative", *maxPlies)
-	case *movetime < 0 || *playouts < 0:
+	case *movetime < 0 || *playouts < 0 || *capFull < 0 || *capFast < 0:
 		return cli.Usagef("negative budget per move")
+	case *gumbelMoves < 1:
+		return cli.Usagef("--gumbel-moves %d: want at least 1", *gumbelMoves)
+	case *capFull > 0 && *capFast == 0:
+		return cli.Usagef("--cap-full without --cap-fast")
+	case *capFast > 0 && *movetime > 0:
+		return cli.Usagef("--cap-fast and --movetime: a playout cap divides a budget of playouts")
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if *gumbel {
+		// The Gumbels are the noise and the sampling: no Dirichlet noise, no temperature.
+		if !given["noise"] {
+			*noise = 0
+		}
+		if !given["temperature-plies"] {
+			*tempPlies = 0
+		}
 	}
 	format, err := selfplay.ParseFormat(*formatName)
 	if err != nil {
@@ -111,12 +143,25 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *movetime > 0 {
 		defaults.Limits.Nodes = 0
 	}
-	for _, o := range []struct{ flag, setting, value string }{
+	if *capFast > 0 {
+		if *capFull > 0 {
+			defaults.Limits.Nodes = *capFull
+		}
+		defaults.Cap = selfplay.PlayoutCap{Fast: *capFast, Prob: *capProb}
+	}
+	options := []struct{ flag, setting, value string }{
 		{"threads", "Threads", fmt.Sprint(*threads)},
 		{"noise", "Noise", fmt.Sprint(*noise)},
 		{"temperature-plies", "TemperaturePlies", fmt.Sprint(*tempPlies)},
 		{"resign", "Resign", *resign},
-	} {
+	}
+	if *gumbel {
+		options = append(options, struct{ flag, setting, value string }{"gumbel-moves", "GumbelMoves", fmt.Sprint(*gumbelMoves)})
+	}
+	if *forced > 0 {
+		options = append(options, struct{ flag, setting, value string }{"forced-playouts", "ForcedPlayouts", fmt.Sprint(*forced)})
+	}
+	for _, o := range options {
 		if err := defaults.SetOption(o.setting, o.value); err != nil {
 			return fmt.Errorf("%w (--%s)", err, o.flag)
 		}
