@@ -3,18 +3,20 @@ package nnue
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"io"
+	"strings"
 
 	"github.com/shogilab/shogilab/internal/bounded"
 )
 
-// The evaluation file format, version 1. All integers are little-endian; a string is a
+// The evaluation file format, version 2. All integers are little-endian; a string is a
 // uint16 byte length and that many bytes of UTF-8.
 //
 //	magic      8 bytes  "SLABNNUE"
-//	version    uint16   1
+//	version    uint16   1 (a value network alone) or 2 (with a policy head)
 //	family     string   "nnue"
 //	features   string   the feature set, "halfkp-5x5"
 //	inputs     uint32   NumFeatures (13000 for halfkp-5x5)
@@ -30,13 +32,31 @@ import (
 //	B2         int32 × hidden2
 //	W3         int16 × hidden2
 //	B3         int32
+//	                    version 2 only, the policy head (Model gives its formula):
+//	policy     uint16   its hidden size, 1 to MaxPolicyHidden
+//	moves      string   the move feature set, "moves-5x5" (moves.go)
+//	move rows  uint32   NumMoveFeatures (1665 for moves-5x5)
+//	qp         uint16   the policy's weight scale, 256
+//	PW         int16 × 2·hidden1·policy   input-major (side to move's half first), at qp
+//	PB         int32 × policy             at qa·qp
+//	E          int16 × move rows·policy   the move table, row by move feature, at qp
+//	C          int32 × move rows          at qp
 //	crc        uint32   CRC-32 (IEEE) of every byte before it
 //
 // Nothing may follow. The reader checks every field against what this version can
 // evaluate, so a foreign, truncated or corrupted file is an error naming what is wrong.
+//
+// Version 1 is version 2 without the policy head: a network without one is written as
+// version 1, byte for byte as programs before the policy head wrote it, and a version 1
+// file reads as a network without a policy head, for which the evaluator's hand-set priors
+// apply (engine/eval).
 const (
-	Magic   = "SLABNNUE"
-	Version = 1
+	Magic = "SLABNNUE"
+	// Version is the newest version of the format, which this program reads with the
+	// versions before it.
+	Version = 2
+	// versionValueOnly is the version of a network without a policy head.
+	versionValueOnly = 1
 	// Family names this kind of evaluator in evaluation files.
 	Family = "nnue"
 )
@@ -54,6 +74,8 @@ type Header struct {
 	Family           string
 	FeatureSet       string
 	Hidden1, Hidden2 int
+	Policy           int    // the policy head's hidden size (0: no policy head, version 1)
+	MoveFeatureSet   string // the policy's move features ("" without a policy head)
 	Generation       int
 	Data             string // the training data: files, positions, digest
 	Command          string // the command that made the file
@@ -62,7 +84,7 @@ type Header struct {
 // MarshalBinary returns n in the evaluation file format.
 func (n *Net) MarshalBinary() ([]byte, error) {
 	h := n.Header
-	for _, s := range []string{h.Family, h.FeatureSet, h.Data, h.Command} {
+	for _, s := range []string{h.Data, h.Command} {
 		if len(s) > 0xffff {
 			return nil, fmt.Errorf("nnue: write: a header string has %d bytes; at most 65535", len(s))
 		}
@@ -72,7 +94,11 @@ func (n *Net) MarshalBinary() ([]byte, error) {
 	put := func(v any) { _ = binary.Write(&b, le, v) } // a bytes.Buffer does not fail
 	str := func(s string) { put(uint16(len(s))); b.WriteString(s) }
 	b.WriteString(Magic)
-	put(uint16(Version))
+	version := versionValueOnly
+	if n.hp > 0 {
+		version = Version
+	}
+	put(uint16(version))
 	str(Family)
 	str(FeatureSet)
 	put(uint32(NumFeatures))
@@ -89,6 +115,16 @@ func (n *Net) MarshalBinary() ([]byte, error) {
 	put(n.b2)
 	put(n.w3)
 	put(n.b3)
+	if n.hp > 0 {
+		put(uint16(n.hp))
+		str(MoveFeatureSet)
+		put(uint32(NumMoveFeatures))
+		put(uint16(QP))
+		put(n.wp)
+		put(n.bp)
+		put(n.e)
+		put(n.c)
+	}
 	put(crc32.ChecksumIEEE(b.Bytes()))
 	return b.Bytes(), nil
 }
@@ -201,8 +237,8 @@ func decode(data []byte) (*Net, error) {
 	}
 	var h Header
 	h.Version = r.u16("version")
-	if r.err == nil && h.Version != Version {
-		return nil, fmt.Errorf("version %d; this program reads version %d", h.Version, Version)
+	if r.err == nil && (h.Version < versionValueOnly || h.Version > Version) {
+		return nil, fmt.Errorf("version %d; this program reads versions %d to %d", h.Version, versionValueOnly, Version)
 	}
 	h.Family = r.str("family")
 	if r.err == nil && h.Family != Family {
@@ -238,6 +274,11 @@ func decode(data []byte) (*Net, error) {
 	if b := r.int32s(1, "B3"); b != nil {
 		n.b3 = b[0]
 	}
+	if h.Version >= 2 {
+		if err := n.decodePolicy(r); err != nil {
+			return nil, err
+		}
+	}
 	body := r.off
 	sum := r.u32("checksum")
 	if r.err != nil {
@@ -250,6 +291,43 @@ func decode(data []byte) (*Net, error) {
 		return nil, fmt.Errorf("checksum %08x, the contents give %08x: the file is corrupted", sum, got)
 	}
 	return n, nil
+}
+
+// decodePolicy reads the policy head of a version 2 file.
+func (n *Net) decodePolicy(r *reader) error {
+	h := &n.Header
+	h.Policy = r.u16("policy size")
+	if r.err == nil && (h.Policy < 1 || h.Policy > MaxPolicyHidden) {
+		return fmt.Errorf("policy size %d: need 1 to %d", h.Policy, MaxPolicyHidden)
+	}
+	h.MoveFeatureSet = r.str("move feature set")
+	if r.err == nil && h.MoveFeatureSet != MoveFeatureSet {
+		return fmt.Errorf("move feature set %q; this program knows %q", h.MoveFeatureSet, MoveFeatureSet)
+	}
+	rows := r.u32("move rows")
+	if r.err == nil && rows != NumMoveFeatures {
+		return fmt.Errorf("%d move rows; move feature set %s has %d", rows, MoveFeatureSet, NumMoveFeatures)
+	}
+	qp := r.u16("qp")
+	if r.err == nil && qp != QP {
+		return fmt.Errorf("policy scale %d; this program uses %d", qp, QP)
+	}
+	if r.err != nil {
+		return r.err
+	}
+	n.hp = h.Policy
+	n.wp = r.int16s(2*n.h1*n.hp, "PW")
+	n.bp = r.int32s(n.hp, "PB")
+	n.e = r.int16s(NumMoveFeatures*n.hp, "E")
+	n.c = r.int32s(NumMoveFeatures, "C")
+	if r.err != nil {
+		return r.err
+	}
+	if err := n.checkPolicySums(); err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "nnue: "))
+	}
+	n.floatTable()
+	return nil
 }
 
 // Write writes n to w in the evaluation file format.

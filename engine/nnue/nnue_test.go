@@ -224,7 +224,7 @@ func TestFileErrors(t *testing.T) {
 	}{
 		{"empty", nil, "not an evaluation file"},
 		{"foreign", []byte("#!/bin/sh\necho hello\n"), "not an evaluation file"},
-		{"version", edit(func(b []byte) []byte { b[8] = 2; return b }), "version 2"},
+		{"version", edit(func(b []byte) []byte { b[8] = 3; return b }), "version 3"},
 		{"family", edit(func(b []byte) []byte { b[12] = 'm'; return b }), `family "mnue"`},
 		{"truncated", good[:len(good)/2], "truncated: W1"},
 		{"no checksum", good[:len(good)-2], "truncated: checksum"},
