@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shogilab/shogilab/datasets/evaluation"
 	"github.com/shogilab/shogilab/engine/nnue"
 	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
@@ -19,20 +20,27 @@ import (
 
 // fitSummary is what train fit reports with --json.
 type fitSummary struct {
-	File       string         `json:"file"`
-	Bytes      int            `json:"bytes"`
-	Hidden1    int            `json:"hidden1"`
-	Hidden2    int            `json:"hidden2"`
-	Games      int            `json:"games"`
-	Positions  int            `json:"positions"`
-	Train      int            `json:"train"`
-	Held       int            `json:"held_out"`
-	Lambda     float64        `json:"lambda"`
-	Epochs     []netfit.Epoch `json:"epochs"`
-	BestEpoch  int            `json:"best_epoch"`
-	HeldLoss   float64        `json:"held_loss"`
-	LoadSec    float64        `json:"load_seconds"`
-	FitSeconds float64        `json:"fit_seconds"`
+	File      string         `json:"file"`
+	Bytes     int            `json:"bytes"`
+	Hidden1   int            `json:"hidden1"`
+	Hidden2   int            `json:"hidden2"`
+	Policy    int            `json:"policy"`         // the policy head's hidden size (0: none)
+	Init      string         `json:"init,omitempty"` // the file the fit started from
+	Labelled  int            `json:"labelled"`       // training positions with a policy target
+	Games     int            `json:"games"`
+	Positions int            `json:"positions"`
+	Train     int            `json:"train"`
+	Held      int            `json:"held_out"`
+	Lambda    float64        `json:"lambda"`
+	Epochs    []netfit.Epoch `json:"epochs"`
+	BestEpoch int            `json:"best_epoch"`
+	HeldLoss  float64        `json:"held_loss"`
+	// HeldMetrics is the kept network's figures on the held-out positions (the best
+	// epoch's), InitHeld the starting network's, for a fine-tune to be judged against.
+	HeldMetrics netfit.Metrics  `json:"held"`
+	InitHeld    *netfit.Metrics `json:"init_held,omitempty"`
+	LoadSec     float64         `json:"load_seconds"`
+	FitSeconds  float64         `json:"fit_seconds"`
 }
 
 func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -44,6 +52,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	mirror := fs.Bool("mirror", false, "add the mirror image (files reversed) of every training position")
 	h1 := fs.Int("hidden1", d.Hidden1, "accumulator size per side")
 	h2 := fs.Int("hidden2", d.Hidden2, "hidden layer size")
+	policy := fs.Int("policy", defaultPolicy, "the policy head's hidden size (0: a value network alone)")
+	policyWeight := fs.Float64("policy-weight", d.PolicyWeight, "weight of the policy's cross-entropy against the value's squared error in the loss")
+	initFrom := fs.String("init", "", "start from this evaluation file, or builtin (the shipped network): its sizes, its weights; a policy head it lacks is drawn afresh")
 	epochs := fs.Int("epochs", d.Epochs, "the most passes over the training positions")
 	patience := fs.Int("patience", d.Patience, "stop after this many epochs without a better held-out loss")
 	batch := fs.Int("batch", d.Batch, "positions per minibatch")
@@ -56,11 +67,14 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs.Usage = func() {
 		fmt.Fprintln(fs.Output(), "usage: train fit -o FILE [flags] RECORDS...\n\n"+
 			"Fits a small NNUE network (engine/nnue) to the positions of game records (JSON\n"+
-			"Lines, plain or gzip, or Parquet tables): the target of a position is\n"+
+			"Lines, plain or gzip, or Parquet tables): the value's target of a position is\n"+
 			"lambda·result + (1-lambda)·root value for the side to move, averaged over its\n"+
-			"occurrences; games are held out by a hash of their id. Adam on minibatches, the\n"+
-			"epoch with the least held-out loss is kept. The same records, flags and\n"+
-			"--threads give the same file, byte for byte.\n\nFlags:")
+			"occurrences; the policy's, where to move: the recorded search's visit shares, or\n"+
+			"the move played by an external (usi) engine (train/data). The loss is the value's\n"+
+			"squared error plus policy-weight times the policy's cross-entropy. Games are held\n"+
+			"out by a hash of their id. Adam on minibatches, the epoch with the least held-out\n"+
+			"loss is kept. The same records, flags and --threads give the same file, byte for\n"+
+			"byte.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := cli.ParseFlags(fs, args, stdout); err != nil {
@@ -75,8 +89,26 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !(*lambda >= 0 && *lambda <= 1) {
 		return cli.Usagef("-lambda %v: need 0 to 1", *lambda)
 	}
-	o := netfit.Options{Hidden1: *h1, Hidden2: *h2, Epochs: *epochs, Patience: *patience, Batch: *batch,
-		LearningRate: *lr, Threads: *threads, Seed: *seed, Decay: *decay}
+	o := netfit.Options{Hidden1: *h1, Hidden2: *h2, Policy: *policy, PolicyWeight: *policyWeight, Epochs: *epochs,
+		Patience: *patience, Batch: *batch, LearningRate: *lr, Threads: *threads, Seed: *seed, Decay: *decay}
+	if *initFrom != "" {
+		start, err := readInit(*initFrom)
+		if err != nil {
+			return err
+		}
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if (set["hidden1"] && *h1 != start.Hidden1) || (set["hidden2"] && *h2 != start.Hidden2) {
+			return cli.Usagef("-hidden1 %d -hidden2 %d: the -init network is %d×%d", *h1, *h2, start.Hidden1, start.Hidden2)
+		}
+		o.Hidden1, o.Hidden2, o.Start = start.Hidden1, start.Hidden2, start
+		if start.Policy != nil {
+			if set["policy"] && *policy != start.Policy.Hidden {
+				return cli.Usagef("-policy %d: the -init network's policy head has %d units", *policy, start.Policy.Hidden)
+			}
+			o.Policy = start.Policy.Hidden
+		}
+	}
 	if err := o.Validate(); err != nil {
 		// Before the records are read: a bad flag is a usage error.
 		return cli.Usagef("%v", err)
@@ -96,11 +128,36 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	update, finish := cli.NewProgress(stderr, total, "training")
 	o.OnBatch = func(done, _ int) { update(done) }
 	o.OnEpoch = func(e netfit.Epoch) {
-		fmt.Fprintf(stderr, "train: epoch %d: train loss %.4f, held-out loss %.4f, %.1f s\n", e.N, e.TrainLoss, e.HeldLoss, e.Seconds)
+		fmt.Fprintf(stderr, "train: epoch %d: train loss %.4f, held-out loss %.4f (%s), %.1f s\n", e.N, e.TrainLoss, e.HeldLoss, describeMetrics(e.Held), e.Seconds)
 	}
 	lam := float32(*lambda)
+	samples := netfit.Samples
+	if o.Policy > 0 {
+		samples = netfit.PolicySamples
+	}
+	train, held := samples(set.Train, lam), samples(set.Held, lam)
+	labelled := 0
+	for i := range train {
+		if train[i].Probs != nil {
+			labelled++
+		}
+	}
+	if o.Policy > 0 && labelled == 0 {
+		// An untrained head would give every move a prior drawn at random.
+		fmt.Fprintln(stderr, "train: no training position has a policy target: the network gets no policy head")
+		o.Policy = 0
+		if o.Start != nil && o.Start.Policy != nil {
+			o.Start.Policy = nil
+		}
+	}
+	var initHeld *netfit.Metrics
+	if o.Start != nil {
+		m := netfit.Measure(o.Start, held)
+		initHeld = &m
+		fmt.Fprintf(stderr, "train: the -init network on the held-out positions: %s\n", describeMetrics(m))
+	}
 	fitStart := time.Now()
-	model, eps, err := netfit.Fit(netfit.Samples(set.Train, lam), netfit.Samples(set.Held, lam), o)
+	model, eps, err := netfit.Fit(train, held, o)
 	finish()
 	if err != nil {
 		return err
@@ -108,7 +165,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fitSec := time.Since(fitStart).Seconds()
 	net, err := nnue.Quantise(model, nnue.Header{
 		Generation: *generation,
-		Data:       fmt.Sprintf("%s; lambda %g", set.Describe(), *lambda),
+		Data:       fmt.Sprintf("%s; lambda %g; %d with a policy target", set.Describe(), *lambda, labelled),
 		Command:    "train fit " + strings.Join(args, " "),
 	})
 	if err != nil {
@@ -121,11 +178,12 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := atomicfile.WriteFile(*out, bin); err != nil {
 		return err
 	}
-	s := fitSummary{File: *out, Bytes: len(bin), Hidden1: *h1, Hidden2: *h2, Games: set.Games, Positions: set.Positions,
-		Train: len(set.Train), Held: len(set.Held), Lambda: *lambda, Epochs: eps, HeldLoss: math.Inf(1), LoadSec: load, FitSeconds: fitSec}
+	s := fitSummary{File: *out, Bytes: len(bin), Hidden1: o.Hidden1, Hidden2: o.Hidden2, Policy: o.Policy, Init: *initFrom,
+		Labelled: labelled, Games: set.Games, Positions: set.Positions, Train: len(set.Train), Held: len(set.Held),
+		Lambda: *lambda, Epochs: eps, HeldLoss: math.Inf(1), InitHeld: initHeld, LoadSec: load, FitSeconds: fitSec}
 	for _, e := range eps {
 		if e.HeldLoss < s.HeldLoss {
-			s.BestEpoch, s.HeldLoss = e.N, e.HeldLoss
+			s.BestEpoch, s.HeldLoss, s.HeldMetrics = e.N, e.HeldLoss, e.Held
 		}
 	}
 	if len(set.Held) == 0 {
@@ -134,9 +192,37 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if *asJSON {
 		return json.NewEncoder(stdout).Encode(s)
 	}
-	fmt.Fprintf(stdout, "%s: %d bytes, %d×%d; %d training positions, %d held out; best epoch %d of %d, held-out loss %.4f; %.1f s\n",
-		*out, len(bin), *h1, *h2, len(set.Train), len(set.Held), s.BestEpoch, len(eps), s.HeldLoss, fitSec)
+	fmt.Fprintf(stdout, "%s: %d bytes, %d×%d, policy %d; %d training positions (%d with a policy target), %d held out; best epoch %d of %d, held-out loss %.4f (%s); %.1f s\n",
+		*out, len(bin), o.Hidden1, o.Hidden2, o.Policy, len(set.Train), labelled, len(set.Held), s.BestEpoch, len(eps), s.HeldLoss, describeMetrics(s.HeldMetrics), fitSec)
 	return nil
+}
+
+// defaultPolicy is train fit's policy head size: 16 units, as the value's hidden layer.
+const defaultPolicy = 16
+
+// readInit reads the network a fit starts from: an evaluation file, or builtin.
+func readInit(name string) (*nnue.Model, error) {
+	if name == "builtin" {
+		net, err := nnue.Decode(evaluation.Builtin)
+		if err != nil {
+			return nil, err
+		}
+		return net.Model(), nil
+	}
+	net, err := nnue.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return net.Model(), nil
+}
+
+// describeMetrics is a model's held-out figures in one phrase.
+func describeMetrics(m netfit.Metrics) string {
+	s := fmt.Sprintf("value %.4f", m.Value)
+	if m.Labelled > 0 && !math.IsNaN(m.Policy) {
+		s += fmt.Sprintf(", policy cross-entropy %.4f, top-1 %.3f, top-3 %.3f", m.Policy, m.Top1, m.Top3)
+	}
+	return s
 }
 
 func runInfo(ctx context.Context, args []string, stdout, _ io.Writer) error {

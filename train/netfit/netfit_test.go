@@ -38,12 +38,12 @@ func randomSamples(n int, seed uint64, target func(*ms.Position) float32) []Samp
 func TestGradientMatchesFiniteDifferences(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	samples := randomSamples(6, 2, func(*ms.Position) float32 { return float32(r.Float64()*2 - 1) })
-	p := newParams(3, 2)
+	p := newParams(3, 2, 0)
 	p.init(r)
 	for i := range p.w1 { // larger first-layer weights, virtual rows too, so that they matter
 		p.w1[i] = r.NormFloat64() * 0.05
 	}
-	w := newWorker(3, 2)
+	w := newWorker(3, 2, 0, 0)
 	for i := range samples {
 		w.loss(p, &samples[i], true)
 	}
@@ -312,7 +312,7 @@ func TestWarmStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := newParams(8, 4)
+	p := newParams(8, 4, 0)
 	p.from(first)
 	back := p.model()
 	for i := range first.W1 {
