@@ -768,21 +768,29 @@ func batchStep(p, total *params, touched *[]int32, workers []*worker, samples []
 	return loss * scale
 }
 
-// Loss is the value's mean squared error of model m on samples (NaN for none): the
-// held-out loss a fit of the value alone would report for it.
-func Loss(m *nnue.Model, samples []Sample) float64 {
-	return Measure(m, samples).Value
+// Loss is the mean loss of model m on samples (NaN for none) with the given policy
+// weight: the held-out loss a fit would report for it.
+func Loss(m *nnue.Model, samples []Sample, policyWeight float64) float64 {
+	p, w := paramsOf(m, policyWeight)
+	loss, _ := measure(p, samples, w)
+	return loss
 }
 
-// Measure returns the figures of model m on samples.
-func Measure(m *nnue.Model, samples []Sample) Metrics {
+// paramsOf returns m's parameters and a worker for them.
+func paramsOf(m *nnue.Model, policyWeight float64) (*params, *worker) {
 	hp := 0
 	if m.Policy != nil {
 		hp = m.Policy.Hidden
 	}
 	p := newParams(m.Hidden1, m.Hidden2, hp)
 	p.from(m)
-	_, out := measure(p, samples, newWorker(m.Hidden1, m.Hidden2, hp, 0))
+	return p, newWorker(m.Hidden1, m.Hidden2, hp, policyWeight)
+}
+
+// Measure returns the figures of model m on samples.
+func Measure(m *nnue.Model, samples []Sample) Metrics {
+	p, w := paramsOf(m, 0)
+	_, out := measure(p, samples, w)
 	return out
 }
 
