@@ -54,6 +54,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	h2 := fs.Int("hidden2", d.Hidden2, "hidden layer size")
 	policy := fs.Int("policy", defaultPolicy, "the policy head's hidden size (0: a value network alone)")
 	policyWeight := fs.Float64("policy-weight", d.PolicyWeight, "weight of the policy's cross-entropy against the value's squared error in the loss")
+	policyOnly := fs.Bool("policy-only", false, "with -init: train the policy head alone, the -init network's value and feature transformer kept as they are")
 	initFrom := fs.String("init", "", "start from this evaluation file, or builtin (the shipped network): its sizes, its weights; a policy head it lacks is drawn afresh")
 	epochs := fs.Int("epochs", d.Epochs, "the most passes over the training positions")
 	patience := fs.Int("patience", d.Patience, "stop after this many epochs without a better held-out loss")
@@ -90,7 +91,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return cli.Usagef("-lambda %v: need 0 to 1", *lambda)
 	}
 	o := netfit.Options{Hidden1: *h1, Hidden2: *h2, Policy: *policy, PolicyWeight: *policyWeight, Epochs: *epochs,
-		Patience: *patience, Batch: *batch, LearningRate: *lr, Threads: *threads, Seed: *seed, Decay: *decay}
+		Patience: *patience, Batch: *batch, LearningRate: *lr, Threads: *threads, Seed: *seed, Decay: *decay, PolicyOnly: *policyOnly}
 	if *initFrom != "" {
 		start, err := readInit(*initFrom)
 		if err != nil {
@@ -108,6 +109,9 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			}
 			o.Policy = start.Policy.Hidden
 		}
+	}
+	if *policyOnly && *initFrom == "" {
+		return cli.Usagef("-policy-only needs -init")
 	}
 	if err := o.Validate(); err != nil {
 		// Before the records are read: a bad flag is a usage error.
@@ -145,7 +149,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if o.Policy > 0 && labelled == 0 {
 		// An untrained head would give every move a prior drawn at random.
 		fmt.Fprintln(stderr, "train: no training position has a policy target: the network gets no policy head")
-		o.Policy = 0
+		o.Policy, o.PolicyOnly = 0, false
 		if o.Start != nil && o.Start.Policy != nil {
 			o.Start.Policy = nil
 		}

@@ -1,6 +1,10 @@
 package eval
 
 import (
+	"fmt"
+
+	"github.com/shogilab/shogilab/datasets/evaluation"
+	"github.com/shogilab/shogilab/mcts"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -78,5 +82,65 @@ func TestPolicyTemperatureValidated(t *testing.T) {
 		if err := cfg.Validate(); err == nil {
 			t.Errorf("PolicyTemperature %v passed Validate", temp)
 		}
+	}
+}
+
+// BenchmarkEvaluatePriors is one evaluation without the mate search (MateDepth 0), of
+// positions where the side to move has checks (attackingPositions): the built-in network's
+// value with the hand-set priors, and with a policy head of 8 and 16 units (random
+// weights: the cost does not depend on them). It isolates what the policy head costs a
+// node from the shape of the tree BenchmarkPlayoutsPolicy (engine) searches.
+func BenchmarkEvaluatePriors(b *testing.B) {
+	t := &testing.T{}
+	positions := attackingPositions(t, 200)
+	base, err := nnue.Decode(evaluation.Builtin)
+	if err != nil {
+		b.Fatal(err)
+	}
+	nets := []struct {
+		name string
+		net  *nnue.Net
+	}{{"hand-set-priors", base}}
+	for _, hp := range []int{8, 16} {
+		m := base.Model()
+		if err := m.AddPolicy(hp); err != nil {
+			b.Fatal(err)
+		}
+		r := rand.New(rand.NewPCG(uint64(hp), 1))
+		for _, xs := range [][]float32{m.Policy.W, m.Policy.E} {
+			for i := range xs {
+				xs[i] = float32(r.NormFloat64() * 0.1)
+			}
+		}
+		net, err := nnue.Quantise(m, nnue.Header{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		nets = append(nets, struct {
+			name string
+			net  *nnue.Net
+		}{fmt.Sprintf("policy=%d", hp), net})
+	}
+	for _, c := range nets {
+		b.Run(c.name, func(b *testing.B) {
+			cfg := DefaultConfig()
+			cfg.MateDepth, cfg.Net = 0, c.net
+			e := New(cfg)
+			games := make([]*testGame, len(positions))
+			moves := make([][]mcts.Move, len(positions))
+			for i, p := range positions {
+				games[i] = &testGame{pos: p}
+				moves[i] = games[i].LegalMoves(nil)
+			}
+			priors := make([]float32, ms.MaxMoves)
+			rng := rand.New(rand.NewPCG(1, 2))
+			i := 0
+			for b.Loop() {
+				e.Evaluate(games[i], moves[i], priors[:len(moves[i])], rng)
+				if i++; i == len(positions) {
+					i = 0
+				}
+			}
+		})
 	}
 }

@@ -290,12 +290,27 @@ func (a *Accumulator) MoveLogit(feats []int32) float32 {
 	var z float32
 	for _, f := range feats {
 		z += n.cf[f]
-		row := n.ef[int(f)*hp : int(f)*hp+hp]
-		for j, x := range pol {
-			z += x * row[j]
-		}
+		z += dot(pol, n.ef[int(f)*hp:int(f)*hp+hp])
 	}
 	return z
+}
+
+// dot is the dot product of x and y (len(y) ≥ len(x)), in four running sums, which the
+// processor adds side by side.
+func dot(x, y []float32) float32 {
+	y = y[:len(x)]
+	var s0, s1, s2, s3 float32
+	j := 0
+	for ; j+4 <= len(x); j += 4 {
+		s0 += x[j] * y[j]
+		s1 += x[j+1] * y[j+1]
+		s2 += x[j+2] * y[j+2]
+		s3 += x[j+3] * y[j+3]
+	}
+	for ; j < len(x); j++ {
+		s0 += x[j] * y[j]
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 func (a *Accumulator) forward(pos *ms.Position, policy bool) float32 {
@@ -318,6 +333,7 @@ func (a *Accumulator) forward(pos *ms.Position, policy bool) float32 {
 			continue
 		}
 		row := n.w2[i*h2 : i*h2+h2]
+		row = row[:len(hid)]
 		for j := range hid {
 			hid[j] += x * int32(row[j])
 		}
@@ -345,6 +361,7 @@ func (a *Accumulator) policyHidden() {
 			continue
 		}
 		row := n.wp[i*hp : i*hp+hp]
+		row = row[:len(sum)]
 		for j := range sum {
 			sum[j] += x * int32(row[j])
 		}

@@ -110,6 +110,10 @@ type Options struct {
 	// PolicyWeight weighs the policy's cross-entropy against the value's squared error
 	// in the loss.
 	PolicyWeight float64
+	// PolicyOnly trains the policy head alone: the feature transformer and the value's
+	// layers keep Start's weights (the value network is left as it is, and the head
+	// learns on its accumulator).
+	PolicyOnly bool
 	Epochs       int     // the most epochs
 	Patience     int     // epochs without a better held-out loss before stopping
 	Batch        int     // examples per minibatch
@@ -150,6 +154,8 @@ func (o Options) Validate() error {
 		return bad("policy", o.Policy, fmt.Sprintf("need 0 (none) to %d", nnue.MaxPolicyHidden))
 	case !(o.PolicyWeight >= 0) || math.IsInf(o.PolicyWeight, 1):
 		return bad("policy weight", o.PolicyWeight, "need 0 or more")
+	case o.PolicyOnly && (o.Policy == 0 || o.Start == nil || o.PolicyWeight == 0):
+		return bad("policy only", o.PolicyOnly, "needs a policy head, a start model and a policy weight above 0")
 	case o.Epochs < 1:
 		return bad("epochs", o.Epochs, "need 1 or more")
 	case o.Patience < 1:
@@ -593,6 +599,7 @@ func clamp01(x float64) float64 { return min(max(x, 0), 1) }
 // adam is Adam (Kingma and Ba, "Adam: A Method for Stochastic Optimization", 2015) with
 // its usual constants.
 type adam struct {
+	first  int // the first of params.all it moves (firstPolicy: the policy head alone)
 	lr     float64
 	decay  float64 // on the first layer's king rows
 	m, v   [][]float64
@@ -619,6 +626,9 @@ func (a *adam) step(p, g *params) {
 	shrink := 1 - a.lr*a.decay
 	kingRows := virtualBase * p.h1
 	for k, x := range p.all {
+		if k < a.first {
+			continue
+		}
 		gk, m, v := g.all[k], a.m[k], a.v[k]
 		limit := float64(nnue.MaxWeight2)
 		if k < 2 {
@@ -664,6 +674,9 @@ func Fit(train, held []Sample, o Options) (*nnue.Model, []Epoch, error) {
 		p.from(m)
 	}
 	opt := newAdam(p, o.LearningRate, o.Decay)
+	if o.PolicyOnly {
+		opt.first = firstPolicy
+	}
 	workers := make([]*worker, o.Threads)
 	for i := range workers {
 		workers[i] = newWorker(o.Hidden1, o.Hidden2, o.Policy, o.PolicyWeight)
