@@ -113,7 +113,7 @@ type Options struct {
 	// PolicyOnly trains the policy head alone: the feature transformer and the value's
 	// layers keep Start's weights (the value network is left as it is, and the head
 	// learns on its accumulator).
-	PolicyOnly bool
+	PolicyOnly   bool
 	Epochs       int     // the most epochs
 	Patience     int     // epochs without a better held-out loss before stopping
 	Batch        int     // examples per minibatch
