@@ -233,7 +233,7 @@ func runInfo(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("train info", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the header as one JSON object")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: train info [-json] FILE\n\nPrints the header of an evaluation file, after checking the whole file.\n\nFlags:")
+		fmt.Fprintln(fs.Output(), "usage: train info [-json] FILE\n\nPrints the header of an evaluation file, after checking the whole file:\nits value network and its policy head (none in a version 1 file).\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := cli.ParseFlags(fs, args, stdout); err != nil {
@@ -248,12 +248,20 @@ func runInfo(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	}
 	h := net.Header
 	if *asJSON {
-		return json.NewEncoder(stdout).Encode(headerJSON{File: fs.Arg(0), Version: h.Version, Family: h.Family,
+		j := headerJSON{File: fs.Arg(0), Version: h.Version, Family: h.Family,
 			FeatureSet: h.FeatureSet, Inputs: nnue.NumFeatures, Hidden1: h.Hidden1, Hidden2: h.Hidden2,
-			Generation: h.Generation, Data: h.Data, Command: h.Command})
+			Policy: h.Policy, Generation: h.Generation, Data: h.Data, Command: h.Command}
+		if h.Policy > 0 {
+			j.MoveFeatureSet, j.MoveFeatures = h.MoveFeatureSet, nnue.NumMoveFeatures
+		}
+		return json.NewEncoder(stdout).Encode(j)
 	}
-	fmt.Fprintf(stdout, "file:        %s\nversion:     %d\nfamily:      %s\nfeatures:    %s (%d inputs)\nsizes:       %d×2 → %d → 1\ngeneration:  %d\ndata:        %s\ncommand:     %s\n",
-		fs.Arg(0), h.Version, h.Family, h.FeatureSet, nnue.NumFeatures, h.Hidden1, h.Hidden2, h.Generation, h.Data, h.Command)
+	policy := "none (the hand-set priors apply)"
+	if h.Policy > 0 {
+		policy = fmt.Sprintf("%d×2 → %d, move features %s (%d rows)", h.Hidden1, h.Policy, h.MoveFeatureSet, nnue.NumMoveFeatures)
+	}
+	fmt.Fprintf(stdout, "file:        %s\nversion:     %d\nfamily:      %s\nfeatures:    %s (%d inputs)\nsizes:       %d×2 → %d → 1\npolicy:      %s\ngeneration:  %d\ndata:        %s\ncommand:     %s\n",
+		fs.Arg(0), h.Version, h.Family, h.FeatureSet, nnue.NumFeatures, h.Hidden1, h.Hidden2, policy, h.Generation, h.Data, h.Command)
 	return nil
 }
 
@@ -268,7 +276,11 @@ type headerJSON struct {
 	Inputs     int    `json:"inputs"`
 	Hidden1    int    `json:"hidden1"`
 	Hidden2    int    `json:"hidden2"`
-	Generation int    `json:"generation"`
-	Data       string `json:"data"`
-	Command    string `json:"command"`
+	// The policy head: its hidden size (0: none) and move features.
+	Policy         int    `json:"policy"`
+	MoveFeatureSet string `json:"move_feature_set,omitempty"`
+	MoveFeatures   int    `json:"move_features,omitempty"`
+	Generation     int    `json:"generation"`
+	Data           string `json:"data"`
+	Command        string `json:"command"`
 }
