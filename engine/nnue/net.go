@@ -328,47 +328,46 @@ func (a *Accumulator) forward(pos *ms.Position, policy bool) float32 {
 	hid := a.hid
 	copy(hid, n.b2)
 	h2 := n.h2
-	for i, x := range in {
-		if x == 0 {
-			continue
-		}
-		row := n.w2[i*h2 : i*h2+h2]
-		row = row[:len(hid)]
-		for j := range hid {
-			hid[j] += x * int32(row[j])
-		}
-	}
 	if policy {
-		a.policyHidden()
+		// Both heads' hidden layers in one pass over the activations.
+		hp := n.hp
+		sum := a.psum
+		copy(sum, n.bp)
+		for i, x := range in {
+			if x == 0 {
+				continue
+			}
+			row := n.w2[i*h2 : i*h2+h2]
+			row = row[:len(hid)]
+			for j := range hid {
+				hid[j] += x * int32(row[j])
+			}
+			prow := n.wp[i*hp : i*hp+hp]
+			prow = prow[:len(sum)]
+			for j := range sum {
+				sum[j] += x * int32(prow[j])
+			}
+		}
+		for j, s := range sum {
+			a.pol[j] = float32(min(max(s, 0), QA*QP)) / (QA * QP)
+		}
+	} else {
+		for i, x := range in {
+			if x == 0 {
+				continue
+			}
+			row := n.w2[i*h2 : i*h2+h2]
+			row = row[:len(hid)]
+			for j := range hid {
+				hid[j] += x * int32(row[j])
+			}
+		}
 	}
 	z := n.b3
 	for j, s := range hid {
 		z += min(max(s/QB, 0), QA) * int32(n.w3[j])
 	}
 	return float32(math.Tanh(float64(z) / (QA * QB)))
-}
-
-// policyHidden computes the policy's hidden layer from the activations in a.in: the sums
-// are exact integers (checkPolicySums bounds them), and only the clamped result is a
-// float.
-func (a *Accumulator) policyHidden() {
-	n := a.net
-	hp := n.hp
-	sum := a.psum
-	copy(sum, n.bp)
-	for i, x := range a.in {
-		if x == 0 {
-			continue
-		}
-		row := n.wp[i*hp : i*hp+hp]
-		row = row[:len(sum)]
-		for j := range sum {
-			sum[j] += x * int32(row[j])
-		}
-	}
-	for j, s := range sum {
-		a.pol[j] = float32(min(max(s, 0), QA*QP)) / (QA * QP)
-	}
 }
 
 // checkPolicySums refuses a policy head whose hidden sums could overflow an int32: with
