@@ -144,3 +144,33 @@ func BenchmarkEvaluatePriors(b *testing.B) {
 		})
 	}
 }
+
+// TestVersion1NetKeepsHandSetPriors: the shipped network is a version 1 file, without a
+// policy head; with it the priors are the hand-set ones, move for move the same as the
+// hand-set evaluation's (docs/policy.md: the documented fallback), on positions where the
+// side to move has checks.
+func TestVersion1NetKeepsHandSetPriors(t *testing.T) {
+	net, err := nnue.Decode(evaluation.Builtin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if net.HasPolicy() || net.Header.Version != 1 {
+		t.Fatalf("the shipped network: version %d, policy %v; the test needs a version 1 file", net.Header.Version, net.HasPolicy())
+	}
+	withNet := DefaultConfig()
+	withNet.Net = net
+	a, b := New(DefaultConfig()), New(withNet)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i, pos := range attackingPositions(t, 50) {
+		g := &testGame{pos: pos}
+		moves := g.LegalMoves(nil)
+		pa, pb := make([]float32, len(moves)), make([]float32, len(moves))
+		a.Evaluate(g, moves, pa, rng)
+		b.Evaluate(g, moves, pb, rng)
+		for k := range moves {
+			if pa[k] != pb[k] {
+				t.Fatalf("position %d (%s), move %s: prior %v with the network, %v hand-set", i, pos.SFEN(), ms.Move(moves[k]), pb[k], pa[k])
+			}
+		}
+	}
+}
