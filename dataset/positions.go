@@ -21,6 +21,10 @@ type Position struct {
 	// Stats is what the mover's search saw: visits, value, the most
 	// visited moves; nil where the record has no statistics for the move.
 	Stats *record.MoveStats
+	// Mover is the kind of the player who moved (record.KindMCTS, KindUSI,
+	// KindRandom), from a record file's players; "" from a table, which does not
+	// carry it by position.
+	Mover string
 }
 
 // Positions calls fn with every position of the files, game after game and
@@ -95,6 +99,10 @@ func recordPositions(path string, fn func(*Position) error) error {
 		}
 		for ply, m := range g.Moves {
 			p := Position{Game: g.ID, Ply: ply, SFEN: before[ply].sfen, Side: record.Result(before[ply].side), Move: m, Result: g.Result}
+			p.Mover = g.Players.Sente.Kind
+			if p.Side == record.Gote {
+				p.Mover = g.Players.Gote.Kind
+			}
 			if ply < len(g.Stats) {
 				p.Stats = &g.Stats[ply]
 			}

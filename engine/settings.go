@@ -169,7 +169,7 @@ var settings = []Setting{
 		Doc:      "weight of the implicit minimax value of the evaluations against the mean in selection (0: off)",
 		setFloat: func(s *Settings, x float64) { s.Player.Search.MinimaxWeight = float32(x) }},
 	{Name: "EvalFile", Kind: Text, Default: BuiltinEval,
-		Doc: "the static evaluation: " + BuiltinEval + " (the shipped network, datasets/README.md), " + HandSetEval + " (the hand-set terms), or an evaluation file: a network written by train fit (engine/nnue) or fitted hand-set weights written by train linear (engine/eval); an info string names what loaded (file, family, sizes)",
+		Doc: "the static evaluation: " + BuiltinEval + " (the shipped network, datasets/README.md), " + HandSetEval + " (the hand-set terms), or an evaluation file: a network written by train fit (engine/nnue; with a policy head it gives the priors too) or fitted hand-set weights written by train linear (engine/eval); an info string names what loaded (file, family, sizes)",
 		setText: func(s *Settings, v string) error {
 			switch v {
 			case BuiltinEval, "", "<empty>": // USI's spelling of an empty string
@@ -201,6 +201,9 @@ var settings = []Setting{
 			s.EvalLoaded = netLoaded(v, net)
 			return nil
 		}},
+	{Name: "PolicyTemperature", Kind: Float, Low: 0, OpenLow: true, High: math.Inf(1), Default: "1",
+		Doc:      "softmax temperature of the priors of an evaluation file's policy head (above 1 flatter, below 1 sharper); without a policy head the hand-set priors apply and it does nothing",
+		setFloat: func(s *Settings, x float64) { s.Player.Eval.PolicyTemperature = float32(x) }},
 	{Name: "Noise", Kind: Float, Low: 0, High: 1, Default: "0",
 		Doc:      "weight of Dirichlet noise mixed into the root priors, for self-play (0: none)",
 		setFloat: func(s *Settings, x float64) { s.Player.Search.DirichletEpsilon = x }},

@@ -200,3 +200,43 @@ func TestLoopAndCurve(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestFitBothHeads: the sample's games are Fairy-Stockfish against itself (player kind
+// usi), so every position has a policy target, the move played; a fit from the built-in
+// network with -policy-only keeps its value network as it is (the held-out value loss of
+// the start and of the result agree) and gives it a policy head that info shows.
+func TestFitBothHeads(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "policy.nnue")
+	code, out, stderr := run("fit", "-o", file, "-init", "builtin", "-policy", "4", "-policy-only", "-epochs", "2", "-json", sample)
+	if code != 0 {
+		t.Fatalf("train fit: exit %d: %s", code, stderr)
+	}
+	var s fitSummary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("summary %q: %v", out, err)
+	}
+	if s.Policy != 4 || s.Hidden1 != 64 || s.Labelled != s.Train || s.InitHeld == nil ||
+		s.HeldMetrics.Value != s.InitHeld.Value || s.HeldMetrics.Labelled != s.Held ||
+		!(s.HeldMetrics.Top1 > 0 && s.HeldMetrics.Top1 <= s.HeldMetrics.Top3 && s.HeldMetrics.Top3 <= 1) {
+		t.Errorf("summary %+v, held %+v, start %+v", s, s.HeldMetrics, s.InitHeld)
+	}
+	checkSnakeCase(t, out)
+	code, out, stderr = run("info", file)
+	if code != 0 || !strings.Contains(out, "policy:      64×2 → 4, move features moves-5x5") {
+		t.Errorf("train info: exit %d, %q %q", code, out, stderr)
+	}
+	for _, c := range []struct {
+		name string
+		args []string
+	}{
+		{"policy-only without init", []string{"fit", "-o", file, "-policy-only", sample}},
+		{"init of another size", []string{"fit", "-o", file, "-init", "builtin", "-hidden1", "8", sample}},
+		{"negative policy", []string{"fit", "-o", file, "-policy", "-1", sample}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if code, _, stderr := run(c.args...); code != 2 {
+				t.Errorf("exit %d, %q; want 2", code, stderr)
+			}
+		})
+	}
+}

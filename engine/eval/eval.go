@@ -31,6 +31,11 @@ type Evaluator struct {
 	cfg Config
 	w   *Weights
 	acc *nnue.Accumulator // the network's, when cfg.Net is set
+	// policy is set when the network has a policy head: the priors are then its softmax
+	// (netPriors), and netValue the value computed with it.
+	policy   bool
+	netValue float32
+	feats    [nnue.MaxMoveActive]int32 // scratch: a move's features
 	// lists[i] holds the moves at ply i of the mate search (even: the attacker's checks,
 	// odd: the defender's replies); cands[i] the checks at ply 2i in the order tried.
 	lists  [MaxMateDepth + 1]ms.MoveList
@@ -53,6 +58,7 @@ func New(cfg Config) *Evaluator {
 	e.w = &e.cfg.Weights
 	if cfg.Net != nil {
 		e.acc = cfg.Net.NewAccumulator()
+		e.policy = cfg.Net.HasPolicy()
 	}
 	return e
 }
@@ -61,8 +67,9 @@ func New(cfg Config) *Evaluator {
 func (e *Evaluator) Config() Config { return e.cfg }
 
 // Evaluate implements mcts.Evaluator. g must implement Game. It writes a prior for each
-// move from its features, returns the value of the static evaluation, and returns a proof
-// when the mate search finds a mate in one or (where the side to move has checks) within
+// move (the network's policy when it has a policy head, else the hand-set priors from the
+// move's features), returns the value of the static evaluation, and returns a proof when
+// the mate search finds a mate in one or (where the side to move has checks) within
 // Config.MateDepth plies.
 func (e *Evaluator) Evaluate(g mcts.Game, moves []mcts.Move, priors []float32, _ *rand.Rand) mcts.Evaluation {
 	game, ok := g.(Game)
@@ -71,8 +78,13 @@ func (e *Evaluator) Evaluate(g mcts.Game, moves []mcts.Move, priors []float32, _
 	}
 	pos := game.Position()
 	var maps attackMaps
-	maps.compute(pos)
-	nChecks := e.priors(pos, &maps, moves, priors)
+	var nChecks int
+	if e.policy {
+		nChecks = e.netPriors(pos, moves, priors)
+	} else {
+		maps.compute(pos)
+		nChecks = e.priors(pos, &maps, moves, priors)
+	}
 
 	checks := e.checks[:nChecks]
 	depth := e.cfg.MateDepth
@@ -89,8 +101,12 @@ func (e *Evaluator) Evaluate(g mcts.Game, moves []mcts.Move, priors []float32, _
 }
 
 // value is the static value of pos for its side to move: the network's when there is
-// one, else the hand-set score through Weights.Value.
+// one (computed with the priors when it has a policy head), else the hand-set score
+// through Weights.Value.
 func (e *Evaluator) value(pos *ms.Position, maps *attackMaps) float32 {
+	if e.policy {
+		return e.netValue
+	}
 	if e.acc != nil {
 		return e.acc.Evaluate(pos)
 	}
@@ -217,6 +233,34 @@ func (e *Evaluator) priors(pos *ms.Position, maps *attackMaps, moves []mcts.Move
 		priors[i] = e.prior(f)
 	}
 	return n
+}
+
+// netPriors writes the prior of each move from the network's policy head, the softmax of
+// its logits at Config.PolicyTemperature, computes the network's value (netValue) on the
+// way, and collects the checking moves in e.checks, returning their number.
+func (e *Evaluator) netPriors(pos *ms.Position, moves []mcts.Move, priors []float32) int {
+	e.netValue = e.acc.EvaluatePolicy(pos)
+	ctx := nnue.NewMoveContext(pos)
+	nChecks := 0
+	hi := float32(math.Inf(-1))
+	for i, mv := range moves {
+		m := ms.Move(mv)
+		feats, check := ctx.MoveFeatures(m, e.feats[:0])
+		if check {
+			e.checks[nChecks] = m
+			nChecks++
+		}
+		z := e.acc.MoveLogit(feats)
+		priors[i] = z
+		hi = max(hi, z)
+	}
+	// Relative to the best move, so that fastExp's range holds the priors that matter
+	// (a move 30 below the best is as good as never tried) and PriorMate still dominates.
+	inv := 1 / e.cfg.PolicyTemperature
+	for i, z := range priors[:len(moves)] {
+		priors[i] = fastExp((z - hi) * inv)
+	}
+	return nChecks
 }
 
 // logPriors writes the log-prior of each move, the sum of its features times their

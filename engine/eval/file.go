@@ -2,13 +2,12 @@ package eval
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/crc32"
 	"math"
 
 	"github.com/shogilab/shogilab/internal/bounded"
+	"github.com/shogilab/shogilab/internal/evalfile"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -40,7 +39,7 @@ const (
 // internal/bounded): the header with its four strings at their longest (65535 bytes each)
 // and every weight; about 256 KiB. A file is checked against it by its size before it is
 // read.
-const MaxWeightsFileBytes = len(WeightsMagic) + 2 + 4*(2+0xffff) + 2 + 4 + 4*maxWeights + 4
+const MaxWeightsFileBytes = evalfile.HeaderBytes + 2 + 4*maxWeights + 4
 
 // maxWeights bounds the weights of the format: the count field is a uint16.
 const maxWeights = 0xffff
@@ -77,29 +76,20 @@ func IsWeightsFile(data []byte) bool { return bytes.HasPrefix(data, []byte(Weigh
 
 // MarshalWeights returns w with header h in the linear evaluation file format.
 func MarshalWeights(w Weights, h FileHeader) ([]byte, error) {
-	for _, s := range []string{h.Data, h.Command} {
-		if len(s) > 0xffff {
-			return nil, fmt.Errorf("eval: write: a header string has %d bytes; at most 65535", len(s))
-		}
-	}
-	var b bytes.Buffer
-	le := binary.LittleEndian
-	put := func(v any) { _ = binary.Write(&b, le, v) } // a bytes.Buffer does not fail
-	str := func(s string) { put(uint16(len(s))); b.WriteString(s) }
-	b.WriteString(WeightsMagic)
-	put(uint16(WeightsVersion))
-	str(WeightsFamily)
-	str(WeightsTerms)
+	fw := evalfile.NewWriter(WeightsMagic, WeightsVersion, WeightsFamily, WeightsTerms)
 	fields := weightFields(&w)
-	put(uint16(len(fields)))
-	put(uint32(h.Generation))
-	str(h.Data)
-	str(h.Command)
-	for _, f := range fields {
-		put(*f)
+	fw.U16(len(fields))
+	fw.Provenance(evalfile.Provenance{Generation: h.Generation, Data: h.Data, Command: h.Command})
+	xs := make([]float32, len(fields))
+	for i, f := range fields {
+		xs[i] = *f
 	}
-	put(crc32.ChecksumIEEE(b.Bytes()))
-	return b.Bytes(), nil
+	fw.Float32s(xs)
+	data, err := fw.Finish()
+	if err != nil {
+		return nil, fmt.Errorf("eval: write: %w", err)
+	}
+	return data, nil
 }
 
 // ReadWeightsFile reads a linear evaluation file, a regular file of at most
@@ -125,98 +115,30 @@ func DecodeWeights(data []byte) (Weights, FileHeader, error) {
 	return w, h, nil
 }
 
+// weightsKind is the head of every linear evaluation file (package internal/evalfile).
+var weightsKind = evalfile.Kind{Magic: WeightsMagic, MinVersion: WeightsVersion, MaxVersion: WeightsVersion,
+	Family: WeightsFamily, FeatureSet: WeightsTerms, What: "a linear evaluation file"}
+
 func decodeWeights(data []byte) (Weights, FileHeader, error) {
 	var h FileHeader
-	off := 0
-	short := func(what string) error { return fmt.Errorf("truncated: the file ends in its %s", what) }
-	take := func(n int) []byte {
-		if off+n > len(data) {
-			return nil
-		}
-		b := data[off : off+n]
-		off += n
-		return b
-	}
-	u16 := func(what string) (int, error) {
-		b := take(2)
-		if b == nil {
-			return 0, short(what)
-		}
-		return int(binary.LittleEndian.Uint16(b)), nil
-	}
-	str := func(what string) (string, error) {
-		n, err := u16(what)
-		if err != nil {
-			return "", err
-		}
-		b := take(n)
-		if b == nil {
-			return "", short(what)
-		}
-		return string(b), nil
-	}
-	if !IsWeightsFile(data) {
-		return Weights{}, h, fmt.Errorf("not a linear evaluation file (no %q magic)", WeightsMagic)
-	}
-	off = len(WeightsMagic)
-	version, err := u16("version")
+	r, _, err := evalfile.NewReader(data, weightsKind)
 	if err != nil {
 		return Weights{}, h, err
-	}
-	if version != WeightsVersion {
-		return Weights{}, h, fmt.Errorf("version %d; this program reads version %d", version, WeightsVersion)
-	}
-	family, err := str("family")
-	if err != nil {
-		return Weights{}, h, err
-	}
-	if family != WeightsFamily {
-		return Weights{}, h, fmt.Errorf("family %q; this program reads %q", family, WeightsFamily)
-	}
-	terms, err := str("feature set")
-	if err != nil {
-		return Weights{}, h, err
-	}
-	if terms != WeightsTerms {
-		return Weights{}, h, fmt.Errorf("feature set %q; this program knows %q", terms, WeightsTerms)
 	}
 	var w Weights
 	fields := weightFields(&w)
-	count, err := u16("count")
-	if err != nil {
-		return Weights{}, h, err
-	}
-	if count != len(fields) {
+	count := r.U16("count")
+	if r.Err() == nil && count != len(fields) {
 		return Weights{}, h, fmt.Errorf("%d weights; feature set %s has %d", count, WeightsTerms, len(fields))
 	}
-	b := take(4)
-	if b == nil {
-		return Weights{}, h, short("generation")
-	}
-	h.Generation = int(binary.LittleEndian.Uint32(b))
-	if h.Data, err = str("data"); err != nil {
+	p := r.Provenance()
+	h.Generation, h.Data, h.Command = p.Generation, p.Data, p.Command
+	xs := r.Float32s(len(fields), "weights")
+	if err := r.Finish(); err != nil {
 		return Weights{}, h, err
 	}
-	if h.Command, err = str("command"); err != nil {
-		return Weights{}, h, err
-	}
-	for _, f := range fields {
-		b := take(4)
-		if b == nil {
-			return Weights{}, h, short("weights")
-		}
-		*f = math.Float32frombits(binary.LittleEndian.Uint32(b))
-	}
-	body := off
-	b = take(4)
-	if b == nil {
-		return Weights{}, h, short("checksum")
-	}
-	if off != len(data) {
-		return Weights{}, h, fmt.Errorf("%d bytes after the checksum", len(data)-off)
-	}
-	if sum, got := binary.LittleEndian.Uint32(b), crc32.ChecksumIEEE(data[:body]); sum != got {
-		return Weights{}, h, fmt.Errorf("checksum %08x, the contents give %08x: the file is corrupted", sum, got)
+	for i, f := range fields {
+		*f = xs[i]
 	}
 	cfg := DefaultConfig()
 	cfg.Weights = w

@@ -94,10 +94,15 @@ func DefaultWeights() Weights {
 // Config is the evaluator's weights, its network if any, and the effort of its mate search.
 type Config struct {
 	Weights Weights
-	// Net, if set, gives the static value instead of the hand-set score (the priors and
-	// the mate search stay as they are). It is shared, read only, by every evaluator made
-	// from the config; each keeps an accumulator of its own.
+	// Net, if set, gives the static value instead of the hand-set score, and, when it has
+	// a policy head, the priors instead of the hand-set ones (the mate search stays as it
+	// is). It is shared, read only, by every evaluator made from the config; each keeps an
+	// accumulator of its own.
 	Net *nnue.Net
+	// PolicyTemperature divides the policy head's logits before their softmax: above 1
+	// the priors are flatter than the network's, below 1 sharper. Without a policy head it
+	// does nothing.
+	PolicyTemperature float32
 	// MateDepth is how deep the mate search looks at every expansion, in plies of the
 	// winning side's moves counted as in "mate in N": 0 (off), 1, 3, 5 or 7. Mates longer
 	// than one are tried only in positions where the side to move has a check.
@@ -111,7 +116,7 @@ type Config struct {
 // 1000 moves (MateDepth 5 against 3: +125 Elo [+88, +164] at 1000 playouts a move, for
 // 22% fewer playouts a second; docs/tactics.md).
 func DefaultConfig() Config {
-	return Config{Weights: DefaultWeights(), MateDepth: 5, MateNodes: 1000}
+	return Config{Weights: DefaultWeights(), MateDepth: 5, MateNodes: 1000, PolicyTemperature: 1}
 }
 
 // Validate reports the first field of c that is out of range.
@@ -123,6 +128,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("eval: config: MateNodes is %d; need 0 or more", c.MateNodes)
 	case !(c.Weights.ValueScale > 0) || math.IsInf(float64(c.Weights.ValueScale), 0):
 		return fmt.Errorf("eval: config: Weights.ValueScale is %v; need a positive number", c.Weights.ValueScale)
+	case !(c.PolicyTemperature > 0) || math.IsInf(float64(c.PolicyTemperature), 0):
+		return fmt.Errorf("eval: config: PolicyTemperature is %v; need a positive number", c.PolicyTemperature)
 	}
 	return nil
 }

@@ -39,6 +39,10 @@ type Example struct {
 	Value float32
 	// Count is how many times the position occurred.
 	Count int
+	// Policy is where to move, the mean of the occurrences' targets (recordTarget: the
+	// search's visit shares, or the move an external engine played); nil when no
+	// occurrence had one.
+	Policy PolicyTarget
 }
 
 // Target mixes the two targets: lambda·Result + (1-lambda)·Value.
@@ -93,6 +97,8 @@ type accum struct {
 	pos           ms.Position
 	result, value float64
 	count         int
+	policy        PolicyTarget // the sum of the occurrences' targets
+	policyN       int          // occurrences with a target
 }
 
 // checkAndDigest checks o and returns the digest of the files at paths: what Load and
@@ -153,6 +159,16 @@ func Load(paths []string, o Options) (*Set, error) {
 		a.result += result
 		a.value += value
 		a.count++
+		target, err := recordTarget(&pos, p)
+		if err != nil {
+			return fmt.Errorf("data: game %d ply %d: %w", p.Game, p.Ply, err)
+		}
+		if target != nil {
+			for _, mp := range target {
+				a.policy = a.policy.add(mp.Move, mp.P)
+			}
+			a.policyN++
+		}
 		return nil
 	})
 	if err != nil {
@@ -167,6 +183,10 @@ func Load(paths []string, o Options) (*Set, error) {
 			}
 			n := float64(a.count)
 			ex := Example{Pos: a.pos, Result: float32(a.result / n), Value: float32(a.value / n), Count: a.count}
+			if a.policyN > 0 {
+				ex.Policy = a.policy
+				ex.Policy.scale(1 / float32(a.policyN))
+			}
 			if which == 0 {
 				s.Train = append(s.Train, ex)
 			} else {
@@ -176,7 +196,9 @@ func Load(paths []string, o Options) (*Set, error) {
 	}
 	if o.Mirror {
 		n := len(s.Train)
-		s.Train = addMirrors(s.Train)
+		if s.Train, err = addMirrors(s.Train); err != nil {
+			return nil, err
+		}
 		s.Mirrored = len(s.Train) - n
 	}
 	return s, nil

@@ -36,8 +36,9 @@ func Mirror(pos *ms.Position) ms.Position {
 	return m
 }
 
-// addMirrors appends to exs the mirror image of each example whose image is not in exs.
-func addMirrors(exs []Example) []Example {
+// addMirrors appends to exs the mirror image of each example whose image is not in exs,
+// its policy target's moves mirrored too.
+func addMirrors(exs []Example) ([]Example, error) {
 	seen := make(map[uint64]bool, 2*len(exs))
 	for i := range exs {
 		seen[exs[i].Pos.Hash()] = true
@@ -51,7 +52,11 @@ func addMirrors(exs []Example) []Example {
 		seen[m.Hash()] = true
 		ex := exs[i]
 		ex.Pos = m
+		var err error
+		if ex.Policy, err = exs[i].Policy.Mirror(&m); err != nil {
+			return nil, err
+		}
 		exs = append(exs, ex)
 	}
-	return exs
+	return exs, nil
 }

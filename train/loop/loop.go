@@ -613,11 +613,18 @@ func (c *Config) fit(ctx context.Context, g int, best string) (fitResult, error)
 	}
 	res.Games, res.Positions, res.Train, res.Held, res.Data = set.Games, set.Positions, len(set.Train), len(set.Held), set.Describe()
 	lam := float32(c.Lambda)
-	train, held := netfit.Samples(set.Train, lam), netfit.Samples(set.Held, lam)
+	// A network with a policy head refines both heads, the policy on the self-play
+	// searches' visit shares; one without stays a value network.
+	samples, policyWeight := netfit.Samples, 0.0
+	if start.HasPolicy() {
+		samples, policyWeight = netfit.PolicySamples, netfit.DefaultOptions().PolicyWeight
+	}
+	train, held := samples(set.Train, lam), samples(set.Held, lam)
 	model := start.Model()
-	res.StartHeldLoss = Num(netfit.Loss(model, held))
+	res.StartHeldLoss = Num(netfit.Loss(model, held, policyWeight))
 	h1, h2 := start.Sizes()
-	o := netfit.Options{Hidden1: h1, Hidden2: h2, Epochs: c.Fit.Epochs, Patience: c.Fit.Patience, Batch: c.Fit.Batch,
+	o := netfit.Options{Hidden1: h1, Hidden2: h2, Policy: start.PolicySize(), PolicyWeight: policyWeight,
+		Epochs: c.Fit.Epochs, Patience: c.Fit.Patience, Batch: c.Fit.Batch,
 		LearningRate: c.Fit.LearningRate, Threads: c.Fit.Threads, Decay: c.Fit.Decay, Seed: c.seed(g, seedFit), Start: model}
 	o.OnBatch = func(done, total int) { c.progress("fit", done, total) }
 	o.Done = ctx.Done()

@@ -20,14 +20,17 @@
 package netfit
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/shogilab/shogilab/engine/nnue"
+	ms "github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/train/data"
 )
 
@@ -36,9 +39,16 @@ type Sample struct {
 	Us, Them []int32 // active features of the side to move and of the other side
 	Target   float32 // in [-1, 1], for the side to move
 	Weight   float32 // the example's weight in the loss (1 for each distinct position)
+	// The policy target, when the example has one (Probs nil: none): every legal move's
+	// active features (nnue.MoveContext.MoveFeatures), move k's being
+	// MoveFeats[MoveEnds[k-1]:MoveEnds[k]], and its probability Probs[k].
+	MoveFeats []int32
+	MoveEnds  []int32
+	Probs     []float32
 }
 
-// Samples turns examples into samples with target λ·result + (1-λ)·root value.
+// Samples turns examples into samples with target λ·result + (1-λ)·root value, without
+// their policy targets (a fit of the value alone).
 func Samples(exs []data.Example, lambda float32) []Sample {
 	out := make([]Sample, len(exs))
 	for i := range exs {
@@ -54,15 +64,62 @@ func Samples(exs []data.Example, lambda float32) []Sample {
 	return out
 }
 
+// PolicySamples is Samples with the policy target of every example that has one, spread
+// over its position's legal moves.
+func PolicySamples(exs []data.Example, lambda float32) []Sample {
+	out := Samples(exs, lambda)
+	var ml ms.MoveList
+	for i := range exs {
+		if exs[i].Policy == nil {
+			continue
+		}
+		pos := &exs[i].Pos
+		pos.GenerateLegal(&ml)
+		out[i].setPolicy(pos, ml.Slice(), exs[i].Policy)
+	}
+	return out
+}
+
+// setPolicy fills s's policy target from t, a distribution over moves, legal moves of pos.
+// A move of t that is not among moves is left out (the rest are not renormalised: t was
+// made over the same legal moves).
+func (s *Sample) setPolicy(pos *ms.Position, moves []ms.Move, t data.PolicyTarget) {
+	ctx := nnue.NewMoveContext(pos)
+	s.MoveEnds = make([]int32, len(moves))
+	s.Probs = make([]float32, len(moves))
+	var scratch [nnue.MaxMoveActive]int32
+	for k, m := range moves {
+		f, _ := ctx.MoveFeatures(m, scratch[:0])
+		s.MoveFeats = append(s.MoveFeats, f...)
+		s.MoveEnds[k] = int32(len(s.MoveFeats))
+		for _, mp := range t {
+			if mp.Move == m {
+				s.Probs[k] += mp.P
+			}
+		}
+	}
+	s.MoveFeats = slices.Clip(s.MoveFeats)
+}
+
 // Options of a fit.
 type Options struct {
 	Hidden1, Hidden2 int
-	Epochs           int     // the most epochs
-	Patience         int     // epochs without a better held-out loss before stopping
-	Batch            int     // examples per minibatch
-	LearningRate     float64 // Adam's step size
-	Threads          int     // shards of a minibatch, computed at once
-	Seed             uint64  // the initial weights and the order of examples
+	// Policy is the policy head's hidden size (nnue.Policy), 0 for a network without one.
+	// The head learns from the samples with a policy target.
+	Policy int
+	// PolicyWeight weighs the policy's cross-entropy against the value's squared error
+	// in the loss.
+	PolicyWeight float64
+	// PolicyOnly trains the policy head alone: the feature transformer and the value's
+	// layers keep Start's weights (the value network is left as it is, and the head
+	// learns on its accumulator).
+	PolicyOnly   bool
+	Epochs       int     // the most epochs
+	Patience     int     // epochs without a better held-out loss before stopping
+	Batch        int     // examples per minibatch
+	LearningRate float64 // Adam's step size
+	Threads      int     // shards of a minibatch, computed at once
+	Seed         uint64  // the initial weights and the order of examples
 	// Decay is the decoupled weight decay (AdamW: Loshchilov and Hutter, "Decoupled
 	// Weight Decay Regularization", 2019) of the first layer's king-square rows: each
 	// step shrinks them by LearningRate·Decay, so that what does not depend on the
@@ -93,6 +150,12 @@ func (o Options) Validate() error {
 		return bad("hidden1", o.Hidden1, fmt.Sprintf("need 1 to %d", nnue.MaxHidden1))
 	case o.Hidden2 < 1 || o.Hidden2 > nnue.MaxHidden2:
 		return bad("hidden2", o.Hidden2, fmt.Sprintf("need 1 to %d", nnue.MaxHidden2))
+	case o.Policy < 0 || o.Policy > nnue.MaxPolicyHidden:
+		return bad("policy", o.Policy, fmt.Sprintf("need 0 (none) to %d", nnue.MaxPolicyHidden))
+	case !(o.PolicyWeight >= 0) || math.IsInf(o.PolicyWeight, 1):
+		return bad("policy weight", o.PolicyWeight, "need 0 or more")
+	case o.PolicyOnly && (o.Policy == 0 || o.Start == nil || o.PolicyWeight == 0):
+		return bad("policy only", o.PolicyOnly, "needs a policy head, a start model and a policy weight above 0")
 	case o.Epochs < 1:
 		return bad("epochs", o.Epochs, "need 1 or more")
 	case o.Patience < 1:
@@ -115,15 +178,33 @@ var ErrStopped = errors.New("netfit: stopped")
 // DefaultOptions are the sizes and settings chosen for Minishogi by measurement (see
 // datasets/README.md).
 func DefaultOptions() Options {
-	return Options{Hidden1: 64, Hidden2: 16, Epochs: 20, Patience: 3, Batch: 256, LearningRate: 1e-3, Threads: 2, Seed: 1, Decay: 100}
+	return Options{Hidden1: 64, Hidden2: 16, Epochs: 20, Patience: 3, Batch: 256, LearningRate: 1e-3, Threads: 2, Seed: 1, Decay: 100,
+		PolicyWeight: 0.1}
 }
 
 // Epoch is the losses after one pass over the training samples.
 type Epoch struct {
 	N         int     `json:"epoch"`
 	TrainLoss float64 `json:"train_loss"` // mean over the epoch's minibatches, before each step
-	HeldLoss  float64 `json:"held_loss"`  // NaN without held-out samples
-	Seconds   float64 `json:"seconds"`
+	// HeldLoss is the loss the fit minimises on the held-out samples: the value's squared
+	// error plus PolicyWeight times the policy's cross-entropy (NaN without held-out
+	// samples). The early stop watches it.
+	HeldLoss float64 `json:"held_loss"`
+	Held     Metrics `json:"held"`
+	Seconds  float64 `json:"seconds"`
+}
+
+// Metrics are a model's figures on some samples.
+type Metrics struct {
+	Value float64 `json:"value_loss"` // mean squared error of the value (NaN for no samples)
+	// The policy's figures on the samples with a policy target (NaN for none, or for a
+	// model without a policy head): the mean cross-entropy of the softmax of the logits
+	// against the target, and how often the target's most probable move is the model's
+	// first, or among its first three.
+	Policy   float64 `json:"policy_cross_entropy"`
+	Top1     float64 `json:"top1"`
+	Top3     float64 `json:"top3"`
+	Labelled int     `json:"labelled"` // samples with a policy target
 }
 
 // params are the trainable numbers in float64: the model's, with the virtual features'
@@ -136,21 +217,32 @@ type params struct {
 	b2     []float64
 	w3     []float64
 	b3     []float64 // one
-	all    [][]float64
+	// The policy head (hp = 0: none), as nnue.Policy: W, B, E, C.
+	hp             int
+	pw, pb, pe, pc []float64
+	all            [][]float64
 }
+
+// firstPolicy is the index in params.all of the policy head's first parameter.
+const firstPolicy = 6
 
 const virtualBase = nnue.NumFeatures
 
-func newParams(h1, h2 int) *params {
-	p := &params{h1: h1, h2: h2,
+func newParams(h1, h2, hp int) *params {
+	p := &params{h1: h1, h2: h2, hp: hp,
 		w1: make([]float64, (nnue.NumFeatures+nnue.PieceFeatures)*h1), b1: make([]float64, h1),
 		w2: make([]float64, 2*h1*h2), b2: make([]float64, h2), w3: make([]float64, h2), b3: make([]float64, 1)}
 	p.all = [][]float64{p.w1, p.b1, p.w2, p.b2, p.w3, p.b3}
+	if hp > 0 {
+		p.pw, p.pb = make([]float64, 2*h1*hp), make([]float64, hp)
+		p.pe, p.pc = make([]float64, nnue.NumMoveFeatures*hp), make([]float64, nnue.NumMoveFeatures)
+		p.all = append(p.all, p.pw, p.pb, p.pe, p.pc)
+	}
 	return p
 }
 
 func (p *params) clone() *params {
-	q := newParams(p.h1, p.h2)
+	q := newParams(p.h1, p.h2, p.hp)
 	for i := range p.all {
 		copy(q.all[i], p.all[i])
 	}
@@ -177,6 +269,23 @@ func (p *params) init(r *rand.Rand) {
 	for i := range p.w3 {
 		p.w3[i] = r.NormFloat64() * s3
 	}
+	p.initPolicy(r)
+}
+
+// initPolicy draws the policy head's starting weights: its hidden layer as the value's,
+// the move table small, so that the first priors are near uniform; the move biases 0.
+func (p *params) initPolicy(r *rand.Rand) {
+	s := 1 / math.Sqrt(float64(2*p.h1))
+	for i := range p.pw {
+		p.pw[i] = r.NormFloat64() * s
+	}
+	for i := range p.pb {
+		p.pb[i] = 0.5
+	}
+	for i := range p.pe {
+		p.pe[i] = r.NormFloat64() * 0.01
+	}
+	clear(p.pc)
 }
 
 // from sets p to m's weights: each first-layer row's mean over the king squares goes
@@ -210,6 +319,12 @@ func (p *params) from(m *nnue.Model) {
 	conv(p.b2, m.B2)
 	conv(p.w3, m.W3)
 	p.b3[0] = float64(m.B3)
+	if pol := m.Policy; pol != nil && p.hp == pol.Hidden {
+		conv(p.pw, pol.W)
+		conv(p.pb, pol.B)
+		conv(p.pe, pol.E)
+		conv(p.pc, pol.C)
+	}
 }
 
 // model folds the virtual features into the king blocks and returns the float model.
@@ -231,25 +346,48 @@ func (p *params) model() *nnue.Model {
 	conv(m.B2, p.b2)
 	conv(m.W3, p.w3)
 	m.B3 = float32(p.b3[0])
+	if p.hp > 0 {
+		_ = m.AddPolicy(p.hp) // the size was checked by Fit
+		conv(m.Policy.W, p.pw)
+		conv(m.Policy.B, p.pb)
+		conv(m.Policy.E, p.pe)
+		conv(m.Policy.C, p.pc)
+	}
 	return m
 }
 
 // worker holds one shard's scratch and gradient.
 type worker struct {
-	grad    *params
-	touched []int32 // W1 rows with a gradient, to clear
-	acc     []float64
-	hid     []float64
-	da      []float64
-	feats   []int32
+	grad         *params
+	policyWeight float64
+	touched      []int32 // W1 rows with a gradient, to clear
+	acc          []float64
+	hid          []float64
+	da           []float64
+	pre          []float64 // the policy's hidden sums, then their gradient
+	ph           []float64 // the policy's hidden layer, clamped
+	dph          []float64 // the gradient of the loss by ph
+	z            []float64 // the legal moves' logits, then their softmax
+	last         parts     // the parts of the last sample's loss
 }
 
-func newWorker(h1, h2 int) *worker {
-	return &worker{grad: newParams(h1, h2), acc: make([]float64, 2*h1), hid: make([]float64, h2), da: make([]float64, 2*h1)}
+// parts are one sample's loss by head, unweighted, and the policy's agreement with its
+// target.
+type parts struct {
+	value, policy float64
+	labelled      bool // the sample has a policy target (policy, top1, top3 are set)
+	top1, top3    bool
 }
 
-// loss returns the weighted squared error of one sample and, when grad is set, adds its
-// gradient to w.grad.
+func newWorker(h1, h2, hp int, policyWeight float64) *worker {
+	return &worker{grad: newParams(h1, h2, hp), policyWeight: policyWeight,
+		acc: make([]float64, 2*h1), hid: make([]float64, h2), da: make([]float64, 2*h1),
+		pre: make([]float64, hp), ph: make([]float64, hp), dph: make([]float64, hp)}
+}
+
+// loss returns the weighted loss of one sample, the value's squared error plus the
+// policy's cross-entropy times policyWeight, and, when grad is set, adds its gradient to
+// w.grad. w.last gets the loss's parts.
 func (w *worker) loss(p *params, s *Sample, grad bool) float64 {
 	h1, h2 := p.h1, p.h2
 	acc := w.acc
@@ -284,8 +422,14 @@ func (w *worker) loss(p *params, s *Sample, grad bool) float64 {
 	v := math.Tanh(z)
 	diff := v - float64(s.Target)
 	wt := float64(s.Weight)
+	w.last = parts{value: diff * diff}
+	policy := p.hp > 0 && s.Probs != nil
+	if policy {
+		w.policyForward(p, s)
+	}
+	total := wt * (w.last.value + w.policyWeight*w.last.policy)
 	if !grad {
-		return wt * diff * diff
+		return total
 	}
 	g := w.grad
 	dz := wt * 2 * diff * (1 - v*v)
@@ -301,6 +445,10 @@ func (w *worker) loss(p *params, s *Sample, grad bool) float64 {
 	for j, d := range hid {
 		g.b2[j] += d
 	}
+	if policy {
+		w.policyBackward(p, s, wt*w.policyWeight) // w.pre becomes the gradient by the policy's sums
+	}
+	hp := p.hp
 	da := w.da
 	for i, x := range acc {
 		da[i] = 0
@@ -314,6 +462,14 @@ func (w *worker) loss(p *params, s *Sample, grad bool) float64 {
 		for j, d := range hid {
 			gr[j] += d * a
 			sum += d * r[j]
+		}
+		if policy {
+			r := p.pw[i*hp : (i+1)*hp]
+			gr := g.pw[i*hp : (i+1)*hp]
+			for j, d := range w.pre {
+				gr[j] += d * a
+				sum += d * r[j]
+			}
 		}
 		if x < 1 {
 			da[i] = sum // the clamp passes a gradient inside (0, 1) only
@@ -334,7 +490,108 @@ func (w *worker) loss(p *params, s *Sample, grad bool) float64 {
 			}
 		}
 	}
-	return wt * diff * diff
+	return total
+}
+
+// policyForward computes the policy head on the activations in w.acc (nnue.Model gives
+// the formula): its hidden layer, each legal move's logit and their softmax (in w.z), and
+// the cross-entropy against the sample's target and the agreement into w.last.
+func (w *worker) policyForward(p *params, s *Sample) {
+	hp := p.hp
+	pre := w.pre
+	copy(pre, p.pb)
+	for i, x := range w.acc {
+		x = clamp01(x)
+		if x == 0 {
+			continue
+		}
+		r := p.pw[i*hp : (i+1)*hp]
+		for j := range pre {
+			pre[j] += x * r[j]
+		}
+	}
+	for j, x := range pre {
+		w.ph[j] = clamp01(x)
+	}
+	w.z = w.z[:0]
+	lo := int32(0)
+	hi := math.Inf(-1)
+	for _, end := range s.MoveEnds {
+		var z float64
+		for _, f := range s.MoveFeats[lo:end] {
+			z += p.pc[f]
+			r := p.pe[int(f)*hp : int(f+1)*hp]
+			for j, x := range w.ph {
+				z += x * r[j]
+			}
+		}
+		lo = end
+		w.z = append(w.z, z)
+		hi = max(hi, z)
+	}
+	// The target's most probable move, and how many moves the model ranks above it.
+	label := 0
+	for k, t := range s.Probs {
+		if t > s.Probs[label] {
+			label = k
+		}
+	}
+	above := 0
+	for k, z := range w.z {
+		if z > w.z[label] || (z == w.z[label] && k < label) {
+			above++
+		}
+	}
+	var sum float64
+	for k, z := range w.z {
+		w.z[k] = math.Exp(z - hi)
+		sum += w.z[k]
+	}
+	logSum := math.Log(sum)
+	var ce float64
+	for k, t := range s.Probs {
+		if t > 0 {
+			ce -= float64(t) * (math.Log(w.z[k]) - logSum)
+		}
+		w.z[k] /= sum
+	}
+	w.last.policy, w.last.labelled = ce, true
+	w.last.top1, w.last.top3 = above == 0, above < 3
+}
+
+// policyBackward adds the gradient of scale times the cross-entropy to the policy head's
+// move table and biases, and leaves in w.pre the gradient by the head's hidden sums (zero
+// where the clamp passes none), for its hidden weights and the accumulator.
+func (w *worker) policyBackward(p *params, s *Sample, scale float64) {
+	hp := p.hp
+	g := w.grad
+	clear(w.dph)
+	lo := int32(0)
+	for k, end := range s.MoveEnds {
+		dz := scale * (w.z[k] - float64(s.Probs[k])) // softmax's gradient of the cross-entropy
+		feats := s.MoveFeats[lo:end]
+		lo = end
+		if dz == 0 {
+			continue
+		}
+		for _, f := range feats {
+			g.pc[f] += dz
+			r := p.pe[int(f)*hp : int(f+1)*hp]
+			gr := g.pe[int(f)*hp : int(f+1)*hp]
+			for j, x := range w.ph {
+				gr[j] += dz * x
+				w.dph[j] += dz * r[j]
+			}
+		}
+	}
+	for j, x := range w.pre {
+		d := 0.0
+		if x > 0 && x < 1 {
+			d = w.dph[j]
+		}
+		w.pre[j] = d
+		g.pb[j] += d
+	}
 }
 
 func clamp01(x float64) float64 { return min(max(x, 0), 1) }
@@ -342,6 +599,7 @@ func clamp01(x float64) float64 { return min(max(x, 0), 1) }
 // adam is Adam (Kingma and Ba, "Adam: A Method for Stochastic Optimization", 2015) with
 // its usual constants.
 type adam struct {
+	first  int // the first of params.all it moves (firstPolicy: the policy head alone)
 	lr     float64
 	decay  float64 // on the first layer's king rows
 	m, v   [][]float64
@@ -368,6 +626,9 @@ func (a *adam) step(p, g *params) {
 	shrink := 1 - a.lr*a.decay
 	kingRows := virtualBase * p.h1
 	for k, x := range p.all {
+		if k < a.first {
+			continue
+		}
 		gk, m, v := g.all[k], a.m[k], a.v[k]
 		limit := float64(nnue.MaxWeight2)
 		if k < 2 {
@@ -399,20 +660,28 @@ func Fit(train, held []Sample, o Options) (*nnue.Model, []Epoch, error) {
 		return nil, nil, err
 	}
 	r := rand.New(rand.NewPCG(o.Seed, 0x6e6e7565))
-	p := newParams(o.Hidden1, o.Hidden2)
+	p := newParams(o.Hidden1, o.Hidden2, o.Policy)
 	p.init(r) // also with a start: the order of examples is drawn from r alike
 	if m := o.Start; m != nil {
 		if m.Hidden1 != o.Hidden1 || m.Hidden2 != o.Hidden2 {
 			return nil, nil, fmt.Errorf("netfit: start model is %d×%d, the options ask for %d×%d", m.Hidden1, m.Hidden2, o.Hidden1, o.Hidden2)
 		}
+		// A start without a policy head keeps the drawn one: its value is refined and
+		// its policy learnt.
+		if m.Policy != nil && m.Policy.Hidden != o.Policy {
+			return nil, nil, fmt.Errorf("netfit: start model's policy head has %d units, the options ask for %d", m.Policy.Hidden, o.Policy)
+		}
 		p.from(m)
 	}
 	opt := newAdam(p, o.LearningRate, o.Decay)
+	if o.PolicyOnly {
+		opt.first = firstPolicy
+	}
 	workers := make([]*worker, o.Threads)
 	for i := range workers {
-		workers[i] = newWorker(o.Hidden1, o.Hidden2)
+		workers[i] = newWorker(o.Hidden1, o.Hidden2, o.Policy, o.PolicyWeight)
 	}
-	total := newParams(o.Hidden1, o.Hidden2)
+	total := newParams(o.Hidden1, o.Hidden2, o.Policy)
 	var touched []int32 // the rows of total.w1 with a gradient
 	order := make([]int, len(train))
 	for i := range order {
@@ -438,7 +707,8 @@ func Fit(train, held []Sample, o Options) (*nnue.Model, []Epoch, error) {
 				o.OnBatch((e-1)*batches+b+1, o.Epochs*batches)
 			}
 		}
-		ep := Epoch{N: e, TrainLoss: sum / float64(batches), HeldLoss: meanLoss(p, held, workers[0])}
+		ep := Epoch{N: e, TrainLoss: sum / float64(batches)}
+		ep.HeldLoss, ep.Held = measure(p, held, workers[0])
 		ep.Seconds = time.Since(start).Seconds()
 		epochs = append(epochs, ep)
 		if o.OnEpoch != nil {
@@ -511,23 +781,79 @@ func batchStep(p, total *params, touched *[]int32, workers []*worker, samples []
 	return loss * scale
 }
 
-// Loss is the mean loss of model m on samples (NaN for none): the held-out loss a fit
-// would report for it.
-func Loss(m *nnue.Model, samples []Sample) float64 {
-	p := newParams(m.Hidden1, m.Hidden2)
-	p.from(m)
-	return meanLoss(p, samples, newWorker(m.Hidden1, m.Hidden2))
+// Loss is the mean loss of model m on samples (NaN for none) with the given policy
+// weight: the held-out loss a fit would report for it.
+func Loss(m *nnue.Model, samples []Sample, policyWeight float64) float64 {
+	p, w := paramsOf(m, policyWeight)
+	loss, _ := measure(p, samples, w)
+	return loss
 }
 
-// meanLoss is the mean loss of p on samples (NaN for none).
-func meanLoss(p *params, samples []Sample, w *worker) float64 {
+// paramsOf returns m's parameters and a worker for them.
+func paramsOf(m *nnue.Model, policyWeight float64) (*params, *worker) {
+	hp := 0
+	if m.Policy != nil {
+		hp = m.Policy.Hidden
+	}
+	p := newParams(m.Hidden1, m.Hidden2, hp)
+	p.from(m)
+	return p, newWorker(m.Hidden1, m.Hidden2, hp, policyWeight)
+}
+
+// Measure returns the figures of model m on samples.
+func Measure(m *nnue.Model, samples []Sample) Metrics {
+	p, w := paramsOf(m, 0)
+	_, out := measure(p, samples, w)
+	return out
+}
+
+// measure returns the mean loss of p on samples as the fit minimises it with w's policy
+// weight (NaN for no samples), and its figures.
+func measure(p *params, samples []Sample, w *worker) (float64, Metrics) {
+	nan := math.NaN()
 	if len(samples) == 0 {
-		return math.NaN()
+		return nan, Metrics{Value: nan, Policy: nan, Top1: nan, Top3: nan}
 	}
-	var sum, wt float64
+	var sum, wt, value, pol, top1, top3, pwt float64
+	n := 0
 	for i := range samples {
-		sum += w.loss(p, &samples[i], false)
-		wt += float64(samples[i].Weight)
+		s := &samples[i]
+		sum += w.loss(p, s, false)
+		x := float64(s.Weight)
+		wt += x
+		value += x * w.last.value
+		if w.last.labelled {
+			n++
+			pwt += x
+			pol += x * w.last.policy
+			if w.last.top1 {
+				top1 += x
+			}
+			if w.last.top3 {
+				top3 += x
+			}
+		}
 	}
-	return sum / wt
+	out := Metrics{Value: value / wt, Policy: nan, Top1: nan, Top3: nan, Labelled: n}
+	if n > 0 {
+		out.Policy, out.Top1, out.Top3 = pol/pwt, top1/pwt, top3/pwt
+	}
+	return sum / wt, out
+}
+
+// MarshalJSON writes a figure that is NaN (no samples for it) as null.
+func (m Metrics) MarshalJSON() ([]byte, error) {
+	num := func(x float64) *float64 {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+		return &x
+	}
+	return json.Marshal(struct {
+		Value    *float64 `json:"value_loss"`
+		Policy   *float64 `json:"policy_cross_entropy"`
+		Top1     *float64 `json:"top1"`
+		Top3     *float64 `json:"top3"`
+		Labelled int      `json:"labelled"`
+	}{num(m.Value), num(m.Policy), num(m.Top1), num(m.Top3), m.Labelled})
 }

@@ -38,12 +38,12 @@ func randomSamples(n int, seed uint64, target func(*ms.Position) float32) []Samp
 func TestGradientMatchesFiniteDifferences(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 1))
 	samples := randomSamples(6, 2, func(*ms.Position) float32 { return float32(r.Float64()*2 - 1) })
-	p := newParams(3, 2)
+	p := newParams(3, 2, 0)
 	p.init(r)
 	for i := range p.w1 { // larger first-layer weights, virtual rows too, so that they matter
 		p.w1[i] = r.NormFloat64() * 0.05
 	}
-	w := newWorker(3, 2)
+	w := newWorker(3, 2, 0, 0)
 	for i := range samples {
 		w.loss(p, &samples[i], true)
 	}
@@ -189,7 +189,7 @@ func TestFitReproducible(t *testing.T) {
 	for _, threads := range []int{1, 3} {
 		sharded := o
 		sharded.Threads = threads
-		if la, lt := Loss(a, held), Loss(fit(sharded), held); math.Abs(la-lt) > 1e-6*la {
+		if la, lt := Loss(a, held, 0), Loss(fit(sharded), held, 0); math.Abs(la-lt) > 1e-6*la {
 			t.Errorf("held-out loss %.9f on %d threads, %.9f on %d", lt, threads, la, o.Threads)
 		}
 	}
@@ -312,7 +312,7 @@ func TestWarmStart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := newParams(8, 4)
+	p := newParams(8, 4, 0)
 	p.from(first)
 	back := p.model()
 	for i := range first.W1 {
