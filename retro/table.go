@@ -99,6 +99,8 @@ func newTable[K comparable](maxEntries int) *table[K] {
 	t.entries = make([]entry[K], buckets*t.ways)
 	t.tags = make([]uint32, buckets*t.ways)
 	t.mask = uint64(buckets - 1)
+	hugePages(t.entries)
+	hugePages(t.tags)
 	return t
 }
 
@@ -299,6 +301,8 @@ func (t *table[K]) resizeBy(doublings int) {
 	old := t.entries
 	t.entries = make([]entry[K], len(old)<<doublings)
 	t.tags = make([]uint32, len(old)<<doublings)
+	hugePages(t.entries)
+	hugePages(t.tags)
 	t.mask = (t.mask+1)<<doublings - 1
 	t.used.Store(0)
 	for i := range old {

@@ -118,3 +118,42 @@ func BenchmarkTwoCoresCeiling(b *testing.B) {
 	}
 	b.ReportMetric(2*one.Seconds()/two.Seconds(), "speedup")
 }
+
+// BenchmarkTwoCoresTableCeiling is BenchmarkTwoCoresCeiling for the other half of df-pn's
+// work: probes of a table far larger than the caches (256 MiB, as the three-piece benchmarks'
+// budget), each at a random place that depends on the last probe's value, as a search's
+// lookups do. Its speedup metric is one goroutine's time for two chains of probes over two
+// goroutines' time for one chain each: what two workers can gain where the memory, not the cores, is what
+// they share.
+func BenchmarkTwoCoresTableCeiling(b *testing.B) {
+	table := make([]uint64, 32<<20)
+	for i := range table {
+		table[i] = uint64(i) * 0x9e3779b97f4a7c15
+	}
+	work := func(seed uint64) uint64 {
+		x := seed
+		for range 2_000_000 {
+			x = x*6364136223846793005 + 1442695040888963407 + table[(x>>32)&uint64(len(table)-1)]
+		}
+		return x
+	}
+	// The two goroutines follow different chains (seeds 1 and 2), so that neither reads
+	// what the other has just brought into the cache; one goroutine follows both in turn.
+	var one, two time.Duration
+	for b.Loop() {
+		start := time.Now()
+		a, c := work(1), work(2)
+		one += time.Since(start)
+		start = time.Now()
+		var a2, c2 uint64
+		var wg sync.WaitGroup
+		wg.Go(func() { a2 = work(1) })
+		wg.Go(func() { c2 = work(2) })
+		wg.Wait()
+		two += time.Since(start)
+		if a2 != a || c2 != c {
+			b.Fatalf("the same probes gave %d and %d alone, %d and %d at once", a, c, a2, c2)
+		}
+	}
+	b.ReportMetric(one.Seconds()/two.Seconds(), "speedup")
+}
