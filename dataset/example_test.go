@@ -33,7 +33,7 @@ func ExampleConvert() {
 	}
 	fmt.Println(n, "games; the first:", g.Moves[:4], g.Result, g.Players.Sente.Name == "")
 	// Output:
-	// 200 games; the first: [3e2d 3a4b 5d5c 5a5c] gote true
+	// 200 games; the first: [4e4d 3a4b 3e3d 4a3b] gote true
 }
 
 // A trainer's view of a record file: each position with the move played
@@ -50,8 +50,8 @@ func ExamplePositions() {
 	})
 	fmt.Println(err)
 	// Output:
-	// 0 0 rbsgk/4p/5/P4/KGSBR b - 1 sente 3e2d 401 {3e2d 234} gote
-	// 0 1 rbsgk/4p/5/P2S1/KG1BR w - 2 gote 3a4b 401 {3a4b 312} gote
-	// 0 2 rb1gk/1s2p/5/P2S1/KG1BR b - 3 sente 5d5c 562 {4e4d 316} gote
+	// 1 0 rbsgk/4p/5/P4/KGSBR b - 1 sente 2e3d 401 {2e3d 162} sente
+	// 1 1 rbsgk/4p/5/P1B2/KGS1R w - 2 gote 1a2b 401 {3a4b 234} sente
+	// 1 2 rbsg1/3kp/5/P1B2/KGS1R b - 3 sente 1e2e 401 {1e2e 258} sente
 	// EOF
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"flag"
 	"io"
 	"os"
 	"os/exec"
@@ -14,9 +15,11 @@ import (
 // TestTranscriptUnchanged runs testdata/transcript.usi through the engine, one command at a
 // time as a GUI sends them (after usi, isready, go and d it waits for the answer, so every
 // search runs to its own node limit), and compares what the engine prints with
-// testdata/transcript.golden: the output of the engine built from commit 004981e, before
-// the USI messages moved into one vocabulary (usi/messages.go; issue 37), recorded with the
-// same script. The searches are fixed-node searches with one thread and a seed, so the same
+// testdata/transcript.golden: first the output of the engine built from commit 004981e,
+// before the USI messages moved into one vocabulary (usi/messages.go; issue 37), recorded with
+// the same script; re-recorded with -update when the engine changed on purpose (new options,
+// the default network with a policy head), the diff read line by line: only the new option
+// lines and the searches' lines changed. The searches are fixed-node searches with one thread and a seed, so the same
 // search prints the same lines byte for byte; only the clock's numbers (time, nps) and the
 // periodic info lines (one each half second, as many as the machine's speed allows) are left
 // out of the comparison: a search's last info line, before its bestmove, is compared whole.
@@ -96,6 +99,12 @@ func TestTranscriptUnchanged(t *testing.T) {
 	for l := range lines {
 		got = append(got, l)
 	}
+	if *updateTranscript {
+		if err := os.WriteFile("testdata/transcript.golden", []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
 	want := strings.Split(strings.TrimRight(string(golden), "\n"), "\n")
 	g, w := comparable(got), comparable(want)
 	for i := range max(len(g), len(w)) {
@@ -111,6 +120,8 @@ func TestTranscriptUnchanged(t *testing.T) {
 		}
 	}
 }
+
+var updateTranscript = flag.Bool("update", false, "write the engine's output to testdata/transcript.golden instead of comparing")
 
 var clockNumbers = regexp.MustCompile(` (time|nps) [0-9]+`)
 
