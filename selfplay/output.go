@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/shogilab/shogilab/dataset"
+	"github.com/shogilab/shogilab/internal/shard"
 	"github.com/shogilab/shogilab/record"
 )
 
@@ -23,8 +24,8 @@ type output struct {
 	journal string
 }
 
-func newOutput(dir string, s Shard, f Format) output {
-	o := output{format: f, path: filepath.Join(dir, s.FileName(f))}
+func newOutput(dir string, s shard.Shard, f Format) output {
+	o := output{format: f, path: filepath.Join(dir, s.FileName(string(f)))}
 	o.journal = o.path
 	if f == Parquet {
 		o.journal = strings.TrimSuffix(o.path, ".parquet") + ".journal.jsonl"
