@@ -62,7 +62,7 @@
 // (record.Writer), so a killed run leaves whole records and at most one
 // partial line. In the Parquet format (Run.Format) the records go
 // the same way to a journal, which becomes the shard's games and positions
-// tables (package dataset) when its last game is written. Execute on the same directory keeps the whole records,
+// tables (package record/table) when its last game is written. Execute on the same directory keeps the whole records,
 // cuts the partial line and plays only the missing ids; a file from another
 // run (other seed, shard, players, starts, rules or version: the records store
 // the run's configuration) is refused, naming the setting, unless

@@ -6,7 +6,7 @@ import "fmt"
 type Format string
 
 // The formats: JSON Lines written game by game (datasets/README.md), gzip
-// with a member per game, or Parquet tables (package dataset).
+// with a member per game, or Parquet tables (package record/table).
 const (
 	JSONL     Format = "jsonl"
 	JSONLGzip Format = "jsonl.gz"

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -126,7 +126,7 @@ type Options struct {
 	// for that): an error wrapping ErrBadGame rejects the game as fn's
 	// would, any other stops the stream. CheckMoves is the check. Games from
 	// a games table are not checked again: its writer replayed every game
-	// with the rules (dataset.Create).
+	// with the rules (table.Create).
 	Check func(*record.Game) error
 	// Progress, if not nil, is called after each game read with the number
 	// read so far, for a progress display.
@@ -146,7 +146,7 @@ type Counts struct {
 // line of the game when it is not already located.
 //
 // The files are record files (JSON Lines, plain or gzip) or games tables
-// (.parquet), read by dataset.Reader. One goroutine reads; the filter and
+// (.parquet), read by table.Reader. One goroutine reads; the filter and
 // Options.Check run on every core; fn sees the games in file order on the
 // goroutine that called Stream.
 func Stream(paths []string, f Filter, opts Options, fn func(*record.Game) error) (Counts, error) {
@@ -154,7 +154,7 @@ func Stream(paths []string, f Filter, opts Options, fn func(*record.Game) error)
 	if opts.Fields != 0 {
 		fields = opts.Fields | CoreFields | f.fields()
 	}
-	r := dataset.NewReader(paths, dataset.Options{Fields: fields, SkipInvalid: opts.SkipBad, OnSkip: opts.OnSkip})
+	r := table.NewReader(paths, table.Options{Fields: fields, SkipInvalid: opts.SkipBad, OnSkip: opts.OnSkip})
 	stop := make(chan struct{})
 	batches := readBatches(r, f, opts.Check, stop)
 	defer func() {
@@ -222,7 +222,7 @@ const batchGames = 256
 // readBatches reads r on one goroutine, in batches that goroutines on every
 // core filter and check, and sends them in order; it ends when r ends or
 // stop is closed.
-func readBatches(r *dataset.Reader, f Filter, check func(*record.Game) error, stop <-chan struct{}) <-chan *batch {
+func readBatches(r *table.Reader, f Filter, check func(*record.Game) error, stop <-chan struct{}) <-chan *batch {
 	workers := runtime.GOMAXPROCS(0)
 	order := make(chan *batch, 2*workers)
 	work := make(chan *batch, workers)

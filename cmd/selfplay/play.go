@@ -11,10 +11,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/internal/shard"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/selfplay"
 )
@@ -216,8 +216,8 @@ func report(w io.Writer, sum selfplay.Summary, took time.Duration, asJSON bool) 
 		Seconds: took.Seconds(), Plies: v.Plies, Results: v.Results, Terminations: v.Terminations,
 	}
 	files := []string{sum.Path}
-	if dataset.IsParquet(sum.Path) {
-		files = append(files, dataset.PositionsPath(sum.Path)) // the records' statistics
+	if table.IsParquet(sum.Path) {
+		files = append(files, table.PositionsPath(sum.Path)) // the records' statistics
 	}
 	for _, f := range files {
 		if st, err := os.Stat(f); err == nil {

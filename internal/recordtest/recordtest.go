@@ -8,15 +8,15 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 )
 
 // ReadSorted reads record files (or Parquet games tables) and returns the games sorted by id with the timing fields
 // stripped, so that runs of one seed compare equal. A bad record fails t.
 func ReadSorted(t testing.TB, paths ...string) []*record.Game {
 	t.Helper()
-	r := dataset.NewReader(paths, dataset.Options{})
+	r := table.NewReader(paths, table.Options{})
 	defer r.Close()
 	var games []*record.Game
 	for {

@@ -1,4 +1,4 @@
-package dataset
+package table
 
 import (
 	"context"
@@ -60,7 +60,7 @@ func NewReader(paths []string, opts Options) *Reader {
 func (r *Reader) Read() (*record.Game, error) {
 	for r.err == nil {
 		if ctx := r.opts.Context; ctx != nil && ctx.Err() != nil {
-			r.err = fmt.Errorf("dataset: %w", ctx.Err())
+			r.err = fmt.Errorf("table: %w", ctx.Err())
 			break
 		}
 		switch {
@@ -152,7 +152,7 @@ func (r *Reader) Skipped() int {
 // Close closes the file being read.
 func (r *Reader) Close() error {
 	if r.err == nil {
-		r.err = errors.New("dataset: reader closed")
+		r.err = errors.New("table: reader closed")
 	}
 	if r.jsonl != nil {
 		r.skipped += r.jsonl.Skipped()

@@ -1,4 +1,4 @@
-// Package dataset holds game records at scale: as Parquet tables for the
+// Package table holds game records at scale: as Parquet tables for the
 // data tools (DuckDB, pandas, polars) and as JSON Lines, read alike.
 //
 // A tour:
@@ -23,13 +23,13 @@
 //     visits, top moves, value, result) from record files or positions
 //     tables alike: what a trainer reads.
 //
-//     w, err := dataset.Create("out/games.parquet", "out/positions.parquet")
+//     w, err := table.Create("out/games.parquet", "out/positions.parquet")
 //     for _, g := range games { err = w.Write(g) }
 //     n, err := w.Close()
 //
-//     r := dataset.NewReader([]string{"out/games.parquet", "more.jsonl.gz"}, record.WithFields(record.FieldMoves|record.FieldResult))
+//     r := table.NewReader([]string{"out/games.parquet", "more.jsonl.gz"}, record.WithFields(record.FieldMoves|record.FieldResult))
 //     for { g, err := r.Read(); if err == io.EOF { break } ... }
 //
-// Errors are prefixed "dataset:"; a file that is not a table of this
+// Errors are prefixed "table:"; a file that is not a table of this
 // package, or is cut short, is an error naming the file.
-package dataset
+package table

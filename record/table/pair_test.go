@@ -1,4 +1,4 @@
-package dataset
+package table
 
 import (
 	"io"
@@ -111,7 +111,7 @@ func TestTablesThatDisagree(t *testing.T) {
 					t.Fatalf("every game read; want %q", c.want)
 				}
 				if err != nil {
-					if !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "dataset: ") {
+					if !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "table: ") {
 						t.Fatalf("%v; want %q", err, c.want)
 					}
 					return
