@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -55,11 +56,11 @@ func get(t testing.TB, ts *httptest.Server, path string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-// readGames reads every game of record files with package record, as the tests' own view
+// readGames reads every game of record files with the one reader, as the tests' own view
 // of what the files hold.
 func readGames(t testing.TB, paths ...string) []*record.Game {
 	t.Helper()
-	r := record.NewReader(paths)
+	r := table.NewReader(paths, table.Options{})
 	defer r.Close()
 	var out []*record.Game
 	for {

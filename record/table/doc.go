@@ -14,10 +14,13 @@
 //
 //   - Convert writes the tables from record files, by game id.
 //
-//   - NewReader reads games from any mix of files: JSON Lines, plain or gzip
-//     (record.Reader), and games tables (*.parquet), chosen by the name. It
-//     reads only the columns of the fields asked for, and a games table's
-//     statistics from its positions table.
+//   - NewReader is the one way to open records: games from any mix of files,
+//     JSON Lines, plain or gzip (decoded on every core by record.Reader), and
+//     games tables (*.parquet), chosen by the name. It reads only the fields
+//     (the columns) asked for, and a games table's statistics from its
+//     positions table; a filter (Options.Select) and a check of the moves
+//     (Options.Check) run on the decoding goroutines. Every command, the
+//     analyses (analysis/selection), the viewer and the loop read through it.
 //
 //   - Positions streams the positions with their training targets (move,
 //     visits, top moves, value, result) from record files or positions
@@ -27,7 +30,7 @@
 //     for _, g := range games { err = w.Write(g) }
 //     n, err := w.Close()
 //
-//     r := table.NewReader([]string{"out/games.parquet", "more.jsonl.gz"}, record.WithFields(record.FieldMoves|record.FieldResult))
+//     r := table.NewReader([]string{"out/games.parquet", "more.jsonl.gz"}, table.Options{Fields: record.FieldMoves | record.FieldResult})
 //     for { g, err := r.Read(); if err == io.EOF { break } ... }
 //
 // Errors are prefixed "table:"; a file that is not a table of this
