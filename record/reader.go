@@ -71,7 +71,7 @@ type Reader struct {
 	workers        int
 	keep           func(*Game) bool  // nil: every game
 	check          func(*Game) error // nil: none
-	ctx            context.Context // nil: never cancelled
+	ctx            context.Context   // nil: never cancelled
 
 	started bool
 	order   chan *job     // jobs in file order, for Read
