@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/retro"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/usi"
@@ -168,7 +169,7 @@ func TestTacticsSuite(t *testing.T) {
 			for _, pos := range suite[n] {
 				p.NewGame(1)
 				g := minishogi.NewGame(pos, minishogi.GameOptions{})
-				d, err := p.Think(context.Background(), g, Limits{Playouts: *tacticsPlayouts})
+				d, err := p.Think(context.Background(), g, mcts.Limits{Playouts: *tacticsPlayouts})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -25,7 +25,7 @@ type matchReport struct {
 	A, B         string
 	Games        sprt.Trinomial // A's wins, draws and losses
 	Pairs        sprt.Pentanomial
-	Estimate     sprt.Result
+	Estimate     sprt.Strength
 	Unpaired     int // games whose partner is missing
 	Replayed     int // games left out as replays of earlier ones
 	Terminations map[record.Termination]int

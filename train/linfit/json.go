@@ -15,8 +15,8 @@ func heldLoss(x float64) *float64 {
 }
 
 // MarshalJSON writes r with held_before and held_after null when nothing was held out.
-func (r Result) MarshalJSON() ([]byte, error) {
-	type plain Result
+func (r Report) MarshalJSON() ([]byte, error) {
+	type plain Report
 	return json.Marshal(struct {
 		plain
 		HeldBefore *float64 `json:"held_before"`
@@ -24,5 +24,5 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	}{plain(r), heldLoss(r.HeldBefore), heldLoss(r.HeldAfter)})
 }
 
-// MarshalJSON writes r as a Result, whose fields and keys it shares.
-func (r PriorResult) MarshalJSON() ([]byte, error) { return Result(r).MarshalJSON() }
+// MarshalJSON writes r as a Report, whose fields and keys it shares.
+func (r PriorReport) MarshalJSON() ([]byte, error) { return Report(r).MarshalJSON() }

@@ -98,8 +98,8 @@ func TestGradient(t *testing.T) {
 func TestResultJSONWithoutHeldOut(t *testing.T) {
 	nan := math.NaN()
 	for _, v := range []any{
-		Result{Train: 3, TrainBefore: 0.5, TrainAfter: 0.25, HeldBefore: nan, HeldAfter: nan, Evaluations: 7},
-		PriorResult{Train: 3, TrainBefore: 0.5, TrainAfter: 0.25, HeldBefore: nan, HeldAfter: nan, Evaluations: 7},
+		Report{Train: 3, TrainBefore: 0.5, TrainAfter: 0.25, HeldBefore: nan, HeldAfter: nan, Evaluations: 7},
+		PriorReport{Train: 3, TrainBefore: 0.5, TrainAfter: 0.25, HeldBefore: nan, HeldAfter: nan, Evaluations: 7},
 	} {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -110,7 +110,7 @@ func TestResultJSONWithoutHeldOut(t *testing.T) {
 			t.Errorf("%T:\n got %s\nwant %s", v, b, want)
 		}
 	}
-	b, err := json.Marshal(Result{Held: 2, HeldBefore: 0.75, HeldAfter: 0.5})
+	b, err := json.Marshal(Report{Held: 2, HeldBefore: 0.75, HeldAfter: 0.5})
 	if err != nil || !strings.Contains(string(b), `"held_before":0.75,"held_after":0.5`) {
 		t.Errorf("with held-out examples: %s, %v", b, err)
 	}

@@ -11,8 +11,8 @@ import (
 	"github.com/shogilab/shogilab/train/data"
 )
 
-// PriorResult reports a fit of the prior weights.
-type PriorResult struct {
+// PriorReport reports a fit of the prior weights.
+type PriorReport struct {
 	// Train and Held count the examples fitted to and held out.
 	Train int `json:"train"`
 	Held  int `json:"held"`
@@ -92,12 +92,12 @@ func crossEntropy(w []float64, ss []policySample, grad []float64) float64 {
 // visit shares of train by the cross-entropy of the priors the search would form, with
 // L-BFGS: the policy from move features. The Board values that some terms use, and every
 // other weight, are kept.
-func FitPriors(train, held []data.PolicyExample, start eval.Weights) (eval.Weights, PriorResult, error) {
+func FitPriors(train, held []data.PolicyExample, start eval.Weights) (eval.Weights, PriorReport, error) {
 	if len(train) == 0 {
-		return start, PriorResult{}, errors.New("linfit: no searched positions to fit the priors to")
+		return start, PriorReport{}, errors.New("linfit: no searched positions to fit the priors to")
 	}
 	tr, he := policySamples(train, start), policySamples(held, start)
-	res := PriorResult{Train: len(tr), Held: len(he), HeldBefore: math.NaN(), HeldAfter: math.NaN()}
+	res := PriorReport{Train: len(tr), Held: len(he), HeldBefore: math.NaN(), HeldAfter: math.NaN()}
 	v := start.PriorVector()
 	x0 := make([]float64, len(v))
 	for k := range v {
