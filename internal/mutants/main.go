@@ -163,12 +163,12 @@ func printTable(w io.Writer, results []Finding) error {
 func printJSON(w io.Writer, root string, results []Finding) error {
 	n := counts(results)
 	return json.NewEncoder(w).Encode(struct {
-		Module     string   `json:"module"`
-		Mutants    int      `json:"mutants"`
-		Killed     int      `json:"killed"`
-		Survived   int      `json:"survived"`
-		Equivalent int      `json:"equivalent"`
-		Broken     int      `json:"broken"`
+		Module     string    `json:"module"`
+		Mutants    int       `json:"mutants"`
+		Killed     int       `json:"killed"`
+		Survived   int       `json:"survived"`
+		Equivalent int       `json:"equivalent"`
+		Broken     int       `json:"broken"`
 		Results    []Finding `json:"results"`
 	}{root, len(results), n[Killed], n[Survived], n[Equivalent], n[Broken], results})
 }
