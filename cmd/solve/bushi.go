@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shogilab/shogilab/internal/bushiplay"
+	"github.com/shogilab/shogilab/bushiplay"
 	"github.com/shogilab/shogilab/rules/bushi"
 )
 
