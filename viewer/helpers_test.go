@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shogilab/shogilab/internal/recordtest"
 	"github.com/shogilab/shogilab/record"
-	"github.com/shogilab/shogilab/record/table"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -60,19 +60,7 @@ func get(t testing.TB, ts *httptest.Server, path string) (int, string) {
 // of what the files hold.
 func readGames(t testing.TB, paths ...string) []*record.Game {
 	t.Helper()
-	r := table.NewReader(paths, table.Options{})
-	defer r.Close()
-	var out []*record.Game
-	for {
-		g, err := r.Read()
-		if err == io.EOF {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, g)
-	}
+	return recordtest.ReadAll(t, paths...)
 }
 
 // finalSFEN replays a game with the rules and returns the SFEN of its last position.

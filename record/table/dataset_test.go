@@ -53,24 +53,20 @@ func sources(t *testing.T) []string {
 // readJSONL reads record files with the record package alone.
 func readJSONL(t *testing.T, paths ...string) []*record.Game {
 	t.Helper()
-	r := record.NewReader(paths)
-	defer r.Close()
-	var games []*record.Game
-	for {
-		g, err := r.Read()
-		if err == io.EOF {
-			return games
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		games = append(games, g)
-	}
+	return drain(t, record.NewReader(paths))
 }
 
 func readAll(t *testing.T, opts Options, paths ...string) []*record.Game {
 	t.Helper()
-	r := NewReader(paths, opts)
+	return drain(t, NewReader(paths, opts))
+}
+
+// drain reads r to its end, failing t on an error, and closes it.
+func drain(t *testing.T, r interface {
+	Read() (*record.Game, error)
+	Close() error
+}) []*record.Game {
+	t.Helper()
 	defer r.Close()
 	var games []*record.Game
 	for {

@@ -23,6 +23,3 @@ func (r Report) MarshalJSON() ([]byte, error) {
 		HeldAfter  *float64 `json:"held_after"`
 	}{plain(r), heldLoss(r.HeldBefore), heldLoss(r.HeldAfter)})
 }
-
-// MarshalJSON writes r as a Report, whose fields and keys it shares.
-func (r PriorReport) MarshalJSON() ([]byte, error) { return Report(r).MarshalJSON() }

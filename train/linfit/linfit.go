@@ -67,12 +67,13 @@ func weights(base eval.Weights, p []float64) eval.Weights {
 	return w
 }
 
-// Report is what a fit did.
+// Report is what a fit did: Fit's of the value terms, FitPriors' of the priors.
 type Report struct {
 	// Train and Held count the examples fitted to and held out.
 	Train int `json:"train"`
 	Held  int `json:"held"`
-	// TrainBefore and TrainAfter are the mean loss with the starting weights and the
+	// TrainBefore and TrainAfter are the mean loss (Fit's squared error, FitPriors'
+	// cross-entropy) with the starting weights and the
 	// fitted ones; HeldBefore and HeldAfter the same on the held-out examples (NaN without
 	// them, null in JSON).
 	TrainBefore float64 `json:"train_before"`

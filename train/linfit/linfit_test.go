@@ -95,11 +95,10 @@ func TestGradient(t *testing.T) {
 
 // TestResultJSONWithoutHeldOut: a fit with nothing held out has NaN held-out losses, which
 // encoding/json refuses; they are written as null, and the other keys as they are.
-func TestResultJSONWithoutHeldOut(t *testing.T) {
+func TestReportJSONWithoutHeldOut(t *testing.T) {
 	nan := math.NaN()
 	for _, v := range []any{
 		Report{Train: 3, TrainBefore: 0.5, TrainAfter: 0.25, HeldBefore: nan, HeldAfter: nan, Evaluations: 7},
-		PriorReport{Train: 3, TrainBefore: 0.5, TrainAfter: 0.25, HeldBefore: nan, HeldAfter: nan, Evaluations: 7},
 	} {
 		b, err := json.Marshal(v)
 		if err != nil {
