@@ -196,35 +196,21 @@ func TestGenerateChecksHandMade(t *testing.T) {
 }
 
 func BenchmarkGenerateChecks(b *testing.B) {
-	for _, c := range benchPositions {
-		b.Run(c.name, func(b *testing.B) {
-			p, _ := ParseSFEN(c.sfen)
-			var ml MoveList
-			for b.Loop() {
-				p.GenerateChecks(&ml)
-			}
-		})
-	}
+	benchEach(b, func(p *Position, ml *MoveList) { p.GenerateChecks(ml) })
 }
 
 // BenchmarkFilterChecks is what GenerateChecks replaces: every legal move, kept if it checks.
 func BenchmarkFilterChecks(b *testing.B) {
-	for _, c := range benchPositions {
-		b.Run(c.name, func(b *testing.B) {
-			p, _ := ParseSFEN(c.sfen)
-			var ml MoveList
-			for b.Loop() {
-				p.GenerateLegal(&ml)
-				n := 0
-				for _, m := range ml.Slice() {
-					if p.GivesCheck(m) {
-						n++
-					}
-				}
-				_ = n
+	benchEach(b, func(p *Position, ml *MoveList) {
+		p.GenerateLegal(ml)
+		n := 0
+		for _, m := range ml.Slice() {
+			if p.GivesCheck(m) {
+				n++
 			}
-		})
-	}
+		}
+		_ = n
+	})
 }
 
 // TestHasLegalMoveMatchesReference: HasLegalMove against the reference generator's legal
