@@ -456,12 +456,14 @@ func TestConfigValidate(t *testing.T) {
 		{"TemperaturePlies", func(c *Config) { c.TemperaturePlies = -1 }},
 		{"Temperature", func(c *Config) { c.TemperaturePlies, c.Temperature = 8, 0 }},
 	} {
-		cfg := testConfig()
-		c.change(&cfg)
-		_, err := NewSearcher(cfg, uniform)
-		if err == nil || !strings.HasPrefix(err.Error(), "mcts: config: "+c.field+" is ") {
-			t.Errorf("%s: error %v", c.field, err)
-		}
+		t.Run(c.field, func(t *testing.T) {
+			cfg := testConfig()
+			c.change(&cfg)
+			_, err := NewSearcher(cfg, uniform)
+			if err == nil || !strings.HasPrefix(err.Error(), "mcts: config: "+c.field+" is ") {
+				t.Errorf("error %v", err)
+			}
+		})
 	}
 	if err := DefaultConfig().Validate(); err != nil {
 		t.Errorf("defaults: %v", err)
