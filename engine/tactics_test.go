@@ -98,22 +98,7 @@ func startFSFSearch(t *testing.T) *fsfSearch {
 			return nil
 		}
 	}
-	ctx := context.Background()
-	c, err := usi.Start(ctx, []string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if _, err := c.Handshake(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.SetOption("UCI_Variant", "minishogi"); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.SetUpReady(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return &fsfSearch{c}
+	return &fsfSearch{StartFairyStockfishAt(t, path)}
 }
 
 // score is fairy-stockfish's last info line with a score that is not a bound, after a
@@ -194,4 +179,26 @@ func TestTacticsSuite(t *testing.T) {
 	if solved["default"] < solved[configs[1].name] {
 		t.Errorf("the defaults solve %d positions, the old settings %d", solved["default"], solved[configs[1].name])
 	}
+}
+
+// StartFairyStockfishAt (for the tests of engine and engine_test) starts the Fairy-Stockfish at path set to minishogi; the first
+// isready waits as long as a start may take (usi.Client.SetUpReady).
+func StartFairyStockfishAt(t *testing.T, path string) *usi.Client {
+	t.Helper()
+	ctx := context.Background()
+	c, err := usi.Start(ctx, []string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := c.Handshake(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetOption("UCI_Variant", "minishogi"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetUpReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

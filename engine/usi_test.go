@@ -708,22 +708,7 @@ func TestUSIPlaysTheWinAtOnce(t *testing.T) {
 // startFairyStockfish starts Fairy-Stockfish set to minishogi, the independent judge.
 func startFairyStockfish(t *testing.T) *usi.Client {
 	t.Helper()
-	ctx := context.Background()
-	c, err := usi.Start(ctx, []string{fsftest.Path(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if _, err := c.Handshake(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.SetOption("UCI_Variant", "minishogi"); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.IsReady(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return engine.StartFairyStockfishAt(t, fsftest.Path(t))
 }
 
 // TestUSIEvalFileBounded: setoption EvalFile refuses what it cannot load at once, with one
