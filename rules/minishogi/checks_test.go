@@ -178,20 +178,22 @@ func TestGenerateChecksHandMade(t *testing.T) {
 		{"4k/5/4S/5/K3R b - 1", []string{"1c1b", "1c2b", "1c2d"}},
 	}
 	for _, c := range cases {
-		p, err := ParseSFEN(c.sfen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ml MoveList
-		p.GenerateChecks(&ml)
-		var got []string
-		for _, m := range sortedMoves(slices.Clone(ml.Slice())) {
-			got = append(got, m.String())
-		}
-		slices.Sort(got)
-		if !slices.Equal(got, c.want) {
-			t.Errorf("%s: checks %v, want %v", c.sfen, got, c.want)
-		}
+		t.Run(c.sfen, func(t *testing.T) {
+			p, err := ParseSFEN(c.sfen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ml MoveList
+			p.GenerateChecks(&ml)
+			var got []string
+			for _, m := range sortedMoves(slices.Clone(ml.Slice())) {
+				got = append(got, m.String())
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, c.want) {
+				t.Errorf("checks %v, want %v", got, c.want)
+			}
+		})
 	}
 }
 
