@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs DuckDB's Node.js client (which ships its own DuckDB binary) for the tests that read the
-# Parquet tables with an independent reader (go test ./dataset). Idempotent.
+# Parquet tables with an independent reader (go test ./record/table). Idempotent.
 #
 #   bash ci/install-duckdb.sh        # into $SHOGILAB_DUCKDB (default /opt/shogilab-duckdb)
 set -euo pipefail

@@ -562,6 +562,33 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
+// TestOneRecordReader holds every package outside record/ to the one way of opening records,
+// table.NewReader (docs/architecture.md#concepts): record.NewReader is the JSON Lines engine
+// behind it, and record.ScanFile the resume scan of a record file a run appends to, which
+// selfplay alone needs.
+func TestOneRecordReader(t *testing.T) {
+	root, _ := repoRoot(t)
+	err := walkGoFiles(root, func(path, pkg string) error {
+		if pkg == "record" || strings.HasPrefix(pkg, "record/") || pkg == "docs" {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(b, []byte("record.NewReader(")) {
+			t.Errorf("%s opens records with record.NewReader: use table.NewReader, the one reader of either format", path)
+		}
+		if bytes.Contains(b, []byte("record.ScanFile(")) && pkg != "selfplay" {
+			t.Errorf("%s calls record.ScanFile, the resume scan of selfplay's record files: read records with table.NewReader", path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestOneWordPerConcept checks the words block of architecture.md against the exported
 // types of every package: each type named by one of the block's words is listed under it,
 // and each listed package declares that type.

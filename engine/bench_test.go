@@ -32,7 +32,6 @@ func cpuTime() time.Duration {
 // with two goroutines only. The last two cases swap that setting, so that the gain from
 // the second goroutine can also be read at equal settings.
 func BenchmarkPlayouts(b *testing.B) {
-	const chunk = 20000
 	for _, c := range []struct {
 		threads int
 		twins   mcts.Twins
@@ -56,30 +55,41 @@ func BenchmarkPlayouts(b *testing.B) {
 			runtime.GC()
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu := cpuTime()
 			var nodes int
 			var collisions, twins int64
-			for done := 0; done < b.N; {
-				n := min(b.N-done, chunk)
-				p.searcher.Reset()
-				d, err := p.Think(context.Background(), start, Limits{Playouts: int64(n)})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if d.Playouts != int64(n) && d.Stop != mcts.StopProven {
-					b.Fatalf("%d of %d playouts, stop %v", d.Playouts, n, d.Stop)
-				}
+			playChunks(b, p, start, func(d Decision) {
 				nodes += d.Nodes
 				collisions += d.Collisions
 				twins += d.Twins
-				done += n
-			}
-			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/playout")
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
+			})
 			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/playout")
 			b.ReportMetric(float64(collisions)/float64(b.N), "collisions/playout")
 			b.ReportMetric(float64(twins)/float64(b.N), "twins/playout")
 			b.ReportMetric(float64(nodes)*float64(mcts.NodeBytes)/float64(b.N), "B/playout")
 		})
 	}
+}
+
+// playChunks plays b.N playouts from start in searches of at most 20,000 from a fresh tree
+// (so that the pool never fills), hands each search's decision to add, and reports the CPU
+// time and the wall-clock rate per playout.
+func playChunks(b *testing.B, p *Player, start *minishogi.Game, add func(Decision)) {
+	b.Helper()
+	const chunk = 20000
+	cpu := cpuTime()
+	for done := 0; done < b.N; {
+		n := min(b.N-done, chunk)
+		p.searcher.Reset()
+		d, err := p.Think(context.Background(), start, mcts.Limits{Playouts: int64(n)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if d.Playouts != int64(n) && d.Stop != mcts.StopProven {
+			b.Fatalf("%d of %d playouts, stop %v", d.Playouts, n, d.Stop)
+		}
+		add(d)
+		done += n
+	}
+	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/playout")
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
 }

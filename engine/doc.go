@@ -8,7 +8,7 @@
 //	cfg.Search.Seed = 1                           // every random choice flows from it
 //	p, err := engine.NewPlayer(cfg)               // allocates the node pool once
 //	g := minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{})
-//	d, err := p.Think(ctx, g, engine.Limits{Playouts: 2000})
+//	d, err := p.Think(ctx, g, mcts.Limits{Playouts: 2000})
 //	g.Play(d.Move)                                // d also has Value, Score, PV, Top (visits per move)
 //
 // For self-play set cfg.Search.DirichletEpsilon (root noise) and TemperaturePlies (moves

@@ -229,8 +229,8 @@ func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(usi.Sear
 // times as long, but never past a fifth of the remaining time plus increment and byoyomi.
 // Without any limit (`go infinite`, or a bare `go`) the search runs until `stop`. A timed
 // search gets at least a millisecond. The time counts from p.Start, when the `go` arrived.
-func TimeBudget(p usi.GoParams, stm minishogi.Color, margin time.Duration, manage bool) Limits {
-	lim := Limits{Playouts: p.Nodes, Start: p.Start}
+func TimeBudget(p usi.GoParams, stm minishogi.Color, margin time.Duration, manage bool) mcts.Limits {
+	lim := mcts.Limits{Playouts: p.Nodes, Start: p.Start}
 	if p.Infinite {
 		return lim
 	}

@@ -1,12 +1,10 @@
 package engine
 
 import (
-	"context"
 	"path/filepath"
 	"runtime"
 	"testing"
 
-	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -34,22 +32,7 @@ func BenchmarkPlayoutsEvalFile(b *testing.B) {
 			start := minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{})
 			runtime.GC()
 			b.ResetTimer()
-			cpu := cpuTime()
-			const chunk = 20000
-			for done := 0; done < b.N; {
-				n := min(b.N-done, chunk)
-				p.searcher.Reset()
-				d, err := p.Think(context.Background(), start, Limits{Playouts: int64(n)})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if d.Playouts != int64(n) && d.Stop != mcts.StopProven {
-					b.Fatalf("%d of %d playouts, stop %v", d.Playouts, n, d.Stop)
-				}
-				done += n
-			}
-			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/playout")
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
+			playChunks(b, p, start, func(Decision) {})
 		})
 	}
 }

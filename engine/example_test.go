@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/shogilab/shogilab/engine"
+	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -15,7 +16,7 @@ func ExamplePlayer_Think() {
 	cfg := engine.DefaultPlayerConfig()
 	cfg.Search.MaxNodes = 1 << 16
 	p, _ := engine.NewPlayer(cfg)
-	d, _ := p.Think(context.Background(), g, engine.Limits{Playouts: 1000})
+	d, _ := p.Think(context.Background(), g, mcts.Limits{Playouts: 1000})
 	fmt.Println(d.Move, d.Score, d.Stop)
 	// Output: G*1b mate 1 proven
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/retro"
 	"github.com/shogilab/shogilab/rules/minishogi"
-	"github.com/shogilab/shogilab/solver"
 	"github.com/shogilab/shogilab/usi"
 )
 
@@ -34,7 +33,8 @@ func (e *Engine) Mate(ctx context.Context, info func(usi.SearchInfo)) (moves []s
 		return nil, true, nil
 	}
 	budget := uint64(e.set.Player.Search.MaxNodes) * uint64(mcts.NodeBytes)
-	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](minishogi.Tsume{Attacker: root.SideToMove()}, int(budget/solver.BytesPerTableEntry))
+	entryBytes := uint64(retro.EntryBytes[minishogi.Code]())
+	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](minishogi.Tsume{Attacker: root.SideToMove()}, int(budget/entryBytes))
 	start := time.Now()
 	for n := 1; n <= MaxTsumePlies; n += 2 {
 		var mates bool
@@ -54,7 +54,7 @@ func (e *Engine) Mate(ctx context.Context, info func(usi.SearchInfo)) (moves []s
 		elapsed := time.Since(start)
 		info(usi.SearchInfo{Has: usi.InfoDepth | usi.InfoNodes | usi.InfoTime | usi.InfoHashFull,
 			Depth: n, Nodes: ms.Nodes(), Time: elapsed,
-			HashFull: int(min(1000, uint64(ms.TableSize())*solver.BytesPerTableEntry*1000/max(budget, 1)))})
+			HashFull: int(min(1000, uint64(ms.TableSize())*entryBytes*1000/max(budget, 1)))})
 		if !mates {
 			continue
 		}

@@ -150,25 +150,6 @@ func (p *Player) NewGame(seed uint64) {
 // Stop ends a running Think early; it returns its decision as usual.
 func (p *Player) Stop() { p.searcher.Stop() }
 
-// Limits bound one Think. With neither Playouts nor Time the search runs until ctx is
-// done, Stop is called, the root is proven or the pool is full.
-type Limits struct {
-	Playouts int64         // playouts to add; 0: no limit
-	Time     time.Duration // longest think; 0: no limit; with MaxTime, the think aimed at
-	MaxTime  time.Duration // if above Time, the time manager's bound (mcts.Limits.MaxTime)
-	// Start is when Time and MaxTime began to run (for an engine, when the `go` arrived);
-	// zero means when Think is called. Everything Think does is charged to them: the root
-	// mate search, tree reuse, a second search after a full pool.
-	Start time.Time
-	// NoNoise searches without root noise (mcts.Limits.NoNoise): a playout cap's fast
-	// search.
-	NoNoise bool
-	// OnInfo, if set, gets a snapshot of the search every InfoInterval (default 1 s) and
-	// once at the end, from another goroutine while the search runs.
-	OnInfo       func(mcts.Info)
-	InfoInterval time.Duration
-}
-
 // Score is a search result as USI reports it: a proven mate in plies (positive when the
 // side to move mates, negative when it is mated) or else centipawns.
 type Score struct {
@@ -234,8 +215,9 @@ type MoveProb struct {
 }
 
 // Think searches the current position of g within lim and returns the move to play. g is
-// not changed. It returns an error if the game is over.
-func (p *Player) Think(ctx context.Context, g *minishogi.Game, lim Limits) (Decision, error) {
+// not changed. It returns an error if the game is over. lim.Ply is not read: Think takes the
+// ply from g (it decides whether the temperature applies).
+func (p *Player) Think(ctx context.Context, g *minishogi.Game, lim mcts.Limits) (Decision, error) {
 	if lim.Start.IsZero() {
 		lim.Start = time.Now()
 	}
@@ -245,7 +227,7 @@ func (p *Player) Think(ctx context.Context, g *minishogi.Game, lim Limits) (Deci
 	return p.think(ctx, FromGame(g), lim)
 }
 
-func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, error) {
+func (p *Player) think(ctx context.Context, game *Game, lim mcts.Limits) (Decision, error) {
 	mate, plies, found, err := p.rootMate(game, lim)
 	if err != nil {
 		return Decision{}, fmt.Errorf("engine: %w", err)
@@ -255,16 +237,8 @@ func (p *Player) think(ctx context.Context, game *Game, lim Limits) (Decision, e
 			Elapsed: time.Since(lim.Start), PV: []minishogi.Move{mate}, Stop: mcts.StopProven,
 			Top: []MoveStat{{Move: mate, Proof: mcts.Proof{Outcome: outcome.Win, Plies: plies}}}}, nil
 	}
-	mlim := mcts.Limits{
-		Playouts:     lim.Playouts,
-		Time:         lim.Time,
-		MaxTime:      lim.MaxTime,
-		Start:        lim.Start,
-		Ply:          game.Ply(),
-		NoNoise:      lim.NoNoise,
-		OnInfo:       lim.OnInfo,
-		InfoInterval: lim.InfoInterval,
-	}
+	mlim := lim
+	mlim.Ply = game.Ply()
 	res, err := p.searcher.Search(ctx, game, mlim)
 	if err == nil && res.Stop == mcts.StopPoolFull && res.Playouts < res.RootVisits/10 {
 		// The tree kept from earlier searches filled the pool, leaving this search almost

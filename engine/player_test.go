@@ -61,7 +61,7 @@ func TestThinkFindsMates(t *testing.T) {
 		{"4k/5/5/5/K2R1 b Rg 1", "R*2a", 3},
 	} {
 		p := newTestPlayer(t, 1, 1)
-		d, err := p.Think(context.Background(), gameAt(t, c.sfen), Limits{Playouts: 5000})
+		d, err := p.Think(context.Background(), gameAt(t, c.sfen), mcts.Limits{Playouts: 5000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -90,7 +90,7 @@ func TestThinkAvoidsMateInOne(t *testing.T) {
 		t.Fatalf("moves without a mating reply: %v, want only P*1b", safe)
 	}
 	p := newTestPlayer(t, 1, 7)
-	d, err := p.Think(context.Background(), g, Limits{Playouts: 3000})
+	d, err := p.Think(context.Background(), g, mcts.Limits{Playouts: 3000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func playGame(t *testing.T, p *Player, plies int) []Decision {
 	g := minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{})
 	var ds []Decision
 	for range plies {
-		d, err := p.Think(context.Background(), g, Limits{Playouts: 400})
+		d, err := p.Think(context.Background(), g, mcts.Limits{Playouts: 400})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -245,7 +245,7 @@ func TestParallelThink(t *testing.T) {
 	p := newTestPlayer(t, 4, 3)
 	g := minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{})
 	for range 3 {
-		d, err := p.Think(context.Background(), g, Limits{Playouts: 3000})
+		d, err := p.Think(context.Background(), g, mcts.Limits{Playouts: 3000})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -267,7 +267,7 @@ func TestStopEndsInfiniteThink(t *testing.T) {
 	g := minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond) // the pool holds about 16,000 playouts
 	defer cancel()
-	d, err := p.Think(ctx, g, Limits{})
+	d, err := p.Think(ctx, g, mcts.Limits{})
 	if err != nil || d.Stop != mcts.StopCancelled {
 		t.Errorf("stop %v, error %v", d.Stop, err)
 	}
@@ -281,33 +281,33 @@ func TestTimeBudget(t *testing.T) {
 		p      usi.GoParams
 		stm    minishogi.Color
 		manage bool
-		want   Limits
+		want   mcts.Limits
 	}{
-		{"nodes", usi.GoParams{Nodes: 1000}, minishogi.Sente, false, Limits{Playouts: 1000}},
-		{"movetime", usi.GoParams{MoveTime: 100 * ms}, minishogi.Sente, false, Limits{Time: 70 * ms}},
+		{"nodes", usi.GoParams{Nodes: 1000}, minishogi.Sente, false, mcts.Limits{Playouts: 1000}},
+		{"movetime", usi.GoParams{MoveTime: 100 * ms}, minishogi.Sente, false, mcts.Limits{Time: 70 * ms}},
 		// 60 s left: 60000/20 = 3000 ms, plus 1000 ms increment, less 30 ms.
-		{"clock sente", usi.GoParams{BTime: 60000 * ms, WTime: 1000 * ms, BInc: 1000 * ms}, minishogi.Sente, false, Limits{Time: 3970 * ms}},
+		{"clock sente", usi.GoParams{BTime: 60000 * ms, WTime: 1000 * ms, BInc: 1000 * ms}, minishogi.Sente, false, mcts.Limits{Time: 3970 * ms}},
 		// Gote's clock: 1000/20 = 50 ms, no increment, less 30 ms.
-		{"clock gote", usi.GoParams{BTime: 60000 * ms, WTime: 1000 * ms, BInc: 1000 * ms}, minishogi.Gote, false, Limits{Time: 20 * ms}},
+		{"clock gote", usi.GoParams{BTime: 60000 * ms, WTime: 1000 * ms, BInc: 1000 * ms}, minishogi.Gote, false, mcts.Limits{Time: 20 * ms}},
 		// Byoyomi only: 1000 ms less the margin.
-		{"byoyomi", usi.GoParams{Byoyomi: 1000 * ms}, minishogi.Gote, false, Limits{Time: 970 * ms}},
+		{"byoyomi", usi.GoParams{Byoyomi: 1000 * ms}, minishogi.Gote, false, mcts.Limits{Time: 970 * ms}},
 		// 10 ms left and no byoyomi: the floor of one millisecond.
-		{"flagging", usi.GoParams{BTime: 10 * ms}, minishogi.Sente, false, Limits{Time: ms}},
-		{"infinite", usi.GoParams{Infinite: true, MoveTime: 5 * ms}, minishogi.Sente, false, Limits{}},
+		{"flagging", usi.GoParams{BTime: 10 * ms}, minishogi.Sente, false, mcts.Limits{Time: ms}},
+		{"infinite", usi.GoParams{Infinite: true, MoveTime: 5 * ms}, minishogi.Sente, false, mcts.Limits{}},
 
 		// Managed: aim at the same time; the bound is the least of three times the
 		// unmargined aim, a fifth of the clock plus increment and byoyomi, and the clock
 		// plus byoyomi, less the margin.
 		// 60 s + 1 s: min(3·4000, 12000+1000, 60000) - 30 = 11970 ms.
-		{"managed clock", usi.GoParams{BTime: 60000 * ms, WTime: 1000 * ms, BInc: 1000 * ms}, minishogi.Sente, true, Limits{Time: 3970 * ms, MaxTime: 11970 * ms}},
+		{"managed clock", usi.GoParams{BTime: 60000 * ms, WTime: 1000 * ms, BInc: 1000 * ms}, minishogi.Sente, true, mcts.Limits{Time: 3970 * ms, MaxTime: 11970 * ms}},
 		// 2 s + 50 ms (the SPRT's clock): aim 100+50-30 = 120; min(450, 400+50, 2000) - 30 = 420.
-		{"managed short", usi.GoParams{BTime: 2000 * ms, WTime: 2000 * ms, BInc: 50 * ms, WInc: 50 * ms}, minishogi.Gote, true, Limits{Time: 120 * ms, MaxTime: 420 * ms}},
+		{"managed short", usi.GoParams{BTime: 2000 * ms, WTime: 2000 * ms, BInc: 50 * ms, WInc: 50 * ms}, minishogi.Gote, true, mcts.Limits{Time: 120 * ms, MaxTime: 420 * ms}},
 		// 1 s + 1 s: aim min(50+1000, 1000) - 30 = 970; bound min(3000, 200+1000, 1000) - 30
 		// = 970, no more than the aim: no time manager.
-		{"managed no room", usi.GoParams{BTime: 1000 * ms, BInc: 1000 * ms}, minishogi.Sente, true, Limits{Time: 970 * ms}},
+		{"managed no room", usi.GoParams{BTime: 1000 * ms, BInc: 1000 * ms}, minishogi.Sente, true, mcts.Limits{Time: 970 * ms}},
 		// Byoyomi only: min(3000, 1000, 1000) - 30 = 970 = the aim: byoyomi is spent whole.
-		{"managed byoyomi", usi.GoParams{Byoyomi: 1000 * ms}, minishogi.Gote, true, Limits{Time: 970 * ms}},
-		{"managed movetime", usi.GoParams{MoveTime: 100 * ms}, minishogi.Sente, true, Limits{Time: 70 * ms}},
+		{"managed byoyomi", usi.GoParams{Byoyomi: 1000 * ms}, minishogi.Gote, true, mcts.Limits{Time: 970 * ms}},
+		{"managed movetime", usi.GoParams{MoveTime: 100 * ms}, minishogi.Sente, true, mcts.Limits{Time: 70 * ms}},
 	} {
 		if got := TimeBudget(c.p, c.stm, margin, c.manage); !reflect.DeepEqual(got, c.want) {
 			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
@@ -320,7 +320,7 @@ func TestTimeBudget(t *testing.T) {
 func TestTreeReuse(t *testing.T) {
 	p := newTestPlayer(t, 1, 5)
 	g := minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{})
-	d, err := p.Think(context.Background(), g, Limits{Playouts: 4000})
+	d, err := p.Think(context.Background(), g, mcts.Limits{Playouts: 4000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func TestTreeReuse(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	next, err := p.Think(context.Background(), g, Limits{Playouts: 100})
+	next, err := p.Think(context.Background(), g, mcts.Limits{Playouts: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,11 +351,11 @@ func TestFullPoolStartsAfresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{})
-	d, err := p.Think(context.Background(), g, Limits{Playouts: 100000})
+	d, err := p.Think(context.Background(), g, mcts.Limits{Playouts: 100000})
 	if err != nil || d.Stop != mcts.StopPoolFull {
 		t.Fatalf("stop %v, error %v; want a full pool", d.Stop, err)
 	}
-	again, err := p.Think(context.Background(), g, Limits{Playouts: 300})
+	again, err := p.Think(context.Background(), g, mcts.Limits{Playouts: 300})
 	if err != nil || again.Playouts != 300 {
 		t.Errorf("second search: %d playouts, stop %v, error %v; want 300", again.Playouts, again.Stop, err)
 	}

@@ -80,7 +80,7 @@ func BenchmarkPlayoutsPolicy(b *testing.B) {
 			for done := 0; done < b.N; {
 				n := min(b.N-done, chunk)
 				p.searcher.Reset()
-				d, err := p.Think(context.Background(), start, Limits{Playouts: int64(n)})
+				d, err := p.Think(context.Background(), start, mcts.Limits{Playouts: int64(n)})
 				if err != nil {
 					b.Fatal(err)
 				}

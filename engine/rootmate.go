@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/retro"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -25,7 +26,7 @@ type tsumeSearch = retro.MateSearch[minishogi.Position, minishogi.Move, minishog
 
 // rootMate looks for a mate from the root of game within lim's share. It returns the mate's
 // first move and length, or found false when it found none within the budget or the limit.
-func (p *Player) rootMate(game *Game, lim Limits) (m minishogi.Move, plies int, found bool, err error) {
+func (p *Player) rootMate(game *Game, lim mcts.Limits) (m minishogi.Move, plies int, found bool, err error) {
 	if p.cfg.RootMate == 0 || (lim.Playouts == 0 && lim.Time == 0) {
 		return 0, 0, false, nil
 	}

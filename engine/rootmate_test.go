@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/retro"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -26,7 +27,7 @@ func TestRootMate(t *testing.T) {
 		for _, pos := range suite {
 			p.NewGame(1)
 			g := minishogi.NewGame(pos, minishogi.GameOptions{})
-			d, err := p.Think(context.Background(), g, Limits{Playouts: 20000})
+			d, err := p.Think(context.Background(), g, mcts.Limits{Playouts: 20000})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -66,7 +67,7 @@ func TestRootMateReproducible(t *testing.T) {
 		g := minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{MaxPlies: 80})
 		var moves []minishogi.Move
 		for !g.Result().Over() {
-			d, err := p.Think(context.Background(), g, Limits{Playouts: 300})
+			d, err := p.Think(context.Background(), g, mcts.Limits{Playouts: 300})
 			if err != nil {
 				t.Fatal(err)
 			}

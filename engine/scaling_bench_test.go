@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -58,7 +59,7 @@ func BenchmarkRealSearch(b *testing.B) {
 	}
 	search := func(p *Player, g *minishogi.Game) {
 		p.searcher.Reset()
-		d, err := p.Think(context.Background(), g, Limits{Playouts: realSearchPlayouts})
+		d, err := p.Think(context.Background(), g, mcts.Limits{Playouts: realSearchPlayouts})
 		if err != nil {
 			b.Error(err)
 			return

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/retro"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/usi"
@@ -97,22 +98,7 @@ func startFSFSearch(t *testing.T) *fsfSearch {
 			return nil
 		}
 	}
-	ctx := context.Background()
-	c, err := usi.Start(ctx, []string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if _, err := c.Handshake(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.SetOption("UCI_Variant", "minishogi"); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.SetUpReady(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return &fsfSearch{c}
+	return &fsfSearch{StartFairyStockfishAt(t, path)}
 }
 
 // score is fairy-stockfish's last info line with a score that is not a bound, after a
@@ -168,7 +154,7 @@ func TestTacticsSuite(t *testing.T) {
 			for _, pos := range suite[n] {
 				p.NewGame(1)
 				g := minishogi.NewGame(pos, minishogi.GameOptions{})
-				d, err := p.Think(context.Background(), g, Limits{Playouts: *tacticsPlayouts})
+				d, err := p.Think(context.Background(), g, mcts.Limits{Playouts: *tacticsPlayouts})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -193,4 +179,26 @@ func TestTacticsSuite(t *testing.T) {
 	if solved["default"] < solved[configs[1].name] {
 		t.Errorf("the defaults solve %d positions, the old settings %d", solved["default"], solved[configs[1].name])
 	}
+}
+
+// StartFairyStockfishAt (for the tests of engine and engine_test) starts the Fairy-Stockfish at path set to minishogi; the first
+// isready waits as long as a start may take (usi.Client.SetUpReady).
+func StartFairyStockfishAt(t *testing.T, path string) *usi.Client {
+	t.Helper()
+	ctx := context.Background()
+	c, err := usi.Start(ctx, []string{path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	if _, err := c.Handshake(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetOption("UCI_Variant", "minishogi"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.SetUpReady(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

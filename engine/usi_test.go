@@ -23,8 +23,8 @@ import (
 	"github.com/shogilab/shogilab/engine/nnue"
 	"github.com/shogilab/shogilab/internal/bounded/boundedtest"
 	"github.com/shogilab/shogilab/internal/fsftest"
+	"github.com/shogilab/shogilab/internal/sysmem"
 	"github.com/shogilab/shogilab/rules/minishogi"
-	"github.com/shogilab/shogilab/solver"
 	"github.com/shogilab/shogilab/usi"
 )
 
@@ -650,7 +650,7 @@ func TestUSISoak(t *testing.T) {
 	peak = max(peak, last)
 	t.Logf("%d games, %d commands in %.1f s: %.0f commands/s; heap after GC %.1f MiB at game %d, %.1f MiB at the end, peak %.1f MiB; peak resident memory of the test process %.1f MiB",
 		games, commands, elapsed.Seconds(), float64(commands)/elapsed.Seconds(), float64(first)/(1<<20), games/10, float64(last)/(1<<20), float64(peak)/(1<<20),
-		float64(solver.PeakRSS())/(1<<20))
+		float64(sysmem.PeakRSS())/(1<<20))
 	if last > first+1<<20 {
 		t.Errorf("the heap grew from %.1f to %.1f MiB over the games", float64(first)/(1<<20), float64(last)/(1<<20))
 	}
@@ -708,22 +708,7 @@ func TestUSIPlaysTheWinAtOnce(t *testing.T) {
 // startFairyStockfish starts Fairy-Stockfish set to minishogi, the independent judge.
 func startFairyStockfish(t *testing.T) *usi.Client {
 	t.Helper()
-	ctx := context.Background()
-	c, err := usi.Start(ctx, []string{fsftest.Path(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if _, err := c.Handshake(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.SetOption("UCI_Variant", "minishogi"); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.IsReady(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return c
+	return engine.StartFairyStockfishAt(t, fsftest.Path(t))
 }
 
 // TestUSIEvalFileBounded: setoption EvalFile refuses what it cannot load at once, with one

@@ -19,7 +19,7 @@
 // Limits bound a search by playouts, by time, or not at all (the search then
 // runs until ctx is cancelled or Stop is called, as USI's "go infinite"
 // needs). Limits.OnInfo receives periodic snapshots (playouts, nodes, depth,
-// PV, value, proof) for USI info lines. The Result holds the move to play,
+// PV, value, proof) for USI info lines. The SearchResult holds the move to play,
 // every root move's visits, value, prior and proof, and why the search
 // stopped.
 //
@@ -69,7 +69,7 @@
 // Info maps onto an info line: depth Depth, seldepth SelDepth, nodes
 // Playouts, nps PlayoutsPerSecond, pv PV, and score mate ±Proof.Plies when
 // the root is proven (negative for a loss), else a cp score from Value.
-// "bestmove resign" is right exactly when Result.Proof.Outcome is outcome.Loss. A hash
+// "bestmove resign" is right exactly when SearchResult.Proof.Outcome is outcome.Loss. A hash
 // size of H MiB is MaxNodes = H<<20 / NodeBytes. Search returns as soon as
 // the root is proven, even without limits; under "go infinite" the engine
 // holds the bestmove until "stop".

@@ -19,7 +19,7 @@ func newSearcher(t testing.TB, cfg Config, eval func() Evaluator) *Searcher {
 func rollouts() Evaluator { return NewRolloutEvaluator(100) }
 func uniform() Evaluator  { return UniformEvaluator{} }
 
-func search(t testing.TB, s *Searcher, g Game, lim Limits) Result {
+func search(t testing.TB, s *Searcher, g Game, lim Limits) SearchResult {
 	t.Helper()
 	res, err := s.Search(context.Background(), g, lim)
 	if err != nil {

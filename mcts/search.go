@@ -107,8 +107,8 @@ type ChildStats struct {
 	Proof  Proof   // the proven result of playing Move, for the side to move at the root
 }
 
-// Result is the outcome of a search.
-type Result struct {
+// SearchResult is the outcome of a search.
+type SearchResult struct {
 	Info
 	Best Move         // the move to play
 	Root []ChildStats // every legal root move, in the game's LegalMoves order
@@ -368,7 +368,7 @@ func (s *Searcher) findDescendant(hash uint64) ([]Move, bool) {
 //
 // With Threads = 1, a fixed Seed and a playout budget, the same sequence of
 // calls gives the same results every time.
-func (s *Searcher) Search(ctx context.Context, g Game, lim Limits) (Result, error) {
+func (s *Searcher) Search(ctx context.Context, g Game, lim Limits) (SearchResult, error) {
 	// Clear the stop flag before the search counts as running, so that a
 	// Stop from now on is not lost.
 	s.stop.Store(false)
@@ -379,13 +379,13 @@ func (s *Searcher) Search(ctx context.Context, g Game, lim Limits) (Result, erro
 	defer s.running.Store(false)
 	defer s.releaseChunks()
 	if over, _ := g.Outcome(); over {
-		return Result{}, errors.New("mcts: search: the game is already over")
+		return SearchResult{}, errors.New("mcts: search: the game is already over")
 	}
 	if lim.Playouts < 0 || lim.Time < 0 || lim.MaxTime < 0 {
-		return Result{}, fmt.Errorf("mcts: search: negative limit (playouts %d, time %v, max time %v)", lim.Playouts, lim.Time, lim.MaxTime)
+		return SearchResult{}, fmt.Errorf("mcts: search: negative limit (playouts %d, time %v, max time %v)", lim.Playouts, lim.Time, lim.MaxTime)
 	}
 	if lim.MaxTime > 0 && lim.Time == 0 {
-		return Result{}, fmt.Errorf("mcts: search: max time %v without a time to aim at", lim.MaxTime)
+		return SearchResult{}, fmt.Errorf("mcts: search: max time %v without a time to aim at", lim.MaxTime)
 	}
 	s.started = lim.Start
 	if s.started.IsZero() {
@@ -410,7 +410,7 @@ func (s *Searcher) Search(ctx context.Context, g Game, lim Limits) (Result, erro
 	s.gumbel = gumbelRoot{}
 	s.attach(g)
 	if err := s.prepareRoot(!gumbel && !lim.NoNoise); err != nil {
-		return Result{}, err
+		return SearchResult{}, err
 	}
 	s.forced = !gumbel && !lim.NoNoise && s.cfg.DirichletEpsilon > 0 && s.cfg.ForcedPlayouts > 0
 	if gumbel {
@@ -573,8 +573,8 @@ func (s *Searcher) info() Info {
 	return in
 }
 
-func (s *Searcher) result(ply int) Result {
-	res := Result{Info: s.info(), Stop: StopReason(s.reason.Load())}
+func (s *Searcher) result(ply int) SearchResult {
+	res := SearchResult{Info: s.info(), Stop: StopReason(s.reason.Load())}
 	root := &s.pool.nodes[0]
 	first, count := root.children, metaChildren(root.meta.Load())
 	for c := first; c < first+count; c++ {

@@ -19,16 +19,16 @@ import (
 
 // selfPlay plays tic-tac-toe from the empty board with one searcher for
 // both sides, reusing the tree, and returns every search result.
-func selfPlay(t *testing.T, cfg Config, playouts int64) ([]Result, *ticTacToe) {
+func selfPlay(t *testing.T, cfg Config, playouts int64) ([]SearchResult, *ticTacToe) {
 	t.Helper()
 	return selfPlayWith(t, newSearcher(t, cfg, rollouts), playouts)
 }
 
 // selfPlayWith is selfPlay with a given searcher.
-func selfPlayWith(t *testing.T, s *Searcher, playouts int64) ([]Result, *ticTacToe) {
+func selfPlayWith(t *testing.T, s *Searcher, playouts int64) ([]SearchResult, *ticTacToe) {
 	t.Helper()
 	g := newTicTacToe(".........")
-	var results []Result
+	var results []SearchResult
 	for ply := 0; ; ply++ {
 		if over, _ := g.Outcome(); over {
 			return results, g
@@ -61,8 +61,8 @@ func TestTicTacToeSelfPlayIsPerfect(t *testing.T) {
 	}
 }
 
-func withoutTimes(rs []Result) []Result {
-	out := append([]Result(nil), rs...)
+func withoutTimes(rs []SearchResult) []SearchResult {
+	out := append([]SearchResult(nil), rs...)
 	for i := range out {
 		out[i].Elapsed = 0
 	}
@@ -456,12 +456,14 @@ func TestConfigValidate(t *testing.T) {
 		{"TemperaturePlies", func(c *Config) { c.TemperaturePlies = -1 }},
 		{"Temperature", func(c *Config) { c.TemperaturePlies, c.Temperature = 8, 0 }},
 	} {
-		cfg := testConfig()
-		c.change(&cfg)
-		_, err := NewSearcher(cfg, uniform)
-		if err == nil || !strings.HasPrefix(err.Error(), "mcts: config: "+c.field+" is ") {
-			t.Errorf("%s: error %v", c.field, err)
-		}
+		t.Run(c.field, func(t *testing.T) {
+			cfg := testConfig()
+			c.change(&cfg)
+			_, err := NewSearcher(cfg, uniform)
+			if err == nil || !strings.HasPrefix(err.Error(), "mcts: config: "+c.field+" is ") {
+				t.Errorf("error %v", err)
+			}
+		})
 	}
 	if err := DefaultConfig().Validate(); err != nil {
 		t.Errorf("defaults: %v", err)

@@ -72,7 +72,9 @@ type Reader struct {
 	requireNewline bool
 	fields         Fields
 	workers        int
-	ctx            context.Context // nil: never cancelled
+	keep           func(*Game) bool  // nil: every game
+	check          func(*Game) error // nil: none
+	ctx            context.Context   // nil: never cancelled
 
 	started bool
 	order   chan *job     // jobs in file order, for Read
@@ -87,6 +89,7 @@ type Reader struct {
 	line    int // the line of the last record returned
 	base    int // lines of the current file before cur
 	skipped int
+	dropped int   // games keep dropped
 	err     error // sticky
 }
 
@@ -121,6 +124,22 @@ func WithFields(f Fields) ReaderOption {
 // to end with the process, and Close does not wait for it.
 func WithContext(ctx context.Context) ReaderOption {
 	return func(r *Reader) { r.ctx = ctx }
+}
+
+// Select makes the reader hand out only the games keep returns true for; keep runs on the
+// decoding goroutines, several at once (so it must be safe for that), and Dropped counts the
+// others. A filter that reads a field needs it among the fields read (WithFields).
+func Select(keep func(*Game) bool) ReaderOption {
+	return func(r *Reader) { r.keep = keep }
+}
+
+// Check runs check on every game kept, on the decoding goroutines (so it must be safe to
+// call from several at once), before Read hands the game out: a game check rejects is
+// returned by Read together with check's error, unchanged, and reading goes on after it. A
+// replay of the moves with the rules (analysis/selection.CheckMoves) is the use: it costs
+// more than decoding.
+func Check(check func(*Game) error) ReaderOption {
+	return func(r *Reader) { r.check = check }
 }
 
 // Workers sets the number of goroutines that decode; the default is
@@ -167,9 +186,11 @@ type job struct {
 
 // result is one line's outcome: a game or a bad record.
 type result struct {
-	line int // 1-based within the chunk
-	game *Game
-	err  error
+	line    int // 1-based within the chunk
+	game    *Game
+	err     error
+	checked error // Check's verdict on game
+	dropped bool  // Select dropped game
 }
 
 type chunkStatus int
@@ -214,7 +235,8 @@ func (r *Reader) putBuf(b []byte) {
 	}
 }
 
-// Read returns the next game, or io.EOF after the last file.
+// Read returns the next game, or io.EOF after the last file. A game that Check rejects comes
+// with Check's error (both results not nil); any other error ends the reading.
 func (r *Reader) Read() (*Game, error) {
 	if !r.started {
 		r.start()
@@ -231,8 +253,12 @@ func (r *Reader) Read() (*Game, error) {
 		res := r.cur.out[r.next]
 		r.next++
 		r.line = r.base + res.line
+		if res.dropped {
+			r.dropped++
+			continue
+		}
 		if res.err == nil {
-			return res.game, nil
+			return res.game, res.checked
 		}
 		var f *fatal
 		if errors.As(res.err, &f) {
@@ -358,6 +384,9 @@ func (r *Reader) Position() (file string, line int) { return r.name, r.line }
 
 // Skipped is the number of bad records skipped so far (with SkipInvalid).
 func (r *Reader) Skipped() int { return r.skipped }
+
+// Dropped is the number of games Select dropped so far.
+func (r *Reader) Dropped() int { return r.dropped }
 
 // Close stops the reading ahead and closes the file being read, if any.
 func (r *Reader) Close() error {
@@ -633,7 +662,13 @@ func (r *Reader) decodeChunk(dec *decoder, j *job) {
 				j.out = append(j.out, result{line: line, err: err})
 				continue
 			}
-			j.out = append(j.out, result{line: line, game: g})
+			res := result{line: line, game: g}
+			if r.keep != nil && !r.keep(g) {
+				res.game, res.dropped = nil, true
+			} else if r.check != nil {
+				res.checked = r.check(g)
+			}
+			j.out = append(j.out, res)
 			continue
 		}
 		j.out = append(j.out, result{line: line, err: errors.New("partial record without a newline (the file was cut off, as a killed run leaves it)")})

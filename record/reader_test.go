@@ -182,3 +182,47 @@ func TestReaderCloseEarly(t *testing.T) {
 		t.Error("Read after Close gave a game")
 	}
 }
+
+// TestReaderSelectCheck reads ten games, plain and gzip, keeping the even ids (Select) and
+// rejecting id 4 (Check): ids 0, 2, 4, 6 and 8 come back in order, 4 with the check's error
+// and reading going on after it, and the five odd ids are counted as dropped.
+func TestReaderSelectCheck(t *testing.T) {
+	dir := t.TempDir()
+	errFour := errors.New("four")
+	for _, gz := range []bool{false, true} {
+		t.Run(fmt.Sprintf("gzip=%v", gz), func(t *testing.T) {
+			path := filepath.Join(dir, "g.jsonl")
+			if gz {
+				path += ".gz"
+			}
+			writeFile(t, path, gz, seq(0, 10)...)
+			r := NewReader([]string{path}, Workers(2),
+				Select(func(g *Game) bool { return g.ID%2 == 0 }),
+				Check(func(g *Game) error {
+					if g.ID == 4 {
+						return errFour
+					}
+					return nil
+				}))
+			defer r.Close()
+			var ids []int
+			for {
+				g, err := r.Read()
+				if err == io.EOF {
+					break
+				}
+				if g == nil {
+					t.Fatal(err)
+				}
+				if (g.ID == 4) != (err == errFour) {
+					t.Errorf("game %d came with error %v", g.ID, err)
+				}
+				ids = append(ids, g.ID)
+			}
+			sameIDs(t, "kept", ids, []int{0, 2, 4, 6, 8})
+			if r.Dropped() != 5 {
+				t.Errorf("Dropped %d, want the 5 odd ids", r.Dropped())
+			}
+		})
+	}
+}

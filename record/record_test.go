@@ -123,20 +123,22 @@ func TestInvalidRecords(t *testing.T) {
 		{"repetition wrong loser", func(m map[string]any) { m["termination"], m["result"] = "repetition", "gote" }, false, "means sente"},
 	}
 	for _, tc := range tests {
-		line := edit(t, tc.edit)
-		_, err := ParseLine(line)
-		if err == nil {
-			t.Errorf("%s: ParseLine accepted %s", tc.name, line)
-		} else if !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: error %q lacks %q", tc.name, err, tc.want)
-		}
-		serr := schemaValid(t, sch, line)
-		if tc.schema && serr == nil {
-			t.Errorf("%s: the schema accepted %s", tc.name, line)
-		}
-		if !tc.schema && serr != nil {
-			t.Errorf("%s: the schema rejects what only the package should: %v", tc.name, serr)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			line := edit(t, tc.edit)
+			_, err := ParseLine(line)
+			if err == nil {
+				t.Errorf("ParseLine accepted %s", line)
+			} else if !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %q lacks %q", err, tc.want)
+			}
+			serr := schemaValid(t, sch, line)
+			if tc.schema && serr == nil {
+				t.Errorf("the schema accepted %s", line)
+			}
+			if !tc.schema && serr != nil {
+				t.Errorf("the schema rejects what only the package should: %v", serr)
+			}
+		})
 	}
 	// The base itself is valid, so each case fails for its own edit.
 	if _, err := ParseLine([]byte(baseRecord)); err != nil {

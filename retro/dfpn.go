@@ -9,7 +9,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
-	"unsafe"
 )
 
 // MoveRules is a game seen move by move, as a mate search and a proof checker need it. A
@@ -508,4 +507,4 @@ func saturatingAdd(a, b uint32) uint32 {
 
 // EntryBytes returns the memory of one table entry: a memory budget divided by it gives the
 // maxEntries of NewMateSearch.
-func (ms *MateSearch[S, M, K]) EntryBytes() int { return int(unsafe.Sizeof(entry[K]{})) }
+func (ms *MateSearch[S, M, K]) EntryBytes() int { return EntryBytes[K]() }

@@ -13,7 +13,7 @@
 //	run := &selfplay.Run{
 //		Match: selfplay.Match{A: a, B: b, Openings: openings,
 //			Rules: minishogi.GameOptions{MaxPlies: 256}, Seed: 1, Version: selfplay.Version()},
-//		Games: 1000, Parallel: 2, Shard: selfplay.Shard{Index: 0, Count: 4}, OutDir: "out",
+//		Games: 1000, Parallel: 2, Shard: shard.Shard{Index: 0, Count: 4}, OutDir: "out",
 //	}
 //	sum, err := run.Execute(ctx)                      // out/games-0-of-4.jsonl
 //	selfplay.Merge(ctx, paths, "all.jsonl", 1000)     // fails on a missing or duplicate id
@@ -55,14 +55,14 @@
 // timing fields (started_at, seconds, stats[].ms).
 //
 // Sharding. Shard i of n plays the contiguous block of ids Shard.IDs gives
-// and writes its own file, games-I-of-N.jsonl; ShardFromEnv reads the shard
+// and writes its own file, games-I-of-N.jsonl; shard.FromEnv (internal/shard) reads the shard
 // from a Slurm job array or a Kubernetes Indexed Job.
 //
 // Crash safety. Each record is written with one write call as its game ends
 // (record.Writer), so a killed run leaves whole records and at most one
 // partial line. In the Parquet format (Run.Format) the records go
 // the same way to a journal, which becomes the shard's games and positions
-// tables (package dataset) when its last game is written. Execute on the same directory keeps the whole records,
+// tables (package record/table) when its last game is written. Execute on the same directory keeps the whole records,
 // cuts the partial line and plays only the missing ids; a file from another
 // run (other seed, shard, players, starts, rules or version: the records store
 // the run's configuration) is refused, naming the setting, unless

@@ -7,6 +7,7 @@ import (
 
 	"github.com/shogilab/shogilab/internal/fsftest"
 	"github.com/shogilab/shogilab/internal/recordtest"
+	"github.com/shogilab/shogilab/internal/shard"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -34,7 +35,7 @@ func TestUSIEngineFreshEachGame(t *testing.T) {
 	whole := recordtest.ReadSorted(t, execute(t, &Run{Match: m, Games: games, OutDir: together}).Path)
 	alone := t.TempDir()
 	for i := range games {
-		path := execute(t, &Run{Match: m, Games: games, Shard: Shard{i, games}, OutDir: alone}).Path
+		path := execute(t, &Run{Match: m, Games: games, Shard: shard.Shard{Index: i, Count: games}, OutDir: alone}).Path
 		g := recordtest.ReadSorted(t, path)
 		if len(g) != 1 || g[0].ID != whole[i].ID {
 			t.Fatalf("shard %d holds %d games", i, len(g))

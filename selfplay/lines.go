@@ -4,8 +4,8 @@ import (
 	"context"
 	"io"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 )
 
 // eachRecord calls fn with every record of a finished record file, plain
@@ -15,11 +15,11 @@ import (
 // last line without its newline is an error. Bad records, and fn's errors,
 // are *record.LineError.
 //
-// Parquet games tables are read too (dataset.Reader); their "lines" are rows.
+// Parquet games tables are read too (table.Reader); their "lines" are rows.
 // Once ctx is cancelled it returns ctx's error (wrapped), also while a file
 // sends nothing.
 func eachRecord(ctx context.Context, path string, fn func(line int, g *record.Game) error) error {
-	r := dataset.NewReader([]string{path}, dataset.Options{RequireNewline: true, Context: ctx})
+	r := table.NewReader([]string{path}, table.Options{RequireNewline: true, Context: ctx})
 	defer r.Close()
 	for {
 		g, err := r.Read()

@@ -80,9 +80,9 @@ func newMCTSPlayer(s PlayerSpec, seed uint64, pool *EnginePool) (Player, error) 
 // whole: MoveOverhead is the allowance for talking USI, which an engine in
 // the same process does not, and for a clock, which the match keeps
 // strictly (engine.TimeBudget holds it back there).
-func (m *mctsPlayer) limits(lim usi.GoParams, stm minishogi.Color) engine.Limits {
+func (m *mctsPlayer) limits(lim usi.GoParams, stm minishogi.Color) mcts.Limits {
 	if lim.MoveTime > 0 {
-		return engine.Limits{Time: lim.MoveTime, Playouts: lim.Nodes, Start: lim.Start}
+		return mcts.Limits{Time: lim.MoveTime, Playouts: lim.Nodes, Start: lim.Start}
 	}
 	return engine.TimeBudget(lim, stm, m.margin, m.manage)
 }

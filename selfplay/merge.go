@@ -9,9 +9,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 )
 
 // MergeSummary is what Merge wrote.
@@ -36,7 +36,7 @@ func Merge(ctx context.Context, paths []string, out string, games int) (MergeSum
 	if len(paths) == 0 {
 		return sum, fmt.Errorf("selfplay: merge: no input files")
 	}
-	if dataset.IsParquet(out) {
+	if table.IsParquet(out) {
 		return sum, fmt.Errorf("selfplay: merge: %s: merge writes record files; make Parquet tables of the merged file with selfplay export --format parquet", out)
 	}
 	if outInfo, err := os.Stat(out); err == nil {

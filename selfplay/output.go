@@ -8,8 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/shogilab/shogilab/dataset"
+	"github.com/shogilab/shogilab/internal/shard"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 )
 
 // output is where a shard's games go. The games are appended, one write
@@ -23,8 +24,8 @@ type output struct {
 	journal string
 }
 
-func newOutput(dir string, s Shard, f Format) output {
-	o := output{format: f, path: filepath.Join(dir, s.FileName(f))}
+func newOutput(dir string, s shard.Shard, f Format) output {
+	o := output{format: f, path: filepath.Join(dir, s.FileName(string(f)))}
 	o.journal = o.path
 	if f == Parquet {
 		o.journal = strings.TrimSuffix(o.path, ".parquet") + ".journal.jsonl"
@@ -41,7 +42,7 @@ func (o output) finished(r *Run, lo, hi int) (int, bool, error) {
 	if o.format != Parquet || !fileExists(o.path) {
 		return 0, false, nil
 	}
-	rd := dataset.NewReader([]string{o.path}, dataset.Options{Fields: record.AllFields &^ record.FieldStats})
+	rd := table.NewReader([]string{o.path}, table.Options{Fields: record.AllFields &^ record.FieldStats})
 	defer rd.Close()
 	n := 0
 	for {
@@ -74,7 +75,7 @@ func (o output) finish() error {
 	if o.format != Parquet {
 		return nil
 	}
-	if _, err := dataset.Convert(context.Background(), []string{o.journal}, o.path, dataset.PositionsPath(o.path), SettingColumns()...); err != nil {
+	if _, err := table.Convert(context.Background(), []string{o.journal}, o.path, table.PositionsPath(o.path), SettingColumns()...); err != nil {
 		return fmt.Errorf("selfplay: %w", err)
 	}
 	if err := os.Remove(o.journal); err != nil {

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/engine"
 	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/usi"
 )
@@ -367,25 +367,25 @@ func (s PlayerSpec) Record() record.Player {
 }
 
 // SettingColumns are the typed columns of the engine's settings in a games
-// table (dataset.Create): one per setting a player spec may set, in the
+// table (table.Create): one per setting a player spec may set, in the
 // table's order, named by its config key (engine.Setting.Key), of its type
 // (a choice is text, as a record's config keeps it).
-func SettingColumns() []dataset.SettingColumn {
-	var cols []dataset.SettingColumn
+func SettingColumns() []table.SettingColumn {
+	var cols []table.SettingColumn
 	for _, s := range engine.AllSettings() {
 		if s.PerGame {
 			continue
 		}
-		kind := dataset.SettingText
+		kind := table.SettingText
 		switch s.Kind {
 		case engine.Int:
-			kind = dataset.SettingInt
+			kind = table.SettingInt
 		case engine.Float:
-			kind = dataset.SettingFloat
+			kind = table.SettingFloat
 		case engine.Check:
-			kind = dataset.SettingBool
+			kind = table.SettingBool
 		}
-		cols = append(cols, dataset.SettingColumn{Key: s.Key(), Kind: kind})
+		cols = append(cols, table.SettingColumn{Key: s.Key(), Kind: kind})
 	}
 	return cols
 }

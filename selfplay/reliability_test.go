@@ -11,6 +11,7 @@ import (
 
 	"github.com/shogilab/shogilab/engine"
 	"github.com/shogilab/shogilab/internal/recordtest"
+	"github.com/shogilab/shogilab/internal/shard"
 	"github.com/shogilab/shogilab/record"
 )
 
@@ -45,12 +46,12 @@ func TestSecondRunOnShardRefused(t *testing.T) {
 	if err := <-result; err != nil {
 		t.Fatal(err)
 	}
-	games := recordtest.ReadSorted(t, filepath.Join(dir, Whole.FileName(JSONL)))
+	games := recordtest.ReadSorted(t, filepath.Join(dir, shard.Whole.FileName(string(JSONL))))
 	if len(games) != 4 {
 		t.Errorf("%d games in the file, want 4", len(games))
 	}
 	// Another shard of the same run shares the directory and is not blocked.
-	execute(t, &Run{Match: testMatch(t, "random"), Games: 4, Shard: Shard{1, 2}, OutDir: dir})
+	execute(t, &Run{Match: testMatch(t, "random"), Games: 4, Shard: shard.Shard{Index: 1, Count: 2}, OutDir: dir})
 	// A finished run leaves no lock file (.games-0-of-1.jsonl.lock) behind.
 	if locks, _ := filepath.Glob(filepath.Join(dir, ".*.lock")); len(locks) != 0 {
 		t.Errorf("lock files left after the runs ended: %v", locks)
@@ -148,8 +149,8 @@ func TestResumeRefusesOtherSettings(t *testing.T) {
 func TestMergeRefusesItsOwnInput(t *testing.T) {
 	dir := t.TempDir()
 	m := testMatch(t, "random")
-	a := execute(t, &Run{Match: m, Games: 4, Shard: Shard{0, 2}, OutDir: dir}).Path
-	b := execute(t, &Run{Match: m, Games: 4, Shard: Shard{1, 2}, OutDir: dir}).Path
+	a := execute(t, &Run{Match: m, Games: 4, Shard: shard.Shard{Index: 0, Count: 2}, OutDir: dir}).Path
+	b := execute(t, &Run{Match: m, Games: 4, Shard: shard.Shard{Index: 1, Count: 2}, OutDir: dir}).Path
 	before, _ := os.ReadFile(a)
 	// The same file by another name.
 	if _, err := Merge(context.Background(), []string{a, b}, filepath.Join(dir, ".", filepath.Base(a)), 4); err == nil || !strings.Contains(err.Error(), "also an input") {

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/shogilab/shogilab/internal/shard"
 	"github.com/shogilab/shogilab/internal/sysmem"
 	"github.com/shogilab/shogilab/record"
 )
@@ -20,11 +21,11 @@ import (
 // Run is one self-play run, or one shard of it.
 type Run struct {
 	Match
-	Games    int    // games in the whole run (all shards)
-	Parallel int    // games played at once; 0 means 1
-	Shard    Shard  // the part this process plays; the zero Shard means Whole
-	OutDir   string // where the shard's record file goes (created if missing)
-	Format   Format // of the shard's file; the zero Format means JSONL
+	Games    int         // games in the whole run (all shards)
+	Parallel int         // games played at once; 0 means 1
+	Shard    shard.Shard // the part this process plays; the zero Shard means Whole
+	OutDir   string      // where the shard's record file goes (created if missing)
+	Format   Format      // of the shard's file; the zero Format means JSONL
 	// AllowChanges lets a resume add games of a configuration that differs
 	// from the kept games' (the resume refuses by default, naming the setting).
 	AllowChanges bool
@@ -54,7 +55,7 @@ type Progress struct {
 // Summary is what Execute did.
 type Summary struct {
 	Path        string // the shard's record file (for Parquet, its games table)
-	Shard       Shard
+	Shard       shard.Shard
 	Total       int // the shard's games
 	Kept        int // games already in the file (a resumed run)
 	Played      int // games played and written by this call
@@ -87,9 +88,9 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 	if err := r.Match.Validate(); err != nil {
 		return Summary{}, err
 	}
-	shard := r.Shard
-	if shard == (Shard{}) {
-		shard = Whole
+	part := r.Shard
+	if part == (shard.Shard{}) {
+		part = shard.Whole
 	}
 	if r.Games < 0 {
 		return Summary{}, fmt.Errorf("selfplay: %d games", r.Games)
@@ -97,19 +98,19 @@ func (r *Run) Execute(ctx context.Context) (Summary, error) {
 	if err := r.checkMemory(); err != nil {
 		return Summary{}, err
 	}
-	lo, hi := shard.IDs(r.Games)
+	lo, hi := part.IDs(r.Games)
 	format := r.Format
 	if format == "" {
 		format = JSONL
 	}
-	out := newOutput(r.OutDir, shard, format)
-	sum := Summary{Shard: shard, Total: hi - lo, Path: out.path}
+	out := newOutput(r.OutDir, part, format)
+	sum := Summary{Shard: part, Total: hi - lo, Path: out.path}
 
 	if err := os.MkdirAll(r.OutDir, 0o755); err != nil {
 		return sum, fmt.Errorf("selfplay: output directory: %w", err)
 	}
 	for _, f := range Formats {
-		if other := filepath.Join(r.OutDir, shard.FileName(f)); f != format && fileExists(other) {
+		if other := filepath.Join(r.OutDir, part.FileName(string(f))); f != format && fileExists(other) {
 			return sum, fmt.Errorf("selfplay: %s exists: that run was made with --format %s; use the same format or another --out", other, f)
 		}
 	}

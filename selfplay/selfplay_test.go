@@ -14,6 +14,7 @@ import (
 
 	"github.com/shogilab/shogilab/internal/bounded/boundedtest"
 	"github.com/shogilab/shogilab/internal/recordtest"
+	"github.com/shogilab/shogilab/internal/shard"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/usi"
@@ -42,87 +43,6 @@ func TestGameSeedsDiffer(t *testing.T) {
 				t.Fatalf("GameSeed(%d, %d) = GameSeed of %s", base, id, prev)
 			}
 			seen[s] = fmt.Sprint(base, id)
-		}
-	}
-}
-
-func TestShardIDs(t *testing.T) {
-	// Hand-derived: 10 games in 3 shards.
-	want := [][2]int{{0, 3}, {3, 6}, {6, 10}}
-	for i, w := range want {
-		if lo, hi := (Shard{i, 3}).IDs(10); lo != w[0] || hi != w[1] {
-			t.Errorf("shard %d/3 of 10: [%d, %d), want [%d, %d)", i, lo, hi, w[0], w[1])
-		}
-	}
-	// Every id exactly once, blocks within one game of each other.
-	for games := range 40 {
-		for n := 1; n <= 7; n++ {
-			count := make([]int, games)
-			small, big := games, 0
-			for i := range n {
-				lo, hi := (Shard{i, n}).IDs(games)
-				small, big = min(small, hi-lo), max(big, hi-lo)
-				for id := lo; id < hi; id++ {
-					count[id]++
-				}
-			}
-			for id, c := range count {
-				if c != 1 {
-					t.Fatalf("%d games in %d shards: id %d played %d times", games, n, id, c)
-				}
-			}
-			if big-small > 1 {
-				t.Fatalf("%d games in %d shards: blocks of %d and %d", games, n, small, big)
-			}
-		}
-	}
-}
-
-func TestParseShard(t *testing.T) {
-	if s, err := ParseShard("2/5"); err != nil || s != (Shard{2, 5}) {
-		t.Errorf("ParseShard(2/5) = %v, %v", s, err)
-	}
-	for _, bad := range []string{"", "3", "5/5", "-1/2", "1/0", "a/b", "1/2/3"} {
-		if _, err := ParseShard(bad); err == nil {
-			t.Errorf("ParseShard(%q) accepted", bad)
-		}
-	}
-}
-
-func TestShardFromEnv(t *testing.T) {
-	tests := []struct {
-		env     map[string]string
-		kube    int
-		want    Shard
-		ok      bool
-		wantErr string
-	}{
-		{env: nil, ok: false},
-		// sbatch --array=0-3: task ids 0..3 are shards 0..3 of 4 (sbatch(1) sets
-		// SLURM_ARRAY_TASK_MIN 0, _MAX 3, _COUNT 4).
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "3"}, want: Shard{2, 4}, ok: true},
-		// The same task resubmitted alone (sbatch --array=2): MIN = MAX = 2, COUNT 1. It
-		// stays shard 2 of 4 with --shards 4, and is refused without it (not shard 0 of 1).
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "1", "SLURM_ARRAY_TASK_MIN": "2", "SLURM_ARRAY_TASK_MAX": "2"}, kube: 4, want: Shard{2, 4}, ok: true},
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "2", "SLURM_ARRAY_TASK_COUNT": "1", "SLURM_ARRAY_TASK_MIN": "2", "SLURM_ARRAY_TASK_MAX": "2"}, wantErr: "--shards"},
-		// --array=0-10:2 has 6 tasks with ids up to 10.
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "10", "SLURM_ARRAY_TASK_COUNT": "6", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "10"}, wantErr: "--shards"},
-		// --array=1-4 starts at 1: its ids are not shards 0..3.
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_MAX": "4"}, kube: 4, wantErr: "not a shard of 4"},
-		{env: map[string]string{"SLURM_ARRAY_TASK_ID": "1"}, wantErr: "SLURM_ARRAY_TASK_MIN"},
-		{env: map[string]string{"JOB_COMPLETION_INDEX": "2"}, kube: 5, want: Shard{2, 5}, ok: true},
-		{env: map[string]string{"JOB_COMPLETION_INDEX": "2"}, wantErr: "--shards"},
-		{env: map[string]string{"JOB_COMPLETION_INDEX": "5"}, kube: 5, wantErr: "not below"},
-	}
-	for _, tc := range tests {
-		s, ok, err := ShardFromEnv(func(k string) string { return tc.env[k] }, tc.kube)
-		switch {
-		case tc.wantErr != "":
-			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
-				t.Errorf("%v: error %v, want one with %q", tc.env, err, tc.wantErr)
-			}
-		case err != nil || ok != tc.ok || s != tc.want:
-			t.Errorf("%v: %v %v %v, want %v %v", tc.env, s, ok, err, tc.want, tc.ok)
 		}
 	}
 }
@@ -242,7 +162,7 @@ func TestSameRecordsAnyParallelismOrSharding(t *testing.T) {
 	two := execute(t, &Run{Match: m, Games: games, Parallel: 2, OutDir: filepath.Join(dir, "two"), Format: JSONLGzip})
 	var shards []string
 	for i := range 3 {
-		s := execute(t, &Run{Match: m, Games: games, Parallel: 2, Shard: Shard{i, 3}, OutDir: filepath.Join(dir, "shards")})
+		s := execute(t, &Run{Match: m, Games: games, Parallel: 2, Shard: shard.Shard{Index: i, Count: 3}, OutDir: filepath.Join(dir, "shards")})
 		shards = append(shards, s.Path)
 	}
 	merged := filepath.Join(dir, "merged.jsonl")
@@ -278,7 +198,7 @@ func TestResume(t *testing.T) {
 	cut := strings.Join(lines[:3], "") + lines[3][:len(lines[3])/2]
 	r := &Run{Match: m, Games: games, Parallel: 2, OutDir: filepath.Join(dir, "killed")}
 	os.MkdirAll(r.OutDir, 0o755)
-	path := filepath.Join(r.OutDir, Whole.FileName(JSONL))
+	path := filepath.Join(r.OutDir, shard.Whole.FileName(string(JSONL)))
 	if err := os.WriteFile(path, []byte(cut), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -425,8 +345,8 @@ func TestInterrupt(t *testing.T) {
 func TestMergeFailsLoudly(t *testing.T) {
 	dir := t.TempDir()
 	m := testMatch(t, "random")
-	a := execute(t, &Run{Match: m, Games: 6, Shard: Shard{0, 2}, OutDir: dir}).Path
-	b := execute(t, &Run{Match: m, Games: 6, Shard: Shard{1, 2}, OutDir: dir}).Path
+	a := execute(t, &Run{Match: m, Games: 6, Shard: shard.Shard{Index: 0, Count: 2}, OutDir: dir}).Path
+	b := execute(t, &Run{Match: m, Games: 6, Shard: shard.Shard{Index: 1, Count: 2}, OutDir: dir}).Path
 	out := filepath.Join(dir, "all.jsonl")
 	if _, err := Merge(context.Background(), []string{a}, out, 6); err == nil || !strings.Contains(err.Error(), "3 of 6 games missing, ids 3, 4, 5") {
 		t.Errorf("missing shard: %v", err)
@@ -457,7 +377,7 @@ func TestMergeFailsLoudly(t *testing.T) {
 // ends in one error line having allocated at most 16 MiB.
 func TestMergeMissingBounded(t *testing.T) {
 	dir := t.TempDir()
-	a := execute(t, &Run{Match: testMatch(t, "random"), Games: 6, Shard: Shard{0, 2}, OutDir: dir}).Path // ids 0, 1, 2
+	a := execute(t, &Run{Match: testMatch(t, "random"), Games: 6, Shard: shard.Shard{Index: 0, Count: 2}, OutDir: dir}).Path // ids 0, 1, 2
 	far := filepath.Join(dir, "far.jsonl")
 	g := recordtest.ReadSorted(t, a)[0]
 	g.ID = 1e9

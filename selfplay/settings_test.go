@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/engine"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 	"github.com/shogilab/shogilab/usi"
 )
 
@@ -135,8 +135,8 @@ func TestSettingColumns(t *testing.T) {
 		if i >= len(cols) {
 			t.Fatalf("no column for %s", s.Name)
 		}
-		want := map[engine.Kind]dataset.SettingKind{engine.Int: dataset.SettingInt, engine.Float: dataset.SettingFloat,
-			engine.Check: dataset.SettingBool, engine.Choice: dataset.SettingText, engine.Text: dataset.SettingText}[s.Kind]
+		want := map[engine.Kind]table.SettingKind{engine.Int: table.SettingInt, engine.Float: table.SettingFloat,
+			engine.Check: table.SettingBool, engine.Choice: table.SettingText, engine.Text: table.SettingText}[s.Kind]
 		if c := cols[i]; c.Key != s.Key() || c.Kind != want {
 			t.Errorf("column %d is %+v; want %s of kind %d for %s", i, c, s.Key(), want, s.Name)
 		}

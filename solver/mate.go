@@ -3,10 +3,7 @@ package solver
 import (
 	"errors"
 	"fmt"
-	"os"
 	"runtime"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/shogilab/shogilab/retro"
@@ -141,22 +138,6 @@ func heapInUse() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.HeapAlloc
-}
-
-// PeakRSS returns the process's peak resident memory in bytes (Linux's VmHWM), or 0 where it
-// is not available.
-func PeakRSS() uint64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmHWM:" && f[2] == "kB" {
-			kb, _ := strconv.ParseUint(f[1], 10, 64)
-			return kb * 1024
-		}
-	}
-	return 0
 }
 
 // DFPN is the result of the df-pn method.

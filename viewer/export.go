@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+
+	"github.com/shogilab/shogilab/internal/atomicfile"
 )
 
 // exporter is the static export's linker: it names each page's file and queues every page
@@ -65,7 +67,7 @@ func (s *Server) Export(dir string, limit int, progress func(pages int)) (Export
 				return st, fmt.Errorf("viewer: export: %w", terr)
 			}
 		}
-		if err := os.WriteFile(filepath.Join(dir, exportName(rt)), body.Bytes(), 0o644); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, exportName(rt)), body.Bytes()); err != nil {
 			return st, fmt.Errorf("viewer: export: %w", err)
 		}
 		st.Pages++

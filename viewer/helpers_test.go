@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/shogilab/shogilab/internal/recordtest"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -55,23 +56,11 @@ func get(t testing.TB, ts *httptest.Server, path string) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-// readGames reads every game of record files with package record, as the tests' own view
+// readGames reads every game of record files with the one reader, as the tests' own view
 // of what the files hold.
 func readGames(t testing.TB, paths ...string) []*record.Game {
 	t.Helper()
-	r := record.NewReader(paths)
-	defer r.Close()
-	var out []*record.Game
-	for {
-		g, err := r.Read()
-		if err == io.EOF {
-			return out
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, g)
-	}
+	return recordtest.ReadAll(t, paths...)
 }
 
 // finalSFEN replays a game with the rules and returns the SFEN of its last position.

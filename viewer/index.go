@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 )
 
 // indexFields are the record fields the games list shows and filters on: the rest of a
@@ -87,7 +87,7 @@ func (ix *gameIndex) add(path string, source int, progress func()) (*recordFile,
 	if len(ix.files) == 1<<16-1 {
 		return nil, fmt.Errorf("more than %d record files", 1<<16-1)
 	}
-	f := &recordFile{path: path, source: source, first: len(ix.entries), table: dataset.IsParquet(path)}
+	f := &recordFile{path: path, source: source, first: len(ix.entries), table: table.IsParquet(path)}
 	ix.files = append(ix.files, f)
 	keep := func(g *record.Game, at record.Location) {
 		ix.entries = append(ix.entries, ix.entryOf(g, at, len(ix.files)-1))
@@ -103,7 +103,7 @@ func (ix *gameIndex) add(path string, source int, progress func()) (*recordFile,
 		}
 	}
 	if f.table {
-		r := dataset.NewReader([]string{path}, dataset.Options{Fields: indexFields, SkipInvalid: true, OnSkip: bad})
+		r := table.NewReader([]string{path}, table.Options{Fields: indexFields, SkipInvalid: true, OnSkip: bad})
 		defer r.Close()
 		for {
 			g, err := r.Read()
@@ -147,7 +147,7 @@ func (ix *gameIndex) read(n int) (*record.Game, error) {
 		return record.ReadAt(f.path, e.loc)
 	}
 	// A games table has no byte offsets: read on to the row.
-	r := dataset.NewReader([]string{f.path}, dataset.Options{SkipInvalid: true})
+	r := table.NewReader([]string{f.path}, table.Options{SkipInvalid: true})
 	defer r.Close()
 	for {
 		g, err := r.Read()

@@ -11,8 +11,8 @@ import (
 
 	"github.com/shogilab/shogilab/analysis/match"
 	"github.com/shogilab/shogilab/analysis/sprt"
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 )
 
 // This file counts a match from its records alone with package match, as cmd/match and
@@ -25,7 +25,7 @@ type matchReport struct {
 	A, B         string
 	Games        sprt.Trinomial // A's wins, draws and losses
 	Pairs        sprt.Pentanomial
-	Estimate     sprt.Result
+	Estimate     sprt.Strength
 	Unpaired     int // games whose partner is missing
 	Replayed     int // games left out as replays of earlier ones
 	Terminations map[record.Termination]int
@@ -87,7 +87,7 @@ func countMatch(paths []string, test sprt.Test) (*matchReport, error) {
 	}
 	st := match.NewStandings(true)
 	st.SetTest(rep.Test)
-	r := dataset.NewReader(paths, dataset.Options{Fields: match.Fields, SkipInvalid: true})
+	r := table.NewReader(paths, table.Options{Fields: match.Fields, SkipInvalid: true})
 	defer r.Close()
 	for {
 		g, err := r.Read()

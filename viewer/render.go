@@ -3,7 +3,9 @@ package viewer
 import (
 	"fmt"
 	"io"
-	"math"
+	"strings"
+
+	"github.com/shogilab/shogilab/analysis/match"
 )
 
 // render writes the page of a route and returns its content type.
@@ -137,15 +139,8 @@ func (s *Server) sourcePage(rt route, lk linker) any {
 	return d
 }
 
-// eloText writes an Elo difference with its sign, or ±∞ and n/a.
-func eloText(x float64) string {
-	switch {
-	case math.IsNaN(x):
-		return "n/a"
-	case math.IsInf(x, 1):
-		return "+∞"
-	case math.IsInf(x, -1):
-		return "−∞"
-	}
-	return fmt.Sprintf("%+.1f", x)
-}
+// eloText writes an Elo difference as the match report's text does (match.EloText), with
+// the infinities as the page's ±∞.
+func eloText(x float64) string { return infinities.Replace(match.EloText(x)) }
+
+var infinities = strings.NewReplacer("+inf", "+∞", "-inf", "−∞")

@@ -17,7 +17,7 @@ import (
 	"strings"
 
 	"github.com/shogilab/shogilab/analysis/sprt"
-	"github.com/shogilab/shogilab/dataset"
+	"github.com/shogilab/shogilab/record/table"
 )
 
 //go:embed assets templates
@@ -114,7 +114,7 @@ func New(paths []string, opts Options) (*Server, error) {
 			s.loadProof(src)
 		default:
 			src.Kind = kindRecords
-			if dataset.IsParquet(p) {
+			if table.IsParquet(p) {
 				src.Kind = kindTable
 			}
 			s.addRecords(src, i, p, progress)
@@ -150,7 +150,7 @@ func isProofName(path string) bool {
 }
 
 // recordFilesIn lists the record files and games tables of a match directory, in name order;
-// positions tables (dataset.PositionsPath) are a games table's companion, not games.
+// positions tables (table.PositionsPath) are a games table's companion, not games.
 func recordFilesIn(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {

@@ -140,11 +140,11 @@ type Rating struct {
 	Low  float64 `json:"-"`
 	High float64 `json:"-"`
 	// Games against each anchor, from the player's side.
-	Results []Result `json:"results"`
+	Results []AnchorScore `json:"results"`
 }
 
-// Result is a player's games against one anchor.
-type Result struct {
+// AnchorScore is a player's games against one anchor.
+type AnchorScore struct {
 	Anchor string  `json:"anchor"`
 	Elo    float64 `json:"anchor_elo"`
 	Wins   int     `json:"wins"`
@@ -172,12 +172,12 @@ func (r Rating) MarshalJSON() ([]byte, error) {
 type Gauntlet struct {
 	ladder  *Ladder
 	player  string
-	results map[string]*Result
+	results map[string]*AnchorScore
 }
 
 // NewGauntlet starts counting the games of the player named player.
 func (l *Ladder) NewGauntlet(player string) *Gauntlet {
-	return &Gauntlet{ladder: l, player: player, results: map[string]*Result{}}
+	return &Gauntlet{ladder: l, player: player, results: map[string]*AnchorScore{}}
 }
 
 // Add counts a game of the player against an anchor; other games are an
@@ -198,7 +198,7 @@ func (g *Gauntlet) Add(r *record.Game) error {
 	}
 	res := g.results[anchor]
 	if res == nil {
-		res = &Result{Anchor: anchor, Elo: a.Elo}
+		res = &AnchorScore{Anchor: anchor, Elo: a.Elo}
 		g.results[anchor] = res
 	}
 	switch {

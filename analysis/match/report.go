@@ -32,7 +32,7 @@ type Report struct {
 	Terminations map[record.Termination]int `json:"terminations"`
 }
 
-// Estimate is sprt.Result with the infinite or undefined values as null.
+// Estimate is sprt.Strength with the infinite or undefined values as null.
 type Estimate struct {
 	Score     float64  `json:"score"`
 	ScoreLow  float64  `json:"score_low"`
@@ -45,7 +45,7 @@ type Estimate struct {
 	NEloHigh  *float64 `json:"nelo_high"`
 	LOS       *float64 `json:"los"`
 	// Result is the estimate with its infinities, for tables.
-	Result sprt.Result `json:"-"`
+	Result sprt.Strength `json:"-"`
 }
 
 // SPRT is the test and where it stands; State is "continue" (undecided),

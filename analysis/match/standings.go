@@ -216,7 +216,7 @@ func (s *Standings) Distinct() int { return s.Games.Wins + s.Games.Draws + s.Gam
 
 // Estimate is A's score and Elo: from the distinct complete pairs when the
 // match is played in pairs, from the distinct games otherwise.
-func (s *Standings) Estimate() sprt.Result {
+func (s *Standings) Estimate() sprt.Strength {
 	if s.pairs {
 		return sprt.Estimate(s.Pairs.Units())
 	}

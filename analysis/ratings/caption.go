@@ -8,7 +8,7 @@ import (
 // Caption is the caption of Plot of res: the ratings of players (who they are, such as
 // "the MCTS engine at 100, 200 and 400 playouts a move"), fitted from games (what games
 // they are), with the model, the anchor, and each player's Elo, interval and results.
-func Caption(res *Result, players, games string) string {
+func Caption(res *Fit, players, games string) string {
 	var elo []string
 	for _, p := range res.Players {
 		elo = append(elo, fmt.Sprintf("%s %+.0f ± %.0f (%d games, %d–%d–%d)", p.Name, p.Elo, (p.Interval[1]-p.Interval[0])/2, p.Games, p.Wins, p.Draws, p.Losses))

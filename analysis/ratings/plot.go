@@ -18,7 +18,7 @@ func (e eloIntervals) XError(i int) (float64, float64) { return e.half[i], e.hal
 // Chart is the data of Plot: each player's rating as a point on its own
 // row, the strongest on the top row. Rows are y = 0, 1, ...; rowNames names
 // them from the bottom up.
-func Chart(res *Result) (c figure.Chart, rowNames []string) {
+func Chart(res *Fit) (c figure.Chart, rowNames []string) {
 	anchor := "mean rating 0"
 	if res.Anchor != "mean" {
 		anchor = res.Anchor + " rated 0"
@@ -37,7 +37,7 @@ func Chart(res *Result) (c figure.Chart, rowNames []string) {
 }
 
 // Plot draws Chart with each rating's 95% interval.
-func Plot(res *Result) (*figure.Plot, error) {
+func Plot(res *Fit) (*figure.Plot, error) {
 	c, rows := Chart(res)
 	p, err := c.Plot()
 	if err != nil {

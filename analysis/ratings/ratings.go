@@ -120,8 +120,8 @@ type Rating struct {
 	Score    float64    `json:"score"` // points per game, a draw counting half
 }
 
-// Result is a fit.
-type Result struct {
+// Fit is the ratings a Collector fitted: the model, its anchor and its likelihood.
+type Fit struct {
 	Model  Model  `json:"model"`
 	Anchor string `json:"anchor"` // the player rated 0, or "mean" for a mean of 0
 	// Players, the strongest first.
@@ -138,7 +138,7 @@ type Result struct {
 var ErrNoMaximum = errors.New("ratings: the likelihood has no maximum")
 
 // Fit estimates the ratings of every player seen.
-func (c *Collector) Fit(opts Options) (*Result, error) {
+func (c *Collector) Fit(opts Options) (*Fit, error) {
 	model := cmp.Or(opts.Model, Davidson)
 	if model != Davidson && model != HalfPoint {
 		return nil, fmt.Errorf("ratings: model %q is not %s or %s", model, Davidson, HalfPoint)
@@ -204,7 +204,7 @@ func (c *Collector) Fit(opts Options) (*Result, error) {
 	tmp.Mul(A, cov)
 	sigma.Mul(&tmp, A.T())
 
-	res := &Result{Model: model, Anchor: cmp.Or(opts.Anchor, "mean"), LogLikelihood: ll}
+	res := &Fit{Model: model, Anchor: cmp.Or(opts.Anchor, "mean"), LogLikelihood: ll}
 	if f.withDraw {
 		res.DrawParameter = math.Exp(x[n-1])
 	}

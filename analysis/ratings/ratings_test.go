@@ -51,7 +51,7 @@ func near(t *testing.T, what string, got, want, tol float64) {
 	}
 }
 
-func fit(t *testing.T, c *Collector, opts Options) *Result {
+func fit(t *testing.T, c *Collector, opts Options) *Fit {
 	t.Helper()
 	res, err := c.Fit(opts)
 	if err != nil {

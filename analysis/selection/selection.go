@@ -4,12 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
 	"time"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -122,11 +121,12 @@ type Options struct {
 	// (from the reading goroutine) and each rejected game's error.
 	OnSkip func(error)
 	// Check, if not nil, judges the moves of each game the filter keeps
-	// before fn sees it, on several goroutines at once (so it must be safe
-	// for that): an error wrapping ErrBadGame rejects the game as fn's
-	// would, any other stops the stream. CheckMoves is the check. Games from
-	// a games table are not checked again: its writer replayed every game
-	// with the rules (dataset.Create).
+	// before fn sees it, on the reader's decoding goroutines (so it must be
+	// safe to call from several at once; table.Options.Check): an error
+	// wrapping ErrBadGame rejects the game as fn's would, any other stops the
+	// stream. CheckMoves is the check. Games from a games table are not
+	// checked again: its writer replayed every game with the rules
+	// (table.Create).
 	Check func(*record.Game) error
 	// Progress, if not nil, is called after each game read with the number
 	// read so far, for a progress display.
@@ -146,132 +146,52 @@ type Counts struct {
 // line of the game when it is not already located.
 //
 // The files are record files (JSON Lines, plain or gzip) or games tables
-// (.parquet), read by dataset.Reader. One goroutine reads; the filter and
-// Options.Check run on every core; fn sees the games in file order on the
-// goroutine that called Stream.
+// (.parquet), read by table.NewReader, whose decoding goroutines run the
+// filter and Options.Check on every core; fn sees the games in file order on
+// the goroutine that called Stream.
 func Stream(paths []string, f Filter, opts Options, fn func(*record.Game) error) (Counts, error) {
 	fields := record.AllFields
 	if opts.Fields != 0 {
 		fields = opts.Fields | CoreFields | f.fields()
 	}
-	r := dataset.NewReader(paths, dataset.Options{Fields: fields, SkipInvalid: opts.SkipBad, OnSkip: opts.OnSkip})
-	stop := make(chan struct{})
-	batches := readBatches(r, f, opts.Check, stop)
-	defer func() {
-		close(stop)
-		for range batches { // let the reading goroutine end before the file closes
-		}
-		r.Close()
-	}()
+	var sel func(*record.Game) bool
+	if f != (Filter{}) {
+		sel = f.Match
+	}
+	r := table.NewReader(paths, table.Options{Fields: fields, SkipInvalid: opts.SkipBad, OnSkip: opts.OnSkip, Select: sel, Check: opts.Check})
+	defer r.Close()
 	var c Counts
-	for b := range batches {
-		<-b.done
-		for i, g := range b.games {
-			c.Read++
-			if opts.Progress != nil {
-				opts.Progress(c.Read)
-			}
-			if !b.matched[i] {
-				continue
-			}
-			c.Matched++
-			err := b.checks[i]
-			if err == nil {
-				err = fn(g)
-			}
-			if err != nil {
-				if opts.SkipBad && errors.Is(err, ErrBadGame) {
-					c.Rejected++
-					if opts.OnSkip != nil {
-						opts.OnSkip(err)
-					}
-					continue
-				}
-				c.Skipped = b.skipped
-				return c, fmt.Errorf("%w (game id %d, the %s record read)", err, g.ID, ordinal(c.Read))
-			}
-		}
-		c.Skipped = b.skipped
-		if b.err != nil {
-			if b.err == io.EOF {
+	count := func() {
+		c.Skipped, c.Read = r.Skipped(), c.Matched+r.Dropped()
+	}
+	for {
+		g, err := r.Read()
+		if g == nil {
+			count()
+			if err == io.EOF {
 				return c, nil
 			}
-			return c, b.err
+			return c, err
+		}
+		c.Matched++
+		count()
+		if opts.Progress != nil {
+			opts.Progress(c.Read)
+		}
+		if err == nil {
+			err = fn(g)
+		}
+		if err != nil {
+			if opts.SkipBad && errors.Is(err, ErrBadGame) {
+				c.Rejected++
+				if opts.OnSkip != nil {
+					opts.OnSkip(err)
+				}
+				continue
+			}
+			return c, fmt.Errorf("%w (game id %d, the %s record read)", err, g.ID, ordinal(c.Read))
 		}
 	}
-	return c, nil
-}
-
-// batch is some games read in a row, with the filter's verdict and the
-// check's error on each; ready when done is closed. The last batch carries
-// the reader's error (io.EOF at the end).
-type batch struct {
-	games   []*record.Game
-	checked []bool // the game comes from a games table: its moves were checked
-	matched []bool
-	checks  []error
-	skipped int // bad records the reader skipped up to the batch's end
-	err     error
-	done    chan struct{}
-}
-
-// batchGames is the number of games a batch holds: enough to amortise the
-// hand-over, few enough to stay small.
-const batchGames = 256
-
-// readBatches reads r on one goroutine, in batches that goroutines on every
-// core filter and check, and sends them in order; it ends when r ends or
-// stop is closed.
-func readBatches(r *dataset.Reader, f Filter, check func(*record.Game) error, stop <-chan struct{}) <-chan *batch {
-	workers := runtime.GOMAXPROCS(0)
-	order := make(chan *batch, 2*workers)
-	work := make(chan *batch, workers)
-	for range workers {
-		go func() {
-			for b := range work {
-				b.matched, b.checks = make([]bool, len(b.games)), make([]error, len(b.games))
-				for i, g := range b.games {
-					b.matched[i] = f.Match(g)
-					if b.matched[i] && check != nil && !b.checked[i] {
-						b.checks[i] = check(g)
-					}
-				}
-				close(b.done)
-			}
-		}()
-	}
-	go func() {
-		defer close(order)
-		defer close(work)
-		for {
-			b := &batch{done: make(chan struct{})}
-			for len(b.games) < batchGames && b.err == nil {
-				g, err := r.Read()
-				if err != nil {
-					b.err = err
-				} else {
-					b.games = append(b.games, g)
-					b.checked = append(b.checked, r.Replayed())
-				}
-			}
-			b.skipped = r.Skipped()
-			select {
-			case order <- b:
-			case <-stop:
-				return
-			}
-			select {
-			case work <- b:
-			case <-stop:
-				close(b.done)
-				return
-			}
-			if b.err != nil {
-				return
-			}
-		}
-	}()
-	return order
 }
 
 func ordinal(n int) string {

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -152,7 +152,7 @@ func TestCheck(t *testing.T) {
 func TestCheckSkipsTables(t *testing.T) {
 	dir := t.TempDir()
 	games := filepath.Join(dir, "games.parquet")
-	if _, err := dataset.Convert(context.Background(), []string{small}, games, filepath.Join(dir, "positions.parquet")); err != nil {
+	if _, err := table.Convert(context.Background(), []string{small}, games, filepath.Join(dir, "positions.parquet")); err != nil {
 		t.Fatal(err)
 	}
 	calls := 0

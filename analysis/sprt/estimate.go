@@ -47,8 +47,8 @@ type Units struct {
 	GamesPerUnit int
 }
 
-// Result is what a match says about A against B.
-type Result struct {
+// Strength is what a match says about A against B.
+type Strength struct {
 	Games int     `json:"games"`
 	Score float64 `json:"score"` // A's points per game
 	// ScoreLow and ScoreHigh bound the score's 95% interval.
@@ -78,15 +78,15 @@ var nEloPerT = 800 / math.Ln10
 
 // Estimate is the score, Elo, normalized Elo and LOS of a match with their
 // 95% intervals (see the package doc). With no units the score is NaN.
-func Estimate(u Units) Result {
+func Estimate(u Units) Strength {
 	n := 0
 	for _, c := range u.Counts {
 		n += c
 	}
-	r := Result{Games: n * u.GamesPerUnit}
+	r := Strength{Games: n * u.GamesPerUnit}
 	if n == 0 || len(u.Counts) < 2 {
 		nan := math.NaN()
-		return Result{Score: nan, ScoreLow: 0, ScoreHigh: 1, Elo: nan, EloLow: math.Inf(-1), EloHigh: math.Inf(1),
+		return Strength{Score: nan, ScoreLow: 0, ScoreHigh: 1, Elo: nan, EloLow: math.Inf(-1), EloHigh: math.Inf(1),
 			NElo: nan, NEloLow: nan, NEloHigh: nan, LOS: nan, StdDev: nan}
 	}
 	last := float64(len(u.Counts) - 1)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/figure"
 )
 
@@ -51,7 +52,7 @@ func saveFigures(dir string, opts figure.Options, made string, figs []namedFigur
 	for _, name := range names {
 		fmt.Fprintf(&b, "**Figure %s.** %s\n\n", name, captions[name])
 	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	if err := atomicfile.WriteFile(path, []byte(b.String())); err != nil {
 		return nil, err
 	}
 	return paths, nil

@@ -118,7 +118,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return err
 		}
-		if err := atomicfile.Write(*out, func(w io.Writer) error { _, err := w.Write(data); return err }); err != nil {
+		if err := atomicfile.WriteFile(*out, data); err != nil {
 			return err
 		}
 	}

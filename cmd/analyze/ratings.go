@@ -59,7 +59,7 @@ func runRatings(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		return json.NewEncoder(stdout).Encode(struct {
 			Counts selection.Counts `json:"counts"`
-			*ratings.Result
+			*ratings.Fit
 			LOS map[string]map[string]float64 `json:"los"`
 		}{counts, res, los})
 	}
@@ -100,7 +100,7 @@ func runRatings(ctx context.Context, args []string, stdout, stderr io.Writer) er
 }
 
 // ratingsFigures are the figures of ratings: each player's Elo with its interval.
-func ratingsFigures(res *ratings.Result, games string) ([]namedFigure, error) {
+func ratingsFigures(res *ratings.Fit, games string) ([]namedFigure, error) {
 	p, err := ratings.Plot(res)
 	if err != nil {
 		return nil, err

@@ -15,10 +15,10 @@ import (
 	"github.com/shogilab/shogilab/analysis/openings"
 	"github.com/shogilab/shogilab/analysis/ratings"
 	"github.com/shogilab/shogilab/analysis/sprt"
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/internal/figure/figuretest"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 	"github.com/shogilab/shogilab/rules/mawari"
 )
 
@@ -293,7 +293,7 @@ func TestFiguresPass(t *testing.T) {
 func TestParquetReadsAsJSONL(t *testing.T) {
 	dir := t.TempDir()
 	games := filepath.Join(dir, "games.parquet")
-	if _, err := dataset.Convert(context.Background(), []string{smallRecords, handicapRecords}, games, filepath.Join(dir, "positions.parquet")); err != nil {
+	if _, err := table.Convert(context.Background(), []string{smallRecords, handicapRecords}, games, filepath.Join(dir, "positions.parquet")); err != nil {
 		t.Fatal(err)
 	}
 	for _, args := range [][]string{

@@ -1,5 +1,5 @@
 // Command figures regenerates every figure of the paper into one directory, without Jupyter:
-// it calls the same functions (package notebooks/paper) as the notebooks, so the files show
+// it calls the same functions (package paper) as the notebooks, so the files show
 // the notebooks' figures and captions. By default it writes what a LaTeX paper includes: PDF,
 // one column wide, without titles (the captions, in captions.md, carry them).
 //
@@ -28,7 +28,7 @@ import (
 	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/internal/figure"
-	"github.com/shogilab/shogilab/notebooks/paper"
+	"github.com/shogilab/shogilab/paper"
 )
 
 func main() {

@@ -14,7 +14,7 @@ import (
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/internal/figure/figuretest"
-	"github.com/shogilab/shogilab/notebooks/paper"
+	"github.com/shogilab/shogilab/paper"
 )
 
 // TestWritesFigures checks that figures writes each figure in every format asked, equal to

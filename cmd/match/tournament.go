@@ -134,7 +134,7 @@ type tournamentReport struct {
 	Kind     string          `json:"kind"` // round-robin or gauntlet
 	Pairings []*match.Report `json:"pairings"`
 	Records  []string        `json:"records"`
-	Ratings  *ratings.Result `json:"ratings,omitempty"`
+	Ratings  *ratings.Fit    `json:"ratings,omitempty"`
 	Ladder   *ladder.Rating  `json:"ladder_rating,omitempty"`
 	Seconds  float64         `json:"seconds"`
 	Played   int             `json:"played"`

@@ -10,11 +10,11 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/notation"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 	"github.com/shogilab/shogilab/selfplay"
 )
 
@@ -88,7 +88,7 @@ func runExport(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return err
 	}
-	err = dataset.ByID(files, dataset.Options{Context: ctx}, *dir, nil, func(g *record.Game) error {
+	err = table.ByID(files, table.Options{Context: ctx}, *dir, nil, func(g *record.Game) error {
 		if *id >= 0 && g.ID != *id {
 			return nil
 		}
@@ -150,7 +150,7 @@ func exportParquet(ctx context.Context, files []string, dir string, id int, stdo
 		return err
 	}
 	games, positions := filepath.Join(dir, "games.parquet"), filepath.Join(dir, "positions.parquet")
-	n, err := dataset.Convert(ctx, files, games, positions, selfplay.SettingColumns()...)
+	n, err := table.Convert(ctx, files, games, positions, selfplay.SettingColumns()...)
 	if err != nil {
 		return err
 	}

@@ -11,9 +11,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/internal/cli"
+	"github.com/shogilab/shogilab/internal/shard"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/selfplay"
 )
@@ -177,18 +178,18 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := cli.CheckOutputDir(*out); err != nil {
 		return err
 	}
-	shard := selfplay.Whole
+	part := shard.Whole
 	if *shardFlag != "" {
-		if shard, err = selfplay.ParseShard(*shardFlag); err != nil {
+		if part, err = shard.Parse(*shardFlag); err != nil {
 			return err
 		}
 	} else {
-		s, ok, err := selfplay.ShardFromEnv(os.Getenv, *shards)
+		s, ok, err := shard.FromEnv(os.Getenv, *shards)
 		switch {
 		case err != nil:
 			return err
 		case ok:
-			shard = s
+			part = s
 		case *shards > 0:
 			return cli.Usagef("--shards %d without SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX: use --shard i/n outside a cluster job", *shards)
 		}
@@ -205,7 +206,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			Rules: minishogi.GameOptions{Repetition: rep, MaxPlies: *maxPlies},
 			Seed:  *seed, Version: selfplay.Version(),
 		},
-		Games: *games, Parallel: *parallel, Shard: shard, OutDir: *out, Format: format,
+		Games: *games, Parallel: *parallel, Shard: part, OutDir: *out, Format: format,
 		AllowChanges: *allowChanges,
 	}
 	prog := newProgress(stderr, "games", *progressEvery)
@@ -260,8 +261,8 @@ func report(w io.Writer, sum selfplay.Summary, took time.Duration, asJSON bool) 
 		Seconds: took.Seconds(), Plies: v.Plies, Results: v.Results, Terminations: v.Terminations,
 	}
 	files := []string{sum.Path}
-	if dataset.IsParquet(sum.Path) {
-		files = append(files, dataset.PositionsPath(sum.Path)) // the records' statistics
+	if table.IsParquet(sum.Path) {
+		files = append(files, table.PositionsPath(sum.Path)) // the records' statistics
 	}
 	for _, f := range files {
 		if st, err := os.Stat(f); err == nil {

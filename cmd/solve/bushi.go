@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/outcome"
 
@@ -14,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shogilab/shogilab/internal/bushiplay"
+	"github.com/shogilab/shogilab/bushiplay"
 	"github.com/shogilab/shogilab/rules/bushi"
 )
 

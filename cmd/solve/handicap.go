@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+
 	"github.com/shogilab/shogilab/internal/cli"
 
 	"flag"

@@ -21,6 +21,7 @@ import (
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/internal/filelock"
+	"github.com/shogilab/shogilab/internal/sysmem"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/solver"
 )
@@ -490,7 +491,7 @@ func solveMate(ctx context.Context, f mateFlags, handicap string, root minishogi
 		}
 	}
 	rep.Seconds = time.Since(start).Seconds()
-	rep.PeakRSSBytes = solver.PeakRSS()
+	rep.PeakRSSBytes = sysmem.PeakRSS()
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		return enc.Encode(rep)

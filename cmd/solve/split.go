@@ -14,8 +14,8 @@ import (
 
 	"github.com/shogilab/shogilab/internal/bounded"
 	"github.com/shogilab/shogilab/internal/cli"
+	"github.com/shogilab/shogilab/internal/shard"
 	"github.com/shogilab/shogilab/rules/minishogi"
-	"github.com/shogilab/shogilab/selfplay"
 	"github.com/shogilab/shogilab/solver"
 )
 
@@ -206,20 +206,20 @@ time limit, the same command resumes it.`); err != nil {
 	if *every <= 0 {
 		return cli.Usagef("--every is %v, want more than 0", *every)
 	}
-	var shard selfplay.Shard
+	var part shard.Shard
 	if *shardFlag != "" {
-		if shard, err = selfplay.ParseShard(*shardFlag); err != nil {
+		if part, err = shard.Parse(*shardFlag); err != nil {
 			return cli.Usagef("--shard: %v", err)
 		}
 	} else {
-		s, ok, err := selfplay.ShardFromEnv(os.Getenv, *shards)
+		s, ok, err := shard.FromEnv(os.Getenv, *shards)
 		switch {
 		case err != nil:
 			return cli.Usagef("%v", err)
 		case !ok:
 			return cli.Usagef("no --shard i/n and no Slurm array (SLURM_ARRAY_TASK_ID)")
 		}
-		shard = s
+		part = s
 	}
 	// The split is read before the work that watches ctx: a read blocked on it (a FIFO, a
 	// stalled network file system) must not hold up a signal.
@@ -235,9 +235,9 @@ time limit, the same command resumes it.`); err != nil {
 		if err := cli.CheckOutputDir(*outDir); err != nil {
 			return err
 		}
-		path = filepath.Join(*outDir, fmt.Sprintf("shard-%d-of-%d.result", shard.Index, shard.Count))
+		path = filepath.Join(*outDir, fmt.Sprintf("shard-%d-of-%d.result", part.Index, part.Count))
 	case path == "":
-		path = fmt.Sprintf("%s-%d-of-%d.result", fs.Arg(0), shard.Index, shard.Count)
+		path = fmt.Sprintf("%s-%d-of-%d.result", fs.Arg(0), part.Index, part.Count)
 	}
 	ckpt := *checkpoint
 	if ckpt == "" {
@@ -255,22 +255,22 @@ time limit, the same command resumes it.`); err != nil {
 	}
 	defer unlock()
 	limitHeap(budget)
-	res := resultFile{Format: resultFormat, Split: sp.id(), Shard: shard.String()}
+	res := resultFile{Format: resultFormat, Split: sp.id(), Shard: part.String()}
 	if _, err := os.Stat(ckpt); err == nil {
 		if err := loadGob(ckpt, &res); err != nil {
 			return fmt.Errorf("--checkpoint: %w", err)
 		}
-		if res.Format != resultFormat || res.Split != sp.id() || res.Shard != shard.String() {
-			return fmt.Errorf("--checkpoint %s is of shard %s of the split %q, not of shard %s of %s: remove it or choose another", ckpt, res.Shard, res.Split, shard, fs.Arg(0))
+		if res.Format != resultFormat || res.Split != sp.id() || res.Shard != part.String() {
+			return fmt.Errorf("--checkpoint %s is of shard %s of the split %q, not of shard %s of %s: remove it or choose another", ckpt, res.Shard, res.Split, part, fs.Arg(0))
 		}
-		fmt.Fprintf(stderr, "solve: resuming shard %s from %s: %d subproblems solved\n", shard, ckpt, len(res.Results))
+		fmt.Fprintf(stderr, "solve: resuming shard %s from %s: %d subproblems solved\n", part, ckpt, len(res.Results))
 	}
 	search := ckpt + ".dfpn"
 	total := 0
-	for i := shard.Index; i < len(sp.Leaves); i += shard.Count {
+	for i := part.Index; i < len(sp.Leaves); i += part.Count {
 		total++
 	}
-	for i := shard.Index + len(res.Results)*shard.Count; i < len(sp.Leaves); i += shard.Count {
+	for i := part.Index + len(res.Results)*part.Count; i < len(sp.Leaves); i += part.Count {
 		p, err := minishogi.ParseSFEN(sp.Leaves[i])
 		if err != nil {
 			return fmt.Errorf("%s: subproblem %d: %v", fs.Arg(0), i, err)
@@ -317,7 +317,7 @@ time limit, the same command resumes it.`); err != nil {
 	}
 	os.Remove(ckpt)
 	os.Remove(search)
-	fmt.Fprintf(stdout, "%s: shard %s, %d subproblems solved\n", path, shard, len(res.Results))
+	fmt.Fprintf(stdout, "%s: shard %s, %d subproblems solved\n", path, part, len(res.Results))
 	return nil
 }
 

@@ -22,10 +22,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 	"github.com/shogilab/shogilab/retro"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/usi"
@@ -71,7 +71,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	rejected := 0
 	// Records of any form, as every record reader takes them (docs/architecture.md#records):
 	// JSON Lines, plain or gzip, and games tables.
-	r := dataset.NewReader(fs.Args(), dataset.Options{Fields: record.FieldStart | record.FieldMoves})
+	r := table.NewReader(fs.Args(), table.Options{Fields: record.FieldStart | record.FieldMoves})
 	defer r.Close()
 	var checks ms.MoveList
 	for {
@@ -140,7 +140,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func fileLine(r *dataset.Reader) string {
+func fileLine(r *table.Reader) string {
 	f, l := r.Position()
 	return fmt.Sprintf("%s:%d", f, l)
 }

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/internal/fsftest"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -83,8 +83,8 @@ func TestGamesTable(t *testing.T) {
 	}
 	w.Close()
 	f.Close()
-	table := filepath.Join(dir, "games.parquet")
-	if _, err := dataset.Convert(context.Background(), []string{jsonl}, table, filepath.Join(dir, "positions.parquet")); err != nil {
+	games := filepath.Join(dir, "games.parquet")
+	if _, err := table.Convert(context.Background(), []string{jsonl}, games, filepath.Join(dir, "positions.parquet")); err != nil {
 		t.Fatal(err)
 	}
 	suite := func(in string) (string, string) {
@@ -104,7 +104,7 @@ func TestGamesTable(t *testing.T) {
 		return stdout.String(), strings.Join(files, "|")
 	}
 	fromLines, linesSuite := suite(jsonl)
-	fromTable, tableSuite := suite(table)
+	fromTable, tableSuite := suite(games)
 	if fromTable != fromLines || tableSuite != linesSuite {
 		t.Errorf("from the games table %q %q; from the same games as JSON Lines %q %q", fromTable, tableSuite, fromLines, linesSuite)
 	}

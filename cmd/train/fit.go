@@ -15,6 +15,7 @@ import (
 	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/train/data"
+	"github.com/shogilab/shogilab/train/loop"
 	"github.com/shogilab/shogilab/train/netfit"
 )
 
@@ -56,12 +57,8 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	policyWeight := fs.Float64("policy-weight", d.PolicyWeight, "weight of the policy's cross-entropy against the value's squared error in the loss")
 	policyOnly := fs.Bool("policy-only", false, "with -init: train the policy head alone, the -init network's value and feature transformer kept as they are")
 	initFrom := fs.String("init", "", "start from this evaluation file, or builtin (the shipped network): its sizes, its weights; a policy head it lacks is drawn afresh")
-	epochs := fs.Int("epochs", d.Epochs, "the most passes over the training positions")
-	patience := fs.Int("patience", d.Patience, "stop after this many epochs without a better held-out loss")
-	batch := fs.Int("batch", d.Batch, "positions per minibatch")
-	lr := fs.Float64("lr", d.LearningRate, "Adam's learning rate")
-	threads := fs.Int("threads", d.Threads, "goroutines per minibatch (the file depends on it, with the seed)")
-	decay := fs.Float64("decay", d.Decay, "weight decay of the first layer's king-square rows (AdamW)")
+	fo := addFitFlags(fs, loop.FitOptions{Epochs: d.Epochs, Patience: d.Patience, Batch: d.Batch,
+		LearningRate: d.LearningRate, Threads: d.Threads, Decay: d.Decay})
 	seed := fs.Uint64("seed", d.Seed, "seed of the initial weights and the order of positions")
 	generation := fs.Int("generation", 0, "generation number written into the file")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object")
@@ -90,8 +87,8 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !(*lambda >= 0 && *lambda <= 1) {
 		return cli.Usagef("-lambda %v: need 0 to 1", *lambda)
 	}
-	o := netfit.Options{Hidden1: *h1, Hidden2: *h2, Policy: *policy, PolicyWeight: *policyWeight, Epochs: *epochs,
-		Patience: *patience, Batch: *batch, LearningRate: *lr, Threads: *threads, Seed: *seed, Decay: *decay, PolicyOnly: *policyOnly}
+	o := netfit.Options{Hidden1: *h1, Hidden2: *h2, Policy: *policy, PolicyWeight: *policyWeight, Epochs: fo.Epochs,
+		Patience: fo.Patience, Batch: fo.Batch, LearningRate: fo.LearningRate, Threads: fo.Threads, Seed: *seed, Decay: fo.Decay, PolicyOnly: *policyOnly}
 	if *initFrom != "" {
 		start, err := readInit(*initFrom)
 		if err != nil {
@@ -128,7 +125,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	}
 	load := time.Since(start).Seconds()
 	fmt.Fprintf(stderr, "train: %s\n", set.Describe())
-	total := *epochs * ((len(set.Train) + *batch - 1) / max(*batch, 1))
+	total := fo.Epochs * ((len(set.Train) + fo.Batch - 1) / max(fo.Batch, 1))
 	update, finish := cli.NewProgress(stderr, total, "training")
 	o.OnBatch = func(done, _ int) { update(done) }
 	o.OnEpoch = func(e netfit.Epoch) {
@@ -285,4 +282,17 @@ type headerJSON struct {
 	Generation     int    `json:"generation"`
 	Data           string `json:"data"`
 	Command        string `json:"command"`
+}
+
+// addFitFlags adds the flags of a network fit's optimiser (Adam on minibatches, early
+// stopping), which train fit and train loop share, with d's values as defaults.
+func addFitFlags(fs *flag.FlagSet, d loop.FitOptions) *loop.FitOptions {
+	o := d
+	fs.IntVar(&o.Epochs, "epochs", d.Epochs, "the most passes of a fit over the training positions")
+	fs.IntVar(&o.Patience, "patience", d.Patience, "stop a fit after this many epochs without a better held-out loss")
+	fs.IntVar(&o.Batch, "batch", d.Batch, "positions per minibatch")
+	fs.Float64Var(&o.LearningRate, "lr", d.LearningRate, "Adam's learning rate")
+	fs.IntVar(&o.Threads, "threads", d.Threads, "goroutines per minibatch of a fit (the network depends on it, with the seed)")
+	fs.Float64Var(&o.Decay, "decay", d.Decay, "weight decay of the first layer's king-square rows (AdamW)")
+	return &o
 }

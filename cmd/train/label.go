@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/shogilab/shogilab/internal/shard"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/shogilab/shogilab/internal/cli"
-	"github.com/shogilab/shogilab/selfplay"
 	"github.com/shogilab/shogilab/train/label"
 )
 
@@ -81,18 +81,18 @@ func runLabel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return cli.Usagef("%s is a directory, not a file of positions", f)
 		}
 	}
-	shard := selfplay.Whole
+	part := shard.Whole
 	if *shardFlag != "" {
-		if shard, err = selfplay.ParseShard(*shardFlag); err != nil {
+		if part, err = shard.Parse(*shardFlag); err != nil {
 			return cli.Usagef("--shard: %v", err)
 		}
 	} else {
-		s, ok, err := selfplay.ShardFromEnv(os.Getenv, *shards)
+		s, ok, err := shard.FromEnv(os.Getenv, *shards)
 		switch {
 		case err != nil:
 			return cli.Usagef("%v", err)
 		case ok:
-			shard = s
+			part = s
 		case *shards > 0:
 			return cli.Usagef("--shards %d without SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX: use --shard i/n outside a cluster job", *shards)
 		}
@@ -110,7 +110,7 @@ func runLabel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	fmt.Fprintf(stderr, "train: %d positions from %d games and %d SFEN lines (%d distinct, %d without a move); %d to label, shard %s\n",
-		st.Found, st.Games, st.Lines, st.Distinct, st.NoMove, st.Positions, shard)
+		st.Found, st.Games, st.Lines, st.Distinct, st.NoMove, st.Positions, part)
 	cmd := []string{"train label", "--engine", lab.String(), "--block", strconv.Itoa(*block)}
 	if *sample > 0 {
 		cmd = append(cmd, "--sample", strconv.FormatFloat(*sample, 'g', -1, 64), "--seed", strconv.FormatUint(*seed, 10))
@@ -122,7 +122,7 @@ func runLabel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		cmd = append(cmd, displayPath(f))
 	}
 	run := label.Run{
-		Labeller: lab, Positions: positions, Shard: shard, Block: *block, Dir: *out,
+		Labeller: lab, Positions: positions, Shard: part, Block: *block, Dir: *out,
 		Provenance: label.Provenance{Command: strings.Join(cmd, " "), Labeller: name, Options: options},
 	}
 	lo, hi := run.Span()

@@ -18,12 +18,12 @@ import (
 
 // linearSummary is what train linear prints: the fitted weights and the losses.
 type linearSummary struct {
-	Weights eval.Weights        `json:"weights"`
-	Result  linfit.Result       `json:"result"`
-	Priors  *linfit.PriorResult `json:"priors,omitempty"` // the prior fit, with -priors
-	Lambda  float64             `json:"lambda"`
-	File    string              `json:"file,omitempty"`
-	Seconds float64             `json:"seconds"`
+	Weights eval.Weights   `json:"weights"`
+	Result  linfit.Report  `json:"result"`
+	Priors  *linfit.Report `json:"priors,omitempty"` // the prior fit, with -priors
+	Lambda  float64        `json:"lambda"`
+	File    string         `json:"file,omitempty"`
+	Seconds float64        `json:"seconds"`
 }
 
 func runLinear(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -78,7 +78,7 @@ func runLinear(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			// Records of external engines carry no visits: the value fit alone is asked for.
 			fmt.Fprintln(stderr, "train: priors: no searched positions with visits; the prior weights stay as they are")
 		} else {
-			var pr linfit.PriorResult
+			var pr linfit.Report
 			if w, pr, err = linfit.FitPriors(ps.Train, ps.Held, w); err != nil {
 				return err
 			}

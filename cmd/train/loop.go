@@ -30,12 +30,7 @@ func runLoop(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	window := fs.Int("window", d.Window, "a fit sees the games of this many latest generations")
 	lambda := fs.Float64("lambda", d.Lambda, "weight of the game's result in the target; the rest is the search's root value")
 	heldOut := fs.Float64("held-out", d.HeldOut, "fraction of games held out, chosen by a hash of the game id")
-	epochs := fs.Int("epochs", d.Fit.Epochs, "the most epochs of a fit")
-	patience := fs.Int("patience", d.Fit.Patience, "stop a fit after this many epochs without a better held-out loss")
-	batch := fs.Int("batch", d.Fit.Batch, "positions per minibatch")
-	lr := fs.Float64("lr", d.Fit.LearningRate, "Adam's learning rate")
-	threads := fs.Int("threads", d.Fit.Threads, "goroutines per minibatch of a fit (the networks depend on it, with the seed)")
-	decay := fs.Float64("decay", d.Fit.Decay, "weight decay of the first layer's king-square rows (AdamW)")
+	fit := addFitFlags(fs, d.Fit)
 	gatePlayouts := fs.Int("gate-playouts", d.GatePlayouts, "playouts per move in the gate match")
 	gateGames := fs.Int("gate-games", d.GateGames, "the gate match's bound in games")
 	sprtText := fs.String("sprt", "elo0=0,elo1=20", "the gate's SPRT (as match --sprt)")
@@ -81,7 +76,7 @@ func runLoop(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	c.Dir, c.Generations, c.Initial, c.Openings, c.OpeningsName = fs.Arg(0), *gens, *initial, ops, abs
 	c.Games, c.Playouts, c.Noise, c.TemperaturePlies, c.MaxPlies = *games, *playouts, *noise, *temp, *maxPlies
 	c.Window, c.Lambda, c.HeldOut = *window, *lambda, *heldOut
-	c.Fit = loop.FitOptions{Epochs: *epochs, Patience: *patience, Batch: *batch, LearningRate: *lr, Threads: *threads, Decay: *decay}
+	c.Fit = *fit
 	c.GatePlayouts, c.GateGames, c.SPRT = *gatePlayouts, *gateGames, test
 	c.Anchor, c.AnchorPlayouts, c.AnchorGames, c.AnchorEvery = *anchor, *anchorPlayouts, *anchorGames, *anchorEvery
 	c.Seed, c.Parallel = *seed, *parallel

@@ -50,8 +50,8 @@ const (
 	Broken     = "broken" // the change does not build: a mistake in the table
 )
 
-// Result is the audit's finding on one planted bug.
-type Result struct {
+// Finding is the audit's finding on one planted bug.
+type Finding struct {
 	ID      string `json:"id"`
 	File    string `json:"file"`
 	What    string `json:"what"`
@@ -300,7 +300,7 @@ func packages(list []Mutant) map[Mode][]string {
 // audit plants each bug of list in the module copied to dir, one at a time, and returns
 // the findings. Before any bug it runs the packages' tests unchanged: they must pass.
 // step is called after every go test.
-func audit(ctx context.Context, dir string, list []Mutant, timeout time.Duration, step func()) ([]Result, error) {
+func audit(ctx context.Context, dir string, list []Mutant, timeout time.Duration, step func()) ([]Finding, error) {
 	t := tester{dir: dir, timeout: timeout}
 	for _, mode := range []Mode{Full, Short} {
 		pkgs := packages(list)[mode]
@@ -318,7 +318,7 @@ func audit(ctx context.Context, dir string, list []Mutant, timeout time.Duration
 			return nil, fmt.Errorf("the %s tests fail without a planted bug (%s: %s), so no failure could be told from a kill", mode, r.By, firstMessage(r.output))
 		}
 	}
-	var results []Result
+	var results []Finding
 	for _, m := range list {
 		path := filepath.Join(dir, filepath.FromSlash(m.File))
 		src, err := os.ReadFile(path)
@@ -332,7 +332,7 @@ func audit(ctx context.Context, dir string, list []Mutant, timeout time.Duration
 		if err := os.WriteFile(path, mutated, 0o644); err != nil {
 			return nil, err
 		}
-		res := Result{ID: m.ID, File: m.File, What: m.What, Issue: m.Issue, Note: m.Equivalent}
+		res := Finding{ID: m.ID, File: m.File, What: m.What, Issue: m.Issue, Note: m.Equivalent}
 		for _, mode := range m.modes() {
 			r, err := t.run(ctx, m.Tests, mode)
 			step()

@@ -215,22 +215,22 @@ var planted = []Mutant{
 		Was: `if se > 0 {`, Now: `if se >= 0 {`,
 		What: "a match without spread gets a zero-width interval", Tests: []string{"./analysis/sprt/"}},
 
-	// dataset: the two Parquet tables read together.
-	{ID: "parquet-positions-count", File: "dataset/parquet.go", Issue: true,
+	// record/table: the two Parquet tables read together.
+	{ID: "parquet-positions-count", File: "record/table/parquet.go", Issue: true,
 		Was:  `return fail("%d positions, want %d (the tables are not in the same order, or not a pair)", ply, game.Plies)`,
 		Now:  `_ = ply`,
-		What: "a game with fewer positions than plies is read", Tests: []string{"./dataset/"}},
-	{ID: "parquet-ply-order", File: "dataset/parquet.go", Issue: true,
+		What: "a game with fewer positions than plies is read", Tests: []string{"./record/table/"}},
+	{ID: "parquet-ply-order", File: "record/table/parquet.go", Issue: true,
 		Was: `if p.Ply != ply {`, Now: `if false {`,
-		What: "positions out of ply order are read", Tests: []string{"./dataset/"}},
-	{ID: "parquet-positions-end", File: "dataset/parquet.go",
+		What: "positions out of ply order are read", Tests: []string{"./record/table/"}},
+	{ID: "parquet-positions-end", File: "record/table/parquet.go",
 		Was:  `return fail("the table ends after %d of its %d positions", ply, game.Plies)`,
 		Now:  `return nil`,
-		What: "a positions table that ends inside a game is read", Tests: []string{"./dataset/"}},
-	{ID: "parquet-extra-positions", File: "dataset/parquet.go",
-		Was:  `return fmt.Errorf("dataset: %s: game %d has positions but no row in %s", g.stats.t.path, p.Game, g.t.path)`,
+		What: "a positions table that ends inside a game is read", Tests: []string{"./record/table/"}},
+	{ID: "parquet-extra-positions", File: "record/table/parquet.go",
+		Was:  `return fmt.Errorf("table: %s: game %d has positions but no row in %s", g.stats.t.path, p.Game, g.t.path)`,
 		Now:  `_ = p`,
-		What: "positions after the last game are ignored", Tests: []string{"./dataset/"}},
+		What: "positions after the last game are ignored", Tests: []string{"./record/table/"}},
 
 	// train/netfit.
 	{ID: "netfit-limit", File: "train/netfit/netfit.go", Issue: true,

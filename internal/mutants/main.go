@@ -123,7 +123,7 @@ func printList(w io.Writer, list []Mutant) error {
 }
 
 // counts are the findings by verdict.
-func counts(results []Result) map[string]int {
+func counts(results []Finding) map[string]int {
 	n := map[string]int{}
 	for _, r := range results {
 		n[r.Verdict]++
@@ -131,7 +131,7 @@ func counts(results []Result) map[string]int {
 	return n
 }
 
-func printTable(w io.Writer, results []Result) error {
+func printTable(w io.Writer, results []Finding) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tFILE\tVERDICT\tBY")
 	for _, r := range results {
@@ -160,15 +160,15 @@ func printTable(w io.Writer, results []Result) error {
 	return err
 }
 
-func printJSON(w io.Writer, root string, results []Result) error {
+func printJSON(w io.Writer, root string, results []Finding) error {
 	n := counts(results)
 	return json.NewEncoder(w).Encode(struct {
-		Module     string   `json:"module"`
-		Mutants    int      `json:"mutants"`
-		Killed     int      `json:"killed"`
-		Survived   int      `json:"survived"`
-		Equivalent int      `json:"equivalent"`
-		Broken     int      `json:"broken"`
-		Results    []Result `json:"results"`
+		Module     string    `json:"module"`
+		Mutants    int       `json:"mutants"`
+		Killed     int       `json:"killed"`
+		Survived   int       `json:"survived"`
+		Equivalent int       `json:"equivalent"`
+		Broken     int       `json:"broken"`
+		Results    []Finding `json:"results"`
 	}{root, len(results), n[Killed], n[Survived], n[Equivalent], n[Broken], results})
 }

@@ -8,27 +8,36 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 )
 
-// ReadSorted reads record files (or Parquet games tables) and returns the games sorted by id with the timing fields
-// stripped, so that runs of one seed compare equal. A bad record fails t.
-func ReadSorted(t testing.TB, paths ...string) []*record.Game {
+// ReadAll reads every game of record files (or Parquet games tables) in file order, with
+// the one reader (table.NewReader). A bad record fails t.
+func ReadAll(t testing.TB, paths ...string) []*record.Game {
 	t.Helper()
-	r := dataset.NewReader(paths, dataset.Options{})
+	r := table.NewReader(paths, table.Options{})
 	defer r.Close()
 	var games []*record.Game
 	for {
 		g, err := r.Read()
 		if err == io.EOF {
-			break
+			return games
 		}
 		if err != nil {
 			t.Fatal(err)
 		}
-		g.StripTiming()
 		games = append(games, g)
+	}
+}
+
+// ReadSorted reads record files (or Parquet games tables) and returns the games sorted by id with the timing fields
+// stripped, so that runs of one seed compare equal. A bad record fails t.
+func ReadSorted(t testing.TB, paths ...string) []*record.Game {
+	t.Helper()
+	games := ReadAll(t, paths...)
+	for _, g := range games {
+		g.StripTiming()
 	}
 	sort.Slice(games, func(i, j int) bool { return games[i].ID < games[j].ID })
 	return games

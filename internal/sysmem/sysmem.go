@@ -96,3 +96,19 @@ func check(n, avail uint64) error {
 	}
 	return nil
 }
+
+// PeakRSS returns the process's peak resident memory in bytes (Linux's VmHWM), or 0 where it
+// is not available.
+func PeakRSS() uint64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 3 && f[0] == "VmHWM:" && f[2] == "kB" {
+			kb, _ := strconv.ParseUint(f[1], 10, 64)
+			return kb * 1024
+		}
+	}
+	return 0
+}

@@ -3,6 +3,7 @@ package sysmem
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -58,4 +59,21 @@ func TestCheck(t *testing.T) {
 	if err == nil || err.Error() != "needs 3073 MiB, more than fits in the 4096 MiB of memory available (at most three quarters of it, 3072 MiB)" {
 		t.Errorf("3 GiB + 1 MiB of 4 available: %v", err)
 	}
+}
+
+// TestPeakRSS holds PeakRSS to memory the test touches itself: after writing every page of
+// 64 MiB, the process's peak resident set is at least that (Linux's VmHWM, proc(5)).
+func TestPeakRSS(t *testing.T) {
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		t.Skip("no /proc/self/status (not Linux)")
+	}
+	const size = 64 << 20
+	b := make([]byte, size)
+	for i := 0; i < len(b); i += 4096 {
+		b[i] = 1
+	}
+	if got := PeakRSS(); got < size {
+		t.Errorf("PeakRSS %d bytes after touching %d", got, size)
+	}
+	runtime.KeepAlive(b)
 }

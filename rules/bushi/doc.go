@@ -31,5 +31,5 @@
 //
 // Positions have an exact code in [0, NumPositions), so solvers can index them densely. The
 // rules define no draw; the solver labels positions neither side can force as draws, and play
-// adds a repetition limit (see internal/bushiplay).
+// adds a repetition limit (see bushiplay).
 package bushi

@@ -178,53 +178,41 @@ func TestGenerateChecksHandMade(t *testing.T) {
 		{"4k/5/4S/5/K3R b - 1", []string{"1c1b", "1c2b", "1c2d"}},
 	}
 	for _, c := range cases {
-		p, err := ParseSFEN(c.sfen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var ml MoveList
-		p.GenerateChecks(&ml)
-		var got []string
-		for _, m := range sortedMoves(slices.Clone(ml.Slice())) {
-			got = append(got, m.String())
-		}
-		slices.Sort(got)
-		if !slices.Equal(got, c.want) {
-			t.Errorf("%s: checks %v, want %v", c.sfen, got, c.want)
-		}
+		t.Run(c.sfen, func(t *testing.T) {
+			p, err := ParseSFEN(c.sfen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ml MoveList
+			p.GenerateChecks(&ml)
+			var got []string
+			for _, m := range sortedMoves(slices.Clone(ml.Slice())) {
+				got = append(got, m.String())
+			}
+			slices.Sort(got)
+			if !slices.Equal(got, c.want) {
+				t.Errorf("checks %v, want %v", got, c.want)
+			}
+		})
 	}
 }
 
 func BenchmarkGenerateChecks(b *testing.B) {
-	for _, c := range benchPositions {
-		b.Run(c.name, func(b *testing.B) {
-			p, _ := ParseSFEN(c.sfen)
-			var ml MoveList
-			for b.Loop() {
-				p.GenerateChecks(&ml)
-			}
-		})
-	}
+	benchEach(b, func(p *Position, ml *MoveList) { p.GenerateChecks(ml) })
 }
 
 // BenchmarkFilterChecks is what GenerateChecks replaces: every legal move, kept if it checks.
 func BenchmarkFilterChecks(b *testing.B) {
-	for _, c := range benchPositions {
-		b.Run(c.name, func(b *testing.B) {
-			p, _ := ParseSFEN(c.sfen)
-			var ml MoveList
-			for b.Loop() {
-				p.GenerateLegal(&ml)
-				n := 0
-				for _, m := range ml.Slice() {
-					if p.GivesCheck(m) {
-						n++
-					}
-				}
-				_ = n
+	benchEach(b, func(p *Position, ml *MoveList) {
+		p.GenerateLegal(ml)
+		n := 0
+		for _, m := range ml.Slice() {
+			if p.GivesCheck(m) {
+				n++
 			}
-		})
-	}
+		}
+		_ = n
+	})
 }
 
 // TestHasLegalMoveMatchesReference: HasLegalMove against the reference generator's legal

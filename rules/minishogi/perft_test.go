@@ -26,15 +26,17 @@ var perftCases = []struct {
 
 func TestPerft(t *testing.T) {
 	for _, c := range perftCases {
-		p, err := ParseSFEN(c.sfen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for d, want := range c.depth {
-			if got := p.Perft(d + 1); got != want {
-				t.Errorf("%s: perft(%d) = %d, want %d", c.name, d+1, got, want)
+		t.Run(c.name, func(t *testing.T) {
+			p, err := ParseSFEN(c.sfen)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
+			for d, want := range c.depth {
+				if got := p.Perft(d + 1); got != want {
+					t.Errorf("perft(%d) = %d, want %d", d+1, got, want)
+				}
+			}
+		})
 	}
 }
 

@@ -32,14 +32,15 @@ func TestParseSFENErrors(t *testing.T) {
 		{"4k/4R/5/5/K4 b - 1", "gote, not to move, is in check"},
 	}
 	for _, c := range cases {
-		_, err := ParseSFEN(c.sfen)
-		if err == nil {
-			t.Errorf("ParseSFEN(%q) succeeded, want error containing %q", c.sfen, c.want)
-			continue
-		}
-		if !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "minishogi: sfen: ") {
-			t.Errorf("ParseSFEN(%q) = %q, want it to contain %q", c.sfen, err, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			_, err := ParseSFEN(c.sfen)
+			if err == nil {
+				t.Fatalf("ParseSFEN(%q) succeeded, want error containing %q", c.sfen, c.want)
+			}
+			if !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "minishogi: sfen: ") {
+				t.Errorf("ParseSFEN(%q) = %q, want it to contain %q", c.sfen, err, c.want)
+			}
+		})
 	}
 }
 
@@ -117,13 +118,15 @@ func TestParseMove(t *testing.T) {
 		{drops, "B*4c", "no B in hand"},
 	}
 	for _, c := range cases {
-		_, err := c.pos.ParseMove(c.move)
-		switch {
-		case c.want == "" && err != nil:
-			t.Errorf("%s: ParseMove(%q): %v", c.pos.SFEN(), c.move, err)
-		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
-			t.Errorf("%s: ParseMove(%q) = %v, want error containing %q", c.pos.SFEN(), c.move, err, c.want)
-		}
+		t.Run(c.pos.SFEN()+" "+c.move, func(t *testing.T) {
+			_, err := c.pos.ParseMove(c.move)
+			switch {
+			case c.want == "" && err != nil:
+				t.Errorf("ParseMove(%q): %v", c.move, err)
+			case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+				t.Errorf("ParseMove(%q) = %v, want error containing %q", c.move, err, c.want)
+			}
+		})
 	}
 }
 

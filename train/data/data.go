@@ -22,8 +22,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -110,7 +110,7 @@ func checkAndDigest(paths []string, o Options) (string, error) {
 	return digestFiles(paths)
 }
 
-// Load reads the positions of the record files or tables at paths (dataset.Positions).
+// Load reads the positions of the record files or tables at paths (table.Positions).
 func Load(paths []string, o Options) (*Set, error) {
 	digest, err := checkAndDigest(paths, o)
 	if err != nil {
@@ -121,7 +121,7 @@ func Load(paths []string, o Options) (*Set, error) {
 	var order [2][]uint64         // first-seen order, so that the examples come out reproducibly
 	sets[0], sets[1] = map[uint64]*accum{}, map[uint64]*accum{}
 	lastGame := -1
-	err = dataset.Positions(paths, func(p *dataset.Position) error {
+	err = table.Positions(paths, func(p *table.Position) error {
 		if p.Game != lastGame || p.Ply == 0 {
 			s.Games++
 			lastGame = p.Game

@@ -3,7 +3,7 @@ package data
 import (
 	"fmt"
 
-	"github.com/shogilab/shogilab/dataset"
+	"github.com/shogilab/shogilab/record/table"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -43,7 +43,7 @@ func LoadPolicy(paths []string, o Options) (*PolicySet, error) {
 	}
 	s := &PolicySet{Digest: digest}
 	lastGame := -1
-	err = dataset.Positions(paths, func(p *dataset.Position) error {
+	err = table.Positions(paths, func(p *table.Position) error {
 		if p.Game != lastGame || p.Ply == 0 {
 			s.Games++
 			lastGame = p.Game

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
 )
 
@@ -57,7 +57,7 @@ func PlayedTarget(pos *ms.Position, move string) (PolicyTarget, error) {
 // recordTarget is the policy target of a recorded position: the visit shares where the
 // mover recorded them, else the played move when the mover is an external engine (record
 // kind usi), else none (a random mover's move teaches nothing).
-func recordTarget(pos *ms.Position, p *dataset.Position) (PolicyTarget, error) {
+func recordTarget(pos *ms.Position, p *table.Position) (PolicyTarget, error) {
 	if p.Stats != nil && len(p.Stats.Top) > 0 {
 		return VisitTarget(pos, p.Stats.Top)
 	}

@@ -25,7 +25,7 @@
 //     (centipawns or mate), its value as self-play maps an external
 //     engine's score (selfplay.USIStats), the depth and nodes.
 //
-//   - Run labels one shard (selfplay.Shard: --shard, or the Slurm array's or
+//   - Run labels one shard (shard.Shard: --shard, or the Slurm array's or
 //     Kubernetes Indexed Job's index) of the list: a contiguous range of
 //     blocks, so that the shards' tables, read in order, are the unsharded
 //     run's. Rows go to a journal as they come; a run started again keeps

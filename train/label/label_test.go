@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/shogilab/shogilab/internal/shard"
 	"math"
 	"os"
 	"os/exec"
@@ -13,11 +14,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/internal/duckdbtest"
 	"github.com/shogilab/shogilab/internal/filelock"
 	"github.com/shogilab/shogilab/internal/fsftest"
-	"github.com/shogilab/shogilab/selfplay"
+	"github.com/shogilab/shogilab/record/table"
 )
 
 var (
@@ -338,7 +338,7 @@ func TestShards(t *testing.T) {
 			var files []string
 			total := 0
 			for i := range n {
-				sum, err := Run{Labeller: l, Positions: positions, Block: 3, Dir: dir, Shard: selfplay.Shard{Index: i, Count: n}}.Do(context.Background())
+				sum, err := Run{Labeller: l, Positions: positions, Block: 3, Dir: dir, Shard: shard.Shard{Index: i, Count: n}}.Do(context.Background())
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -497,7 +497,7 @@ func TestBadInput(t *testing.T) {
 		{"not a table", func() error { _, err := Open(notTable); return err }, []string{"x.parquet", "not a whole Parquet file"}},
 		{"a games table", func() error {
 			games := filepath.Join(dir, "games.parquet")
-			if _, err := dataset.Convert(context.Background(), []string{sample}, games, dataset.PositionsPath(games)); err != nil {
+			if _, err := table.Convert(context.Background(), []string{sample}, games, table.PositionsPath(games)); err != nil {
 				return err
 			}
 			_, err := Open(games)

@@ -9,8 +9,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/selfplay"
 )
@@ -43,7 +43,7 @@ func (p Position) HasScore() bool { return !math.IsNaN(p.Score) }
 // Sources are where Collect finds positions.
 type Sources struct {
 	// Files are record files (JSON Lines, plain or gzip) or games tables
-	// (.parquet), read by dataset.NewReader, and SFEN files (a name ending
+	// (.parquet), read by table.NewReader, and SFEN files (a name ending
 	// in .sfen or .sfen.gz), read by selfplay.ReadOpenings, in order.
 	Files []string
 	// Name is the name a file goes by in Position.Source; nil keeps the
@@ -200,7 +200,7 @@ func sfenKey(sfen string) string {
 
 // collectRecords adds the positions of record files and games tables.
 func collectRecords(ctx context.Context, paths []string, name func(string) string, add func(*minishogi.Position, Position), st *CollectStats) error {
-	r := dataset.NewReader(paths, dataset.Options{
+	r := table.NewReader(paths, table.Options{
 		Fields:  record.FieldID | record.FieldVariant | record.FieldStart | record.FieldMoves | record.FieldResult,
 		Context: ctx,
 	})

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/shogilab/shogilab/internal/shard"
 	"io"
 	"os"
 	"path/filepath"
@@ -17,7 +18,6 @@ import (
 	"time"
 
 	"github.com/shogilab/shogilab/internal/filelock"
-	"github.com/shogilab/shogilab/selfplay"
 )
 
 // DefaultBlock is how many positions one process of the labeller labels
@@ -30,8 +30,8 @@ const DefaultBlock = 100
 // Run labels one shard of a list of positions into a labels table.
 type Run struct {
 	Labeller  Labeller
-	Positions []Position     // the whole run's list (Collect), the same in every shard
-	Shard     selfplay.Shard // the zero Shard is the whole run
+	Positions []Position  // the whole run's list (Collect), the same in every shard
+	Shard     shard.Shard // the zero Shard is the whole run
 	// Block is the positions each process of the labeller labels; the list
 	// is cut into blocks from its start, and a shard labels a contiguous
 	// range of blocks (Shard.IDs of the block count), so that the shards'
@@ -61,7 +61,7 @@ type Summary struct {
 
 // FileName is the name of shard s's table: labels-I-of-N.parquet, I and N
 // zero-padded to one width so that the files sort in shard order.
-func FileName(s selfplay.Shard) string {
+func FileName(s shard.Shard) string {
 	w := len(strconv.Itoa(s.Count - 1))
 	return fmt.Sprintf("labels-%0*d-of-%0*d.parquet", w, s.Index, w, s.Count)
 }
@@ -78,9 +78,9 @@ func (r Run) Span() (lo, hi int) {
 	return min(blo*b, len(r.Positions)), min(bhi*b, len(r.Positions))
 }
 
-func (r Run) shard() selfplay.Shard {
+func (r Run) shard() shard.Shard {
 	if r.Shard.Count == 0 {
-		return selfplay.Whole
+		return shard.Whole
 	}
 	return r.Shard
 }

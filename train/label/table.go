@@ -17,8 +17,8 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/internal/atomicfile"
+	"github.com/shogilab/shogilab/record/table"
 )
 
 // Row is one labelled position: a row of the labels table. datasets/README.md
@@ -69,10 +69,10 @@ var Schema = arrow.NewSchema([]arrow.Field{
 	{Name: "occurrences", Type: arrow.PrimitiveTypes.Int32},
 }, nil)
 
-// The labels table's footer: dataset.TableKey names it, dataset.FormatKey
+// The labels table's footer: table.TableKey names it, table.FormatKey
 // gives its own format version, and the keys below its provenance.
 const (
-	// Table is the value of dataset.TableKey in a labels table.
+	// Table is the value of table.TableKey in a labels table.
 	Table = "labels"
 	// Format is the labels table's format version; columns are only ever
 	// added.
@@ -105,7 +105,7 @@ type Provenance struct {
 
 func (p Provenance) metadata() map[string]string {
 	return map[string]string{
-		dataset.TableKey: Table, dataset.FormatKey: Format,
+		table.TableKey: Table, table.FormatKey: Format,
 		CommandKey: p.Command, LabellerKey: p.Labeller, OptionsKey: strings.Join(p.Options, "\n"),
 		LimitKey: p.Limit, ShardKey: p.Shard, PositionsKey: strconv.Itoa(p.Positions), BlockKey: strconv.Itoa(p.Block),
 		RunKey: p.Run,
@@ -283,12 +283,12 @@ func Open(path string) (*Reader, error) {
 		return nil, fmt.Errorf("label: %s: %s", path, fmt.Sprintf(format, a...))
 	}
 	switch {
-	case meta[dataset.TableKey] == "":
-		return fail("a Parquet file without %s in its metadata: not a table of shogilab", dataset.TableKey)
-	case meta[dataset.TableKey] != Table:
-		return fail("a %s table, not a %s table", meta[dataset.TableKey], Table)
-	case meta[dataset.FormatKey] != Format:
-		return fail("labels table format %q; this reader knows %q", meta[dataset.FormatKey], Format)
+	case meta[table.TableKey] == "":
+		return fail("a Parquet file without %s in its metadata: not a table of shogilab", table.TableKey)
+	case meta[table.TableKey] != Table:
+		return fail("a %s table, not a %s table", meta[table.TableKey], Table)
+	case meta[table.FormatKey] != Format:
+		return fail("labels table format %q; this reader knows %q", meta[table.FormatKey], Format)
 	}
 	fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: 8192}, memory.DefaultAllocator)
 	if err != nil {

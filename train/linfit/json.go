@@ -15,14 +15,11 @@ func heldLoss(x float64) *float64 {
 }
 
 // MarshalJSON writes r with held_before and held_after null when nothing was held out.
-func (r Result) MarshalJSON() ([]byte, error) {
-	type plain Result
+func (r Report) MarshalJSON() ([]byte, error) {
+	type plain Report
 	return json.Marshal(struct {
 		plain
 		HeldBefore *float64 `json:"held_before"`
 		HeldAfter  *float64 `json:"held_after"`
 	}{plain(r), heldLoss(r.HeldBefore), heldLoss(r.HeldAfter)})
 }
-
-// MarshalJSON writes r as a Result, whose fields and keys it shares.
-func (r PriorResult) MarshalJSON() ([]byte, error) { return Result(r).MarshalJSON() }

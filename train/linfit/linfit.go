@@ -67,12 +67,13 @@ func weights(base eval.Weights, p []float64) eval.Weights {
 	return w
 }
 
-// Result reports a fit.
-type Result struct {
+// Report is what a fit did: Fit's of the value terms, FitPriors' of the priors.
+type Report struct {
 	// Train and Held count the examples fitted to and held out.
 	Train int `json:"train"`
 	Held  int `json:"held"`
-	// TrainBefore and TrainAfter are the mean loss with the starting weights and the
+	// TrainBefore and TrainAfter are the mean loss (Fit's squared error, FitPriors'
+	// cross-entropy) with the starting weights and the
 	// fitted ones; HeldBefore and HeldAfter the same on the held-out examples (NaN without
 	// them, null in JSON).
 	TrainBefore float64 `json:"train_before"`
@@ -126,13 +127,13 @@ func loss(p []float64, ss []sample, scale float64, grad []float64) float64 {
 
 // Fit returns start with its value weights fitted to train at target λ·result +
 // (1-λ)·root value, and the losses before and after on train and held.
-func Fit(train, held []data.Example, start eval.Weights, lambda float32) (eval.Weights, Result, error) {
+func Fit(train, held []data.Example, start eval.Weights, lambda float32) (eval.Weights, Report, error) {
 	if len(train) == 0 {
-		return start, Result{}, errors.New("linfit: no training examples")
+		return start, Report{}, errors.New("linfit: no training examples")
 	}
 	tr, he := samples(train, start, lambda), samples(held, start, lambda)
 	scale := float64(start.ValueScale)
-	res := Result{Train: len(tr), Held: len(he), HeldBefore: math.NaN(), HeldAfter: math.NaN()}
+	res := Report{Train: len(tr), Held: len(he), HeldBefore: math.NaN(), HeldAfter: math.NaN()}
 	p0 := params(start)
 	res.TrainBefore = loss(p0, tr, scale, nil)
 	if len(he) > 0 {

@@ -95,11 +95,10 @@ func TestGradient(t *testing.T) {
 
 // TestResultJSONWithoutHeldOut: a fit with nothing held out has NaN held-out losses, which
 // encoding/json refuses; they are written as null, and the other keys as they are.
-func TestResultJSONWithoutHeldOut(t *testing.T) {
+func TestReportJSONWithoutHeldOut(t *testing.T) {
 	nan := math.NaN()
 	for _, v := range []any{
-		Result{Train: 3, TrainBefore: 0.5, TrainAfter: 0.25, HeldBefore: nan, HeldAfter: nan, Evaluations: 7},
-		PriorResult{Train: 3, TrainBefore: 0.5, TrainAfter: 0.25, HeldBefore: nan, HeldAfter: nan, Evaluations: 7},
+		Report{Train: 3, TrainBefore: 0.5, TrainAfter: 0.25, HeldBefore: nan, HeldAfter: nan, Evaluations: 7},
 	} {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -110,7 +109,7 @@ func TestResultJSONWithoutHeldOut(t *testing.T) {
 			t.Errorf("%T:\n got %s\nwant %s", v, b, want)
 		}
 	}
-	b, err := json.Marshal(Result{Held: 2, HeldBefore: 0.75, HeldAfter: 0.5})
+	b, err := json.Marshal(Report{Held: 2, HeldBefore: 0.75, HeldAfter: 0.5})
 	if err != nil || !strings.Contains(string(b), `"held_before":0.75,"held_after":0.5`) {
 		t.Errorf("with held-out examples: %s, %v", b, err)
 	}

@@ -11,21 +11,6 @@ import (
 	"github.com/shogilab/shogilab/train/data"
 )
 
-// PriorResult reports a fit of the prior weights.
-type PriorResult struct {
-	// Train and Held count the examples fitted to and held out.
-	Train int `json:"train"`
-	Held  int `json:"held"`
-	// TrainBefore and TrainAfter are the mean cross-entropy with the starting weights and the
-	// fitted ones; HeldBefore and HeldAfter the same on the held-out examples (NaN without
-	// them, null in JSON).
-	TrainBefore float64 `json:"train_before"`
-	TrainAfter  float64 `json:"train_after"`
-	HeldBefore  float64 `json:"held_before"`
-	HeldAfter   float64 `json:"held_after"`
-	Evaluations int     `json:"evaluations"` // loss evaluations L-BFGS made
-}
-
 // policySample is one searched position: its moves' prior terms and visit shares.
 type policySample struct {
 	terms []eval.PriorTerms
@@ -92,12 +77,12 @@ func crossEntropy(w []float64, ss []policySample, grad []float64) float64 {
 // visit shares of train by the cross-entropy of the priors the search would form, with
 // L-BFGS: the policy from move features. The Board values that some terms use, and every
 // other weight, are kept.
-func FitPriors(train, held []data.PolicyExample, start eval.Weights) (eval.Weights, PriorResult, error) {
+func FitPriors(train, held []data.PolicyExample, start eval.Weights) (eval.Weights, Report, error) {
 	if len(train) == 0 {
-		return start, PriorResult{}, errors.New("linfit: no searched positions to fit the priors to")
+		return start, Report{}, errors.New("linfit: no searched positions to fit the priors to")
 	}
 	tr, he := policySamples(train, start), policySamples(held, start)
-	res := PriorResult{Train: len(tr), Held: len(he), HeldBefore: math.NaN(), HeldAfter: math.NaN()}
+	res := Report{Train: len(tr), Held: len(he), HeldBefore: math.NaN(), HeldAfter: math.NaN()}
 	v := start.PriorVector()
 	x0 := make([]float64, len(v))
 	for k := range v {

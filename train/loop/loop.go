@@ -1,12 +1,12 @@
 package loop
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -20,6 +20,8 @@ import (
 	"github.com/shogilab/shogilab/engine/nnue"
 	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/filelock"
+	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/selfplay"
 	"github.com/shogilab/shogilab/train/data"
@@ -544,29 +546,22 @@ func recordFiles(dir string) ([]string, error) {
 	return files, nil
 }
 
-// countGames counts the records of a file and their positions (plies + 1 each).
+// countGames counts the records of a file (plain, gzip or a games table) and their positions
+// (plies + 1 each), reading the plies alone.
 func countGames(path string) (games, positions int, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, 0, fmt.Errorf("loop: %w", err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	for sc.Scan() {
-		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
-			continue
+	r := table.NewReader([]string{path}, table.Options{Fields: record.FieldPlies})
+	defer r.Close()
+	for {
+		g, err := r.Read()
+		if err == io.EOF {
+			return games, positions, nil
 		}
-		var g struct {
-			Plies int `json:"plies"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
-			return 0, 0, fmt.Errorf("loop: %s: record %d: %w", path, games+1, err)
+		if err != nil {
+			return 0, 0, fmt.Errorf("loop: %w", err)
 		}
 		games++
 		positions += g.Plies + 1
 	}
-	return games, positions, sc.Err()
 }
 
 // Epoch is a fit's losses after an epoch (its time is left out: a resumed run's

@@ -5,13 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/shogilab/shogilab/internal/filelock"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/shogilab/shogilab/internal/filelock"
 
 	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/engine/nnue"

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/shogilab/shogilab/internal/atomicfile"
+	"github.com/shogilab/shogilab/internal/shard"
 	"github.com/shogilab/shogilab/selfplay"
 )
 
@@ -86,9 +87,9 @@ func (s *Slurm) run(ctx context.Context, c *Config, g int, spec, out string) err
 		return fmt.Errorf("loop: slurm: %s %s: %v: %s", sbatch, strings.Join(args, " "), err, strings.TrimSpace(string(b)))
 	}
 	for i := range s.Shards {
-		sh := selfplay.Shard{Index: i, Count: s.Shards}
+		sh := shard.Shard{Index: i, Count: s.Shards}
 		lo, hi := sh.IDs(c.Games)
-		f := filepath.Join(out, sh.FileName(selfplay.JSONL))
+		f := filepath.Join(out, sh.FileName(string(selfplay.JSONL)))
 		n, _, err := countGames(f)
 		if err != nil {
 			return fmt.Errorf("loop: slurm: shard %s: %w", sh, err)

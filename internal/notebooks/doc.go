@@ -1,11 +1,12 @@
 // Package notebooks runs the project's Jupyter notebooks headless and checks them.
 //
-// The notebooks beside this file (*.ipynb, Go kernel GoNB) are short paper sections that turn
+// The notebooks of the folder notebooks/ (*.ipynb, Go kernel GoNB) are short paper sections that turn
 // the shipped datasets into the paper's figures; their figures and captions come from package
-// paper, which cmd/figures calls too, so both show the same numbers. This package is what the
+// paper, which cmd/figures calls too, so both show the same numbers. This package (internal:
+// only the tests use it) is what the
 // tests use to execute a notebook:
 //
-//	nb, err := notebooks.Execute(ctx, "mawari.ipynb", notebooks.Options{Root: repoRoot})
+//	nb, err := notebooks.Execute(ctx, "notebooks/mawari.ipynb", notebooks.Options{Root: repoRoot})
 //	// err reports the first failing cell; nb holds the executed cells and their outputs
 //
 // Execute copies the notebook to a temporary directory and runs `jupyter nbconvert --execute`

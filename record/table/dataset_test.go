@@ -1,4 +1,4 @@
-package dataset
+package table
 
 import (
 	"context"
@@ -32,7 +32,7 @@ import (
 // The fourth example has a move that is not legal (the format does not
 // check legality), which the positions table cannot hold: left out.
 func sources(t *testing.T) []string {
-	data, err := os.ReadFile("../record/testdata/valid.jsonl")
+	data, err := os.ReadFile("../testdata/valid.jsonl")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,8 +41,8 @@ func sources(t *testing.T) []string {
 	if err := os.WriteFile(examples, []byte(strings.Join(lines[:3], "")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	paths, _ := filepath.Glob("../datasets/selfplay/*/games-*.jsonl.gz")
-	more, _ := filepath.Glob("../datasets/selfplay/*/*/games-*.jsonl.gz")
+	paths, _ := filepath.Glob("../../datasets/selfplay/*/games-*.jsonl.gz")
+	more, _ := filepath.Glob("../../datasets/selfplay/*/*/games-*.jsonl.gz")
 	all := append(append([]string{examples}, paths...), more...)
 	if len(all) < 8 {
 		t.Fatalf("sources %v", all)
@@ -53,24 +53,20 @@ func sources(t *testing.T) []string {
 // readJSONL reads record files with the record package alone.
 func readJSONL(t *testing.T, paths ...string) []*record.Game {
 	t.Helper()
-	r := record.NewReader(paths)
-	defer r.Close()
-	var games []*record.Game
-	for {
-		g, err := r.Read()
-		if err == io.EOF {
-			return games
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		games = append(games, g)
-	}
+	return drain(t, record.NewReader(paths))
 }
 
 func readAll(t *testing.T, opts Options, paths ...string) []*record.Game {
 	t.Helper()
-	r := NewReader(paths, opts)
+	return drain(t, NewReader(paths, opts))
+}
+
+// drain reads r to its end, failing t on an error, and closes it.
+func drain(t *testing.T, r interface {
+	Read() (*record.Game, error)
+	Close() error
+}) []*record.Game {
+	t.Helper()
 	defer r.Close()
 	var games []*record.Game
 	for {
@@ -285,7 +281,7 @@ func TestDuckDBAgrees(t *testing.T) {
 // the games table (the statistics: of the positions table), with a matching
 // type, and every column is a key, so neither format gains a field alone.
 func TestSchemasInStep(t *testing.T) {
-	data, err := os.ReadFile("../datasets/record.schema.json")
+	data, err := os.ReadFile("../../datasets/record.schema.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +406,7 @@ func TestBadFiles(t *testing.T) {
 	} {
 		_, err := NewReader([]string{c.path}, c.opts).Read()
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.path[:len(c.path)-len("positions.parquet")]) ||
-			strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "dataset: ") {
+			strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "table: ") {
 			t.Errorf("%s: %v; want one line naming the file, with %q", filepath.Base(c.path), err, c.want)
 		}
 	}
@@ -501,7 +497,7 @@ func TestPositions(t *testing.T) {
 // TestTimes: nanoseconds and a zero time survive the table.
 func TestTimes(t *testing.T) {
 	dir := t.TempDir()
-	g := readJSONL(t, "../record/testdata/valid.jsonl")[1]
+	g := readJSONL(t, "../testdata/valid.jsonl")[1]
 	g.StartedAt = time.Date(2262, 4, 11, 23, 47, 16, 854775807, time.UTC) // the last nanosecond an int64 holds
 	h := *g
 	h.ID, h.StartedAt, h.Seconds = 9, time.Time{}, 0

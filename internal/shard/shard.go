@@ -1,4 +1,4 @@
-package selfplay
+package shard
 
 import (
 	"fmt"
@@ -20,62 +20,37 @@ var Whole = Shard{0, 1}
 // cover 0..games-1 exactly once.
 func (s Shard) IDs(games int) (lo, hi int) {
 	if s.Count < 1 || s.Index < 0 || s.Index >= s.Count {
-		panic(fmt.Sprintf("selfplay: invalid shard %d/%d", s.Index, s.Count))
+		panic(fmt.Sprintf("shard: invalid shard %d/%d", s.Index, s.Count))
 	}
 	return s.Index * games / s.Count, (s.Index + 1) * games / s.Count
 }
 
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 
-// FileName is the name of the shard's file in format f: games-I-of-N.jsonl,
-// .jsonl.gz or .parquet, I and N zero-padded to the same width so that the
-// files sort in shard order. A Parquet games table has its positions table
-// beside it (dataset.PositionsPath).
-func (s Shard) FileName(f Format) string {
+// FileName is the name of the shard's file with extension ext (jsonl,
+// jsonl.gz, parquet): games-I-of-N.EXT, I and N zero-padded to the same width
+// so that the files sort in shard order.
+func (s Shard) FileName(ext string) string {
 	w := len(strconv.Itoa(s.Count - 1))
-	return fmt.Sprintf("games-%0*d-of-%0*d.%s", w, s.Index, w, s.Count, f)
+	return fmt.Sprintf("games-%0*d-of-%0*d.%s", w, s.Index, w, s.Count, ext)
 }
 
-// Format is the output format of a run: the extension of its files.
-type Format string
-
-// The formats: JSON Lines written game by game (datasets/README.md), gzip
-// with a member per game, or Parquet tables (package dataset).
-const (
-	JSONL     Format = "jsonl"
-	JSONLGzip Format = "jsonl.gz"
-	Parquet   Format = "parquet"
-)
-
-// Formats are the formats, in the order usage messages list them.
-var Formats = []Format{JSONL, JSONLGzip, Parquet}
-
-// ParseFormat reads a format by its name.
-func ParseFormat(s string) (Format, error) {
-	for _, f := range Formats {
-		if string(f) == s {
-			return f, nil
-		}
-	}
-	return "", fmt.Errorf("selfplay: format %q is not jsonl, jsonl.gz or parquet", s)
-}
-
-// ParseShard reads "i/n" with 0 <= i < n.
-func ParseShard(text string) (Shard, error) {
+// Parse reads "i/n" with 0 <= i < n.
+func Parse(text string) (Shard, error) {
 	is, ns, ok := strings.Cut(text, "/")
 	i, err1 := strconv.Atoi(is)
 	n, err2 := strconv.Atoi(ns)
 	if !ok || err1 != nil || err2 != nil {
-		return Shard{}, fmt.Errorf("selfplay: shard %q is not i/n", text)
+		return Shard{}, fmt.Errorf("shard: shard %q is not i/n", text)
 	}
 	s := Shard{i, n}
 	if n < 1 || i < 0 || i >= n {
-		return Shard{}, fmt.Errorf("selfplay: shard %q: want 0 <= i < n", text)
+		return Shard{}, fmt.Errorf("shard: shard %q: want 0 <= i < n", text)
 	}
 	return s, nil
 }
 
-// ShardFromEnv finds the shard from a cluster scheduler's environment
+// FromEnv finds the shard from a cluster scheduler's environment
 // (getenv is os.Getenv in a command, a map in tests); count is the run's
 // shard count when the command line gives it (--shards), else 0:
 //
@@ -90,12 +65,12 @@ func ParseShard(text string) (Shard, error) {
 //     should equal the Job's completions) required.
 //
 // ok is false when neither is set.
-func ShardFromEnv(getenv func(string) string, count int) (s Shard, ok bool, err error) {
+func FromEnv(getenv func(string) string, count int) (s Shard, ok bool, err error) {
 	if id := getenv("SLURM_ARRAY_TASK_ID"); id != "" {
 		num := func(name string) (int, error) {
 			v, err := strconv.Atoi(getenv(name))
 			if err != nil {
-				return 0, fmt.Errorf("selfplay: %s=%q is not a number (inside a Slurm job array all of SLURM_ARRAY_TASK_ID, _MIN, _MAX and _COUNT are set)", name, getenv(name))
+				return 0, fmt.Errorf("shard: %s=%q is not a number (inside a Slurm job array all of SLURM_ARRAY_TASK_ID, _MIN, _MAX and _COUNT are set)", name, getenv(name))
 			}
 			return v, nil
 		}
@@ -114,25 +89,25 @@ func ShardFromEnv(getenv func(string) string, count int) (s Shard, ok bool, err 
 				}
 			}
 			if lo != 0 || n != hi+1 {
-				return Shard{}, false, fmt.Errorf("selfplay: Slurm array task %d is in an array of %d tasks from %d to %d, not the whole range 0-%d of a run (a task resubmitted alone, or a step): give the run's shard count with --shards", i, n, lo, hi, hi)
+				return Shard{}, false, fmt.Errorf("shard: Slurm array task %d is in an array of %d tasks from %d to %d, not the whole range 0-%d of a run (a task resubmitted alone, or a step): give the run's shard count with --shards", i, n, lo, hi, hi)
 			}
 			count = hi + 1
 		}
 		if i < 0 || i >= count {
-			return Shard{}, false, fmt.Errorf("selfplay: Slurm array task %d is not a shard of %d (the array's ids are the shards 0..%d)", i, count, count-1)
+			return Shard{}, false, fmt.Errorf("shard: Slurm array task %d is not a shard of %d (the array's ids are the shards 0..%d)", i, count, count-1)
 		}
 		return Shard{i, count}, true, nil
 	}
 	if idx := getenv("JOB_COMPLETION_INDEX"); idx != "" {
 		i, err := strconv.Atoi(idx)
 		if err != nil {
-			return Shard{}, false, fmt.Errorf("selfplay: JOB_COMPLETION_INDEX=%q is not a number", idx)
+			return Shard{}, false, fmt.Errorf("shard: JOB_COMPLETION_INDEX=%q is not a number", idx)
 		}
 		if count < 1 {
-			return Shard{}, false, fmt.Errorf("selfplay: JOB_COMPLETION_INDEX is set but --shards is not: give the Job's completions count")
+			return Shard{}, false, fmt.Errorf("shard: JOB_COMPLETION_INDEX is set but --shards is not: give the Job's completions count")
 		}
 		if i < 0 || i >= count {
-			return Shard{}, false, fmt.Errorf("selfplay: JOB_COMPLETION_INDEX %d is not below --shards %d", i, count)
+			return Shard{}, false, fmt.Errorf("shard: JOB_COMPLETION_INDEX %d is not below --shards %d", i, count)
 		}
 		return Shard{i, count}, true, nil
 	}

@@ -1,4 +1,4 @@
-package dataset
+package table
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 func FuzzGamesTable(f *testing.F) {
 	dir := f.TempDir()
 	games, positions := filepath.Join(dir, "games.parquet"), filepath.Join(dir, "positions.parquet")
-	if _, err := Convert(context.Background(), []string{"../datasets/selfplay/ladder/mcts100-vs-mcts200/games-0-of-1.jsonl.gz"}, games, positions); err != nil {
+	if _, err := Convert(context.Background(), []string{"../../datasets/selfplay/ladder/mcts100-vs-mcts200/games-0-of-1.jsonl.gz"}, games, positions); err != nil {
 		f.Fatal(err)
 	}
 	good, err := os.ReadFile(games)

@@ -1,4 +1,4 @@
-package dataset
+package table
 
 import (
 	"bufio"
@@ -21,8 +21,8 @@ var (
 
 // shippedGames are the self-play records shipped in datasets/selfplay.
 func shippedGames(t testing.TB) []*record.Game {
-	paths, _ := filepath.Glob("../datasets/selfplay/*/games-*.jsonl.gz")
-	more, _ := filepath.Glob("../datasets/selfplay/*/*/games-*.jsonl.gz")
+	paths, _ := filepath.Glob("../../datasets/selfplay/*/games-*.jsonl.gz")
+	more, _ := filepath.Glob("../../datasets/selfplay/*/*/games-*.jsonl.gz")
 	r := NewReader(append(paths, more...), Options{})
 	defer r.Close()
 	var games []*record.Game
@@ -46,7 +46,7 @@ func shippedGames(t testing.TB) []*record.Game {
 // Each shipped game is encoded once and only its id is rewritten; the gzip
 // members are compressed on every core.
 //
-//	go test ./dataset -run WriteBigFiles -big.games 50000 -big.dir /tmp/big
+//	go test ./record/table -run WriteBigFiles -big.games 50000 -big.dir /tmp/big
 func TestWriteBigFiles(t *testing.T) {
 	if *bigGames == 0 {
 		t.Skip("writes benchmark files only with -big.games N -big.dir DIR")

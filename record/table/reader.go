@@ -1,4 +1,4 @@
-package dataset
+package table
 
 import (
 	"context"
@@ -22,6 +22,17 @@ type Options struct {
 	// RequireNewline makes a JSON Lines file's last line without a newline
 	// a bad record (record.RequireNewline).
 	RequireNewline bool
+	// Select, if not nil, keeps only the games it returns true for (Dropped
+	// counts the others). It sees a game with Fields read, on the decoding
+	// goroutines of JSON Lines (so it must be safe to call from several at
+	// once), and on the reading goroutine for a games table.
+	Select func(*record.Game) bool
+	// Check, if not nil, judges every game kept before Read returns it, on the
+	// decoding goroutines of JSON Lines (record.Check): Read returns a game it
+	// rejects together with its error, and reading goes on. Games from a games
+	// table are not checked: its writer replayed every game with the rules
+	// (Create).
+	Check func(*record.Game) error
 	// Workers is the number of goroutines decoding JSON Lines; zero means
 	// GOMAXPROCS.
 	Workers int
@@ -43,6 +54,7 @@ type Reader struct {
 	name    string
 	line    int
 	skipped int
+	dropped int // by Select, in the files read to their end
 	err     error
 }
 
@@ -60,17 +72,18 @@ func NewReader(paths []string, opts Options) *Reader {
 func (r *Reader) Read() (*record.Game, error) {
 	for r.err == nil {
 		if ctx := r.opts.Context; ctx != nil && ctx.Err() != nil {
-			r.err = fmt.Errorf("dataset: %w", ctx.Err())
+			r.err = fmt.Errorf("table: %w", ctx.Err())
 			break
 		}
 		switch {
 		case r.jsonl != nil:
 			g, err := r.jsonl.Read()
-			if err == nil {
+			if g != nil {
 				r.name, r.line = r.jsonl.Position()
-				return g, nil
+				return g, err // err: the game's Check
 			}
 			r.skipped += r.jsonl.Skipped()
+			r.dropped += r.jsonl.Dropped()
 			r.jsonl.Close()
 			r.jsonl = nil
 			if err != io.EOF {
@@ -81,6 +94,10 @@ func (r *Reader) Read() (*record.Game, error) {
 			err := r.games.next(g)
 			if err == nil {
 				r.line++
+				if r.opts.Select != nil && !r.opts.Select(g) {
+					r.dropped++
+					continue
+				}
 				return g, nil
 			}
 			var le *record.LineError
@@ -129,6 +146,12 @@ func (r *Reader) open(path string) {
 	if r.opts.Context != nil {
 		ropts = append(ropts, record.WithContext(r.opts.Context))
 	}
+	if r.opts.Select != nil {
+		ropts = append(ropts, record.Select(r.opts.Select))
+	}
+	if r.opts.Check != nil {
+		ropts = append(ropts, record.Check(r.opts.Check))
+	}
 	r.jsonl = record.NewReader([]string{path}, ropts...)
 }
 
@@ -149,13 +172,22 @@ func (r *Reader) Skipped() int {
 	return r.skipped
 }
 
+// Dropped is the number of games Select dropped so far.
+func (r *Reader) Dropped() int {
+	if r.jsonl != nil {
+		return r.dropped + r.jsonl.Dropped()
+	}
+	return r.dropped
+}
+
 // Close closes the file being read.
 func (r *Reader) Close() error {
 	if r.err == nil {
-		r.err = errors.New("dataset: reader closed")
+		r.err = errors.New("table: reader closed")
 	}
 	if r.jsonl != nil {
 		r.skipped += r.jsonl.Skipped()
+		r.dropped += r.jsonl.Dropped()
 		r.jsonl.Close()
 		r.jsonl = nil
 	}

@@ -39,7 +39,7 @@ type GamesStudy struct {
 	Report gamestats.Report
 
 	Ladder  selection.Counts
-	Ratings *ratings.Result
+	Ratings *ratings.Fit
 }
 
 // NewGamesStudy reads the shipped self-play datasets under root.

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/shogilab/shogilab/notebooks/paper"
+	"github.com/shogilab/shogilab/paper"
 )
 
 var update = flag.Bool("update", false, "write the executed notebooks, outputs included, back into notebooks/")
@@ -33,7 +33,7 @@ func needTools(t *testing.T) {
 
 func repoRoot(t *testing.T) string {
 	t.Helper()
-	root, err := filepath.Abs("..")
+	root, err := filepath.Abs(filepath.Join("..", ".."))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestNotebooks(t *testing.T) {
 	start := time.Now()
 	for _, s := range paper.Sections() {
 		t.Run(s.Name, func(t *testing.T) {
-			path := s.Notebook
+			path := filepath.Join(root, "notebooks", s.Notebook)
 			before, err := os.ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
@@ -170,29 +170,30 @@ func TestCommittedNotebooks(t *testing.T) {
 	known := map[string]bool{}
 	for _, s := range paper.Sections() {
 		known[s.Notebook] = true
-		raw, err := os.ReadFile(s.Notebook)
+		path := filepath.Join(root, "notebooks", s.Notebook)
+		raw, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		nb, err := Parse(raw)
 		if err != nil {
-			t.Fatalf("%s: %v", s.Notebook, err)
+			t.Fatalf("%s: %v", path, err)
 		}
 		if fails := nb.Failures(); len(fails) > 0 {
-			t.Errorf("%s: committed outputs show failures: %v", s.Notebook, fails)
+			t.Errorf("%s: committed outputs show failures: %v", path, fails)
 		}
 		figs, err := s.Figures(root)
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkFigures(t, s.Notebook+" in the repository (refresh: go test ./notebooks -run TestNotebooks -update)", nb, figs)
+		checkFigures(t, path+" in the repository (refresh: go test ./internal/notebooks -run TestNotebooks -update)", nb, figs)
 	}
-	all, err := filepath.Glob("*.ipynb")
+	all, err := filepath.Glob(filepath.Join(root, "notebooks", "*.ipynb"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range all {
-		if !known[p] {
+		if !known[filepath.Base(p)] {
 			t.Errorf("%s belongs to no section of paper.Sections, so no test checks its figures", p)
 		}
 	}

@@ -1,4 +1,4 @@
-package dataset
+package table
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"

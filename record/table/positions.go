@@ -1,4 +1,4 @@
-package dataset
+package table
 
 import (
 	"fmt"
@@ -91,7 +91,7 @@ func recordPositions(path string, fn func(*Position) error) error {
 			return nil
 		}
 		if err != nil {
-			return fmt.Errorf("dataset: %w", err)
+			return fmt.Errorf("table: %w", err)
 		}
 		before, err := replay(g)
 		if err != nil {

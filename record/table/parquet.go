@@ -1,4 +1,4 @@
-package dataset
+package table
 
 import (
 	"context"
@@ -40,12 +40,12 @@ type tableFile struct {
 func openTable(path, want string) (*tableFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("dataset: %w", err)
+		return nil, fmt.Errorf("table: %w", err)
 	}
 	pr, err := file.NewParquetReader(f)
 	if err != nil {
 		f.Close()
-		return nil, fmt.Errorf("dataset: %s: not a whole Parquet file (cut short, or another format): %v", path, oneLine(err))
+		return nil, fmt.Errorf("table: %s: not a whole Parquet file (cut short, or another format): %v", path, oneLine(err))
 	}
 	meta := map[string]string{}
 	kv := pr.MetaData().KeyValueMetadata()
@@ -60,10 +60,10 @@ func openTable(path, want string) (*tableFile, error) {
 	switch got := meta[TableKey]; {
 	case got == "":
 		t.close()
-		return nil, fmt.Errorf("dataset: %s: a Parquet file without %s in its metadata: not a table of shogilab", path, TableKey)
+		return nil, fmt.Errorf("table: %s: a Parquet file without %s in its metadata: not a table of shogilab", path, TableKey)
 	case got != want:
 		t.close()
-		return nil, fmt.Errorf("dataset: %s: a %s table, not a %s table", path, got, want)
+		return nil, fmt.Errorf("table: %s: a %s table, not a %s table", path, got, want)
 	}
 	// Not Parallel: the Parquet library panics on some damaged pages (a nil dictionary page
 	// header, found by FuzzGamesTable), and only a panic on the reading goroutine can be
@@ -71,7 +71,7 @@ func openTable(path, want string) (*tableFile, error) {
 	t.fr, err = pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: batchRows}, memory.DefaultAllocator)
 	if err != nil {
 		t.close()
-		return nil, fmt.Errorf("dataset: %s: %v", path, oneLine(err))
+		return nil, fmt.Errorf("table: %s: %v", path, oneLine(err))
 	}
 	return t, nil
 }
@@ -91,15 +91,15 @@ func checkGroups(path string, pr *file.Reader) error {
 	for i := range md.NumRowGroups() {
 		rg := md.RowGroup(i)
 		if rg.NumRows() > MaxGroupValues {
-			return fmt.Errorf("dataset: %s: row group %d has %d rows, more than %d", path, i, rg.NumRows(), MaxGroupValues)
+			return fmt.Errorf("table: %s: row group %d has %d rows, more than %d", path, i, rg.NumRows(), MaxGroupValues)
 		}
 		for j := range rg.NumColumns() {
 			cc, err := rg.ColumnChunk(j)
 			if err != nil {
-				return fmt.Errorf("dataset: %s: row group %d: %v", path, i, oneLine(err))
+				return fmt.Errorf("table: %s: row group %d: %v", path, i, oneLine(err))
 			}
 			if n := cc.NumValues(); n > MaxGroupValues {
-				return fmt.Errorf("dataset: %s: row group %d: column %s holds %d values, more than the %d a reader decodes at once", path, i, cc.PathInSchema(), n, MaxGroupValues)
+				return fmt.Errorf("table: %s: row group %d: column %s holds %d values, more than the %d a reader decodes at once", path, i, cc.PathInSchema(), n, MaxGroupValues)
 			}
 		}
 	}
@@ -142,7 +142,7 @@ func (t *tableFile) columns(names []string) ([]int, error) {
 			}
 		}
 		if !found {
-			return nil, fmt.Errorf("dataset: %s: no column %q", t.path, name)
+			return nil, fmt.Errorf("table: %s: no column %q", t.path, name)
 		}
 	}
 	return leaves, nil
@@ -156,7 +156,7 @@ func (t *tableFile) records(names []string) (pqarrow.RecordReader, error) {
 	}
 	rr, err := t.fr.GetRecordReader(context.Background(), leaves, nil)
 	if err != nil {
-		return nil, fmt.Errorf("dataset: %s: %v", t.path, oneLine(err))
+		return nil, fmt.Errorf("table: %s: %v", t.path, oneLine(err))
 	}
 	return rr, nil
 }
@@ -246,10 +246,10 @@ func openGames(path string, fields record.Fields) (*gamesFile, error) {
 func pairedPositions(games *tableFile, all bool) (*positionsFile, error) {
 	name, ok := games.meta[PositionsKey]
 	if !ok {
-		return nil, fmt.Errorf("dataset: %s: the games table names no positions table, where the statistics are", games.path)
+		return nil, fmt.Errorf("table: %s: the games table names no positions table, where the statistics are", games.path)
 	}
 	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) || filepath.Base(name) != name {
-		return nil, fmt.Errorf("dataset: %s: the games table names its positions table %.80q: not a file name (its positions table must be beside it)", games.path, name)
+		return nil, fmt.Errorf("table: %s: the games table names its positions table %.80q: not a file name (its positions table must be beside it)", games.path, name)
 	}
 	p, err := openPositionsColumns(filepath.Join(filepath.Dir(games.path), name), all)
 	if err != nil {
@@ -257,7 +257,7 @@ func pairedPositions(games *tableFile, all bool) (*positionsFile, error) {
 	}
 	if got, want := p.t.meta[PairKey], games.meta[PairKey]; got != want {
 		p.close()
-		return nil, fmt.Errorf("dataset: %s and %s are not a pair: they were written from other games (digests %.12s and %.12s); export the records again", games.path, p.t.path, orNone(want), orNone(got))
+		return nil, fmt.Errorf("table: %s and %s are not a pair: they were written from other games (digests %.12s and %.12s); export the records again", games.path, p.t.path, orNone(want), orNone(got))
 	}
 	return p, nil
 }
@@ -294,14 +294,14 @@ func (g *gamesFile) next(game *record.Game) error {
 		more, err := nextBatch(g.rr)
 		if !more {
 			if err != nil {
-				return fmt.Errorf("dataset: %s: after row %d: %v", g.t.path, g.read, oneLine(err))
+				return fmt.Errorf("table: %s: after row %d: %v", g.t.path, g.read, oneLine(err))
 			}
 			if g.stats != nil {
 				if p, err := g.stats.next(); err != io.EOF {
 					if err != nil {
 						return err
 					}
-					return fmt.Errorf("dataset: %s: game %d has positions but no row in %s", g.stats.t.path, p.Game, g.t.path)
+					return fmt.Errorf("table: %s: game %d has positions but no row in %s", g.stats.t.path, p.Game, g.t.path)
 				}
 			}
 			return io.EOF
@@ -399,7 +399,7 @@ func (g *gamesFile) bind() error {
 		f.Has(record.FieldSeconds) && c.seconds == nil,
 		f.Has(record.FieldID) && !isInt(c.id),
 		f.Has(record.FieldPlies) && !isInt(c.plies):
-		return fmt.Errorf("dataset: %s: a column of %s is missing or of another type than GamesSchema's (%s)", g.t.path, f, sc)
+		return fmt.Errorf("table: %s: a column of %s is missing or of another type than GamesSchema's (%s)", g.t.path, f, sc)
 	}
 	return nil
 }
@@ -499,7 +499,7 @@ func (g *gamesFile) config(text []byte) map[string]any {
 // games table's order, and rebuilds its statistics.
 func (g *gamesFile) readStats(game *record.Game) error {
 	fail := func(format string, a ...any) error {
-		return fmt.Errorf("dataset: %s: game %d: %s", g.stats.t.path, game.ID, fmt.Sprintf(format, a...))
+		return fmt.Errorf("table: %s: game %d: %s", g.stats.t.path, game.ID, fmt.Sprintf(format, a...))
 	}
 	for ply := 0; ; ply++ {
 		p := g.pending
@@ -606,7 +606,7 @@ func (p *positionsFile) next() (*Position, error) {
 		more, err := nextBatch(p.rr)
 		if !more {
 			if err != nil {
-				return nil, fmt.Errorf("dataset: %s: after row %d: %v", p.t.path, p.read, oneLine(err))
+				return nil, fmt.Errorf("table: %s: after row %d: %v", p.t.path, p.read, oneLine(err))
 			}
 			return nil, io.EOF
 		}
@@ -702,7 +702,7 @@ func (p *positionsFile) bind() error {
 		ok = ok && p.sfen != nil && p.side != nil && p.move != nil && p.result != nil
 	}
 	if !ok {
-		return errors.New("dataset: " + p.t.path + ": a column is missing or of another type than PositionsSchema's")
+		return errors.New("table: " + p.t.path + ": a column is missing or of another type than PositionsSchema's")
 	}
 	return nil
 }

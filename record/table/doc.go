@@ -1,4 +1,4 @@
-// Package dataset holds game records at scale: as Parquet tables for the
+// Package table holds game records at scale: as Parquet tables for the
 // data tools (DuckDB, pandas, polars) and as JSON Lines, read alike.
 //
 // A tour:
@@ -14,22 +14,25 @@
 //
 //   - Convert writes the tables from record files, by game id.
 //
-//   - NewReader reads games from any mix of files: JSON Lines, plain or gzip
-//     (record.Reader), and games tables (*.parquet), chosen by the name. It
-//     reads only the columns of the fields asked for, and a games table's
-//     statistics from its positions table.
+//   - NewReader is the one way to open records: games from any mix of files,
+//     JSON Lines, plain or gzip (decoded on every core by record.Reader), and
+//     games tables (*.parquet), chosen by the name. It reads only the fields
+//     (the columns) asked for, and a games table's statistics from its
+//     positions table; a filter (Options.Select) and a check of the moves
+//     (Options.Check) run on the decoding goroutines. Every command, the
+//     analyses (analysis/selection), the viewer and the loop read through it.
 //
 //   - Positions streams the positions with their training targets (move,
 //     visits, top moves, value, result) from record files or positions
 //     tables alike: what a trainer reads.
 //
-//     w, err := dataset.Create("out/games.parquet", "out/positions.parquet")
+//     w, err := table.Create("out/games.parquet", "out/positions.parquet")
 //     for _, g := range games { err = w.Write(g) }
 //     n, err := w.Close()
 //
-//     r := dataset.NewReader([]string{"out/games.parquet", "more.jsonl.gz"}, record.WithFields(record.FieldMoves|record.FieldResult))
+//     r := table.NewReader([]string{"out/games.parquet", "more.jsonl.gz"}, table.Options{Fields: record.FieldMoves | record.FieldResult})
 //     for { g, err := r.Read(); if err == io.EOF { break } ... }
 //
-// Errors are prefixed "dataset:"; a file that is not a table of this
+// Errors are prefixed "table:"; a file that is not a table of this
 // package, or is cut short, is an error naming the file.
-package dataset
+package table

@@ -62,7 +62,7 @@ type StrengthResult struct {
 	Match    string
 	Playouts int // the ladder's playouts a move; 0 for the timed match
 	Games    sprt.Trinomial
-	Estimate sprt.Result
+	Estimate sprt.Strength
 }
 
 // StrengthStudy is the section on strength: our engine against Fairy-Stockfish 11.1 at

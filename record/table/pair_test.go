@@ -1,6 +1,8 @@
-package dataset
+package table
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -111,7 +113,7 @@ func TestTablesThatDisagree(t *testing.T) {
 					t.Fatalf("every game read; want %q", c.want)
 				}
 				if err != nil {
-					if !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "dataset: ") {
+					if !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "table: ") {
 						t.Fatalf("%v; want %q", err, c.want)
 					}
 					return
@@ -134,5 +136,60 @@ func TestTablesThatDisagree(t *testing.T) {
 	gamesPath, _ = writeTables(t, t.TempDir(), drawnGame(0, 4), drawnGame(1, 2))
 	if got := readAll(t, Options{}, gamesPath); len(got) != 2 || len(got[0].Stats) != 4 || len(got[1].Stats) != 2 {
 		t.Fatalf("a consistent pair of tables: %d games read", len(got))
+	}
+}
+
+// TestReaderSelect reads six games from a games table and from the same games as JSON Lines,
+// keeping the ids below 3, with a check that rejects every game: both give ids 0, 1, 2 and
+// count three dropped; the check runs on the JSON Lines alone (a games table's writer
+// replayed every game with the rules).
+func TestReaderSelect(t *testing.T) {
+	dir := t.TempDir()
+	var games []*record.Game
+	for id := range 6 {
+		games = append(games, drawnGame(id, 4))
+	}
+	gamesPath, _ := writeTables(t, dir, games...)
+	jsonl := filepath.Join(dir, "games.jsonl")
+	f, err := os.Create(jsonl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := record.NewWriter(f)
+	for _, g := range games {
+		if err := w.Write(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rejected := errors.New("rejected")
+	for _, tc := range []struct {
+		path    string
+		checked bool
+	}{{gamesPath, false}, {jsonl, true}} {
+		t.Run(filepath.Base(tc.path), func(t *testing.T) {
+			r := NewReader([]string{tc.path}, Options{Select: func(g *record.Game) bool { return g.ID < 3 },
+				Check: func(*record.Game) error { return rejected }})
+			defer r.Close()
+			var ids []int
+			for {
+				g, err := r.Read()
+				if g == nil {
+					if err != io.EOF {
+						t.Fatal(err)
+					}
+					break
+				}
+				if (err == rejected) != tc.checked {
+					t.Errorf("game %d: error %v; checked: %v", g.ID, err, tc.checked)
+				}
+				ids = append(ids, g.ID)
+			}
+			if fmt.Sprint(ids) != "[0 1 2]" || r.Dropped() != 3 {
+				t.Errorf("ids %v, %d dropped; want [0 1 2], 3", ids, r.Dropped())
+			}
+		})
 	}
 }

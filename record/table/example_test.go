@@ -1,4 +1,4 @@
-package dataset_test
+package table_test
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/shogilab/shogilab/dataset"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/record/table"
 )
 
 // The shipped 400-playout run as Parquet tables, read back: a game's moves
@@ -21,11 +21,11 @@ func ExampleConvert() {
 	}
 	defer os.RemoveAll(dir)
 	games, positions := filepath.Join(dir, "games.parquet"), filepath.Join(dir, "positions.parquet")
-	n, err := dataset.Convert(context.Background(), []string{"../datasets/selfplay/mcts400/games-0-of-1.jsonl.gz"}, games, positions)
+	n, err := table.Convert(context.Background(), []string{"../../datasets/selfplay/mcts400/games-0-of-1.jsonl.gz"}, games, positions)
 	if err != nil {
 		log.Fatal(err)
 	}
-	r := dataset.NewReader([]string{games}, dataset.Options{Fields: record.FieldMoves | record.FieldResult})
+	r := table.NewReader([]string{games}, table.Options{Fields: record.FieldMoves | record.FieldResult})
 	defer r.Close()
 	g, err := r.Read()
 	if err != nil {
@@ -40,7 +40,7 @@ func ExampleConvert() {
 // and the search's visits, here the first three of the first game.
 func ExamplePositions() {
 	n := 0
-	err := dataset.Positions([]string{"../datasets/selfplay/mcts400/games-0-of-1.jsonl.gz"}, func(p *dataset.Position) error {
+	err := table.Positions([]string{"../../datasets/selfplay/mcts400/games-0-of-1.jsonl.gz"}, func(p *table.Position) error {
 		if n == 3 {
 			return io.EOF // enough
 		}

@@ -3,7 +3,7 @@ package bushiplay_test
 import (
 	"fmt"
 
-	"github.com/shogilab/shogilab/internal/bushiplay"
+	"github.com/shogilab/shogilab/bushiplay"
 	"github.com/shogilab/shogilab/rules/bushi"
 )
 

@@ -25,17 +25,17 @@ func testRoot(t *testing.T) string {
 }
 
 func TestRoot(t *testing.T) {
-	want, err := filepath.Abs("../..")
+	want, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv(RootEnv, "")
 	if got := testRoot(t); got != want {
-		t.Errorf("Root() from notebooks/paper = %s; want %s", got, want)
+		t.Errorf("Root() from paper = %s; want %s", got, want)
 	}
-	t.Setenv(RootEnv, "..")
+	t.Setenv(RootEnv, t.TempDir())
 	if _, err := Root(); err == nil || !strings.Contains(err.Error(), "not the shogilab repository") {
-		t.Errorf("Root() with %s=.. gave %v; want an error saying it is not the repository", RootEnv, err)
+		t.Errorf("Root() with %s an empty directory gave %v; want an error saying it is not the repository", RootEnv, err)
 	}
 }
 

@@ -9,7 +9,7 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
-	"github.com/shogilab/shogilab/internal/bushiplay"
+	"github.com/shogilab/shogilab/bushiplay"
 	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/rules/bushi"
 )
@@ -106,7 +106,7 @@ func (s *BushiStudy) Figures() []Figure {
 		layers.XYs = append(layers.XYs, plotter.XY{X: float64(ply), Y: float64(n)})
 	}
 	layersFig := chartFigure("bushi_default_layers",
-		fmt.Sprintf("Bushi shogi with the default cube layout (%s), solved exactly by retrograde analysis (package internal/bushiplay; `go run ./cmd/solve bushi --json` prints the same solution, shipped as datasets/bushi/default-layout.json): the positions first reached at each ply from the empty board (%s in all, ply 0 the empty board; plies 1 and 2 are the placements). %s wins in %d plies under perfect play; of all %s play positions %s are wins for Black, %s for White and %d draws; of the %d positions after both placements, Black to move, %d are won by Black and %d by White.",
+		fmt.Sprintf("Bushi shogi with the default cube layout (%s), solved exactly by retrograde analysis (package bushiplay; `go run ./cmd/solve bushi --json` prints the same solution, shipped as datasets/bushi/default-layout.json): the positions first reached at each ply from the empty board (%s in all, ply 0 the empty board; plies 1 and 2 are the placements). %s wins in %d plies under perfect play; of all %s play positions %s are wins for Black, %s for White and %d draws; of the %d positions after both placements, Black to move, %d are won by Black and %d by White.",
 			s.Layout.Compact(), figure.Thousands(s.Reachable), capitalize(s.Winner.String()), s.Plies,
 			figure.Thousands(s.Positions.BlackWins+s.Positions.WhiteWins+s.Positions.Draws), figure.Thousands(s.Positions.BlackWins), figure.Thousands(s.Positions.WhiteWins), s.Positions.Draws,
 			s.AfterSetup.BlackWins+s.AfterSetup.WhiteWins+s.AfterSetup.Draws, s.AfterSetup.BlackWins, s.AfterSetup.WhiteWins),

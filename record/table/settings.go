@@ -1,4 +1,4 @@
-package dataset
+package table
 
 import (
 	"fmt"
@@ -45,11 +45,11 @@ func gamesSchema(settings []SettingColumn) (*arrow.Schema, error) {
 	for _, s := range settings {
 		for _, f := range fields {
 			if f.Name == s.Key {
-				return nil, fmt.Errorf("dataset: setting column %q: a player already has a column of that name", s.Key)
+				return nil, fmt.Errorf("table: setting column %q: a player already has a column of that name", s.Key)
 			}
 		}
 		if int(s.Kind) >= len(settingTypes) {
-			return nil, fmt.Errorf("dataset: setting column %q: unknown kind %d", s.Key, s.Kind)
+			return nil, fmt.Errorf("table: setting column %q: unknown kind %d", s.Key, s.Kind)
 		}
 		fields = append(fields, optional(s.Key, settingTypes[s.Kind]))
 	}

@@ -1,4 +1,4 @@
-package dataset
+package table
 
 import (
 	"cmp"
@@ -75,7 +75,7 @@ func ByID(in []string, opts Options, dir string, check, fn func(*record.Game) er
 // check tells a game that Write would refuse, while its file and line are known.
 func check(g *record.Game) error {
 	if err := g.Validate(); err != nil {
-		return fmt.Errorf("dataset: %w", err)
+		return fmt.Errorf("table: %w", err)
 	}
 	_, err := replay(g)
 	return err
@@ -104,18 +104,18 @@ func (s *sorter) spill() error {
 	slices.SortStableFunc(s.run, byID)
 	f, err := os.CreateTemp(s.dir, ".convert-run-*.jsonl")
 	if err != nil {
-		return fmt.Errorf("dataset: %w", err)
+		return fmt.Errorf("table: %w", err)
 	}
 	s.runs = append(s.runs, f.Name())
 	rw := record.NewWriter(f)
 	for _, g := range s.run {
 		if err := rw.Write(g); err != nil {
 			f.Close()
-			return fmt.Errorf("dataset: %s: %w", f.Name(), err)
+			return fmt.Errorf("table: %s: %w", f.Name(), err)
 		}
 	}
 	if err := f.Close(); err != nil {
-		return fmt.Errorf("dataset: %w", err)
+		return fmt.Errorf("table: %w", err)
 	}
 	s.run = s.run[:0]
 	return nil

@@ -3,7 +3,7 @@ package paper_test
 import (
 	"fmt"
 
-	"github.com/shogilab/shogilab/notebooks/paper"
+	"github.com/shogilab/shogilab/paper"
 )
 
 // The Bushi section: solve the default layout (White wins in 20 plies, docs/rules.md

@@ -1,4 +1,4 @@
-package dataset
+package table
 
 import (
 	"crypto/sha256"
@@ -80,7 +80,7 @@ func Create(games, positions string, settings ...SettingColumn) (*Writer, error)
 func newTable(path string, schema *arrow.Schema, meta map[string]string) (*table, error) {
 	tmp, err := atomicfile.Create(path)
 	if err != nil {
-		return nil, fmt.Errorf("dataset: %w", err)
+		return nil, fmt.Errorf("table: %w", err)
 	}
 	props := parquet.NewWriterProperties(
 		parquet.WithCompression(compress.Codecs.Zstd),
@@ -91,12 +91,12 @@ func newTable(path string, schema *arrow.Schema, meta map[string]string) (*table
 	fw, err := pqarrow.NewFileWriter(schema, tmp, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		tmp.Abort()
-		return nil, fmt.Errorf("dataset: %s: %w", path, err)
+		return nil, fmt.Errorf("table: %s: %w", path, err)
 	}
 	for k, v := range meta {
 		if err := fw.AppendKeyValueMetadata(k, v); err != nil {
 			tmp.Abort()
-			return nil, fmt.Errorf("dataset: %s: %w", path, err)
+			return nil, fmt.Errorf("table: %s: %w", path, err)
 		}
 	}
 	return &table{path: path, tmp: tmp, fw: fw, b: array.NewRecordBuilder(memory.DefaultAllocator, schema)}, nil
@@ -110,7 +110,7 @@ func (t *table) flush() error {
 		return nil
 	}
 	if err := t.fw.Write(rec); err != nil {
-		return fmt.Errorf("dataset: %s: %w", t.path, err)
+		return fmt.Errorf("table: %s: %w", t.path, err)
 	}
 	return nil
 }
@@ -125,7 +125,7 @@ func (t *table) close(digest string) error {
 	}
 	if err != nil {
 		t.tmp.Abort()
-		return fmt.Errorf("dataset: %s: %w", t.path, err)
+		return fmt.Errorf("table: %s: %w", t.path, err)
 	}
 	return nil
 }
@@ -138,7 +138,7 @@ func (t *table) abort() {
 // Write validates g, replays its moves for the positions, and adds it.
 func (w *Writer) Write(g *record.Game) error {
 	if err := g.Validate(); err != nil {
-		return fmt.Errorf("dataset: %w", err)
+		return fmt.Errorf("table: %w", err)
 	}
 	sfens, err := replay(g)
 	if err != nil {
@@ -149,7 +149,7 @@ func (w *Writer) Write(g *record.Game) error {
 		top += max(len(st.Top), len(st.Policy))
 	}
 	if top > MaxGroupValues { // a valid record cannot have so many (record.MaxGamePlies, MaxLineBytes)
-		return fmt.Errorf("dataset: game %d: %d top or policy moves, more than a row group holds (%d)", g.ID, top, MaxGroupValues)
+		return fmt.Errorf("table: game %d: %d top or policy moves, more than a row group holds (%d)", g.ID, top, MaxGroupValues)
 	}
 	if w.inGroup > 0 && (w.groupMoves+len(g.Moves) > MaxGroupValues || w.groupTop+top > MaxGroupValues) {
 		// The row group ends early, before a column passes what a reader decodes at once.
@@ -202,14 +202,14 @@ func (w *Writer) Close() (int, error) {
 	if err := os.Remove(w.games.path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		w.positions.tmp.Abort()
 		w.games.tmp.Abort()
-		return 0, fmt.Errorf("dataset: %w", err)
+		return 0, fmt.Errorf("table: %w", err)
 	}
 	if err := w.positions.tmp.Commit(); err != nil {
 		w.games.tmp.Abort()
-		return 0, fmt.Errorf("dataset: %w", err)
+		return 0, fmt.Errorf("table: %w", err)
 	}
 	if err := w.games.tmp.Commit(); err != nil {
-		return 0, fmt.Errorf("dataset: %w", err)
+		return 0, fmt.Errorf("table: %w", err)
 	}
 	return w.written, nil
 }
@@ -226,18 +226,18 @@ type before struct{ sfen, side string }
 // replay returns the position before each move of g.
 func replay(g *record.Game) ([]before, error) {
 	if g.Variant != "minishogi" {
-		return nil, fmt.Errorf("dataset: game %d: variant %q: only minishogi games can be replayed for their positions", g.ID, g.Variant)
+		return nil, fmt.Errorf("table: game %d: variant %q: only minishogi games can be replayed for their positions", g.ID, g.Variant)
 	}
 	pos, err := minishogi.ParseSFEN(g.Start)
 	if err != nil {
-		return nil, fmt.Errorf("dataset: game %d: %w", g.ID, err)
+		return nil, fmt.Errorf("table: game %d: %w", g.ID, err)
 	}
 	sfens := make([]before, len(g.Moves))
 	for i, text := range g.Moves {
 		sfens[i] = before{pos.SFEN(), pos.SideToMove().String()}
 		m, err := pos.ParseMove(text)
 		if err != nil {
-			return nil, fmt.Errorf("dataset: game %d: moves[%d]: %w", g.ID, i, err)
+			return nil, fmt.Errorf("table: game %d: moves[%d]: %w", g.ID, i, err)
 		}
 		pos.MakeMove(m)
 	}
@@ -273,7 +273,7 @@ func (w *Writer) appendGame(g *record.Game) error {
 		} else {
 			text, err := json.Marshal(p.Config) // keys sorted: one text per configuration
 			if err != nil {
-				return fmt.Errorf("dataset: game %d: player %q: config: %w", g.ID, p.Name, err)
+				return fmt.Errorf("table: game %d: player %q: config: %w", g.ID, p.Name, err)
 			}
 			config.Append(string(text))
 		}
