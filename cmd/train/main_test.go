@@ -207,7 +207,7 @@ func TestLoopAndCurve(t *testing.T) {
 // the start and of the result agree) and gives it a policy head that info shows.
 func TestFitBothHeads(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "policy.nnue")
-	code, out, stderr := run("fit", "-o", file, "-init", "builtin", "-policy", "4", "-policy-only", "-epochs", "2", "-json", sample)
+	code, out, stderr := run("fit", "-o", file, "-init", filepath.Join("..", "..", "datasets", "evaluation", "fsf5000-64x16.nnue"), "-policy", "4", "-policy-only", "-epochs", "2", "-json", sample)
 	if code != 0 {
 		t.Fatalf("train fit: exit %d: %s", code, stderr)
 	}

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/shogilab/shogilab/datasets/evaluation"
 	"github.com/shogilab/shogilab/mcts"
@@ -145,12 +146,12 @@ func BenchmarkEvaluatePriors(b *testing.B) {
 	}
 }
 
-// TestVersion1NetKeepsHandSetPriors: the shipped network is a version 1 file, without a
-// policy head; with it the priors are the hand-set ones, move for move the same as the
+// TestVersion1NetKeepsHandSetPriors: the shipped value network fsf5000-64x16.nnue is a
+// version 1 file, without a policy head; with it the priors are the hand-set ones, move for move the same as the
 // hand-set evaluation's (docs/policy.md: the documented fallback), on positions where the
 // side to move has checks.
 func TestVersion1NetKeepsHandSetPriors(t *testing.T) {
-	net, err := nnue.Decode(evaluation.Builtin)
+	net, err := nnue.ReadFile(filepath.Join("..", "..", "datasets", "evaluation", "fsf5000-64x16.nnue"))
 	if err != nil {
 		t.Fatal(err)
 	}
