@@ -67,7 +67,7 @@ func openTable(path, want string) (*tableFile, error) {
 	}
 	// Not Parallel: the Parquet library panics on some damaged pages (a nil dictionary page
 	// header, found by FuzzGamesTable), and only a panic on the reading goroutine can be
-	// turned into an error (nextBatch); one in the library's own goroutines ends the process.
+	// turned into an error (NextBatch); one in the library's own goroutines ends the process.
 	t.fr, err = pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: batchRows}, memory.DefaultAllocator)
 	if err != nil {
 		t.close()
@@ -106,10 +106,11 @@ func checkGroups(path string, pr *file.Reader) error {
 	return nil
 }
 
-// nextBatch moves rr to its next batch, reporting whether there is one, or the error that
+// NextBatch moves rr to its next batch, reporting whether there is one, or the error that
 // ended the reading: the reader's own, or a panic of the Parquet library on damaged data,
-// which is a damaged file like any other.
-func nextBatch(rr pqarrow.RecordReader) (more bool, err error) {
+// which is a damaged file like any other. Every reader of a Parquet file in the repository
+// (this package's tables, train/label's labels table) steps through it.
+func NextBatch(rr pqarrow.RecordReader) (more bool, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			more, err = false, fmt.Errorf("damaged (the Parquet reader failed: %v)", p)
@@ -291,7 +292,7 @@ func (g *gamesFile) next(game *record.Game) error {
 			g.batch.Release()
 			g.batch = nil
 		}
-		more, err := nextBatch(g.rr)
+		more, err := NextBatch(g.rr)
 		if !more {
 			if err != nil {
 				return fmt.Errorf("table: %s: after row %d: %v", g.t.path, g.read, oneLine(err))
@@ -603,7 +604,7 @@ func (p *positionsFile) next() (*Position, error) {
 			p.batch.Release()
 			p.batch = nil
 		}
-		more, err := nextBatch(p.rr)
+		more, err := NextBatch(p.rr)
 		if !more {
 			if err != nil {
 				return nil, fmt.Errorf("table: %s: after row %d: %v", p.t.path, p.read, oneLine(err))

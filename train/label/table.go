@@ -319,7 +319,7 @@ func (r *Reader) Provenance() Provenance { return r.prov }
 // Read returns the next row, or io.EOF after the last.
 func (r *Reader) Read() (Row, error) {
 	for r.rec == nil || r.next == int(r.rec.NumRows()) {
-		more, err := nextBatch(r.rr)
+		more, err := table.NextBatch(r.rr)
 		if err != nil {
 			return Row{}, fmt.Errorf("label: %s: %v", r.path, oneLine(err))
 		}
@@ -403,23 +403,6 @@ func Rows(paths []string, fn func(Row) error) error {
 		}
 	}
 	return nil
-}
-
-// nextBatch moves rr to its next batch, turning a panic of the Parquet
-// library on damaged data into an error, as package dataset does.
-func nextBatch(rr pqarrow.RecordReader) (more bool, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			more, err = false, fmt.Errorf("damaged (the Parquet reader failed: %v)", p)
-		}
-	}()
-	if rr.Next() {
-		return true, nil
-	}
-	if err := rr.Err(); err != nil && err != io.EOF {
-		return false, err
-	}
-	return false, nil
 }
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
