@@ -6,7 +6,7 @@
 // A tour:
 //
 //   - Collect makes the list of positions from record files (JSON Lines,
-//     plain or gzip) and games tables, read by package dataset, and SFEN
+//     plain or gzip) and games tables, read by package record/table, and SFEN
 //     files such as datasets/openings/book.sfen.gz, read as selfplay reads
 //     openings: every position of every game, each once (by board, hands
 //     and side to move, minishogi.Code), in the order of the files, with
