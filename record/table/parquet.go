@@ -37,54 +37,87 @@ type tableFile struct {
 	meta map[string]string
 }
 
-// openTable opens a table and checks that it is one of want ("games" or
-// "positions"): a Parquet file cut short, or one that is not this package's
-// table, is a one-line error naming the file.
-func openTable(path, want string) (*tableFile, error) {
+// ParquetFile is a Parquet file open for reading through Arrow, as every reader of a
+// Parquet file in the repository opens one (this package's tables, train/label's labels
+// table): its key-value metadata, the file's own reader (footer, row groups) and the
+// Arrow reader over it.
+type ParquetFile struct {
+	File    *os.File
+	Parquet *file.Reader
+	Arrow   *pqarrow.FileReader
+	Meta    map[string]string
+}
+
+// Close closes the file.
+func (p *ParquetFile) Close() error { return p.File.Close() }
+
+// OpenParquet opens path for reading batches of batchRows rows. A file cut short, or
+// damaged so that the Parquet library panics on its footer (an invalid logical type,
+// found by FuzzGamesTable), or a row group larger than MaxGroupValues (checkGroups), is a
+// one-line error naming path; no data is decoded yet.
+//
+// The Arrow schema a writer stores beside the Parquet one is not read: the Parquet
+// library decodes it without bounds, and a damaged one (FuzzGamesTable's entry
+// feeba34deb2f1f87, a few hundred bytes) made it allocate 32 GB in 1.7 s. The Parquet
+// schema carries every type the repository's tables use, so the key is hidden from the
+// library.
+func OpenParquet(path string, batchRows int64) (pf *ParquetFile, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("table: %w", err)
+		return nil, err
 	}
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%s: damaged (the Parquet reader failed: %v)", path, p)
+		}
+		if err != nil {
+			f.Close()
+			pf = nil
+		}
+	}()
 	pr, err := file.NewParquetReader(f)
 	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("table: %s: not a whole Parquet file (cut short, or another format): %v", path, oneLine(err))
+		return nil, fmt.Errorf("%s: not a whole Parquet file (cut short, or another format): %v", path, oneLine(err))
 	}
 	meta := map[string]string{}
 	kv := pr.MetaData().KeyValueMetadata()
 	for i, k := range kv.Keys() {
 		meta[k] = kv.Values()[i]
 	}
-	// The Arrow schema a writer stores beside the Parquet one is not read: the Parquet
-	// library decodes it without bounds, and a damaged one (FuzzGamesTable's entry
-	// feeba34deb2f1f87, a few hundred bytes) made it allocate 32 GB in 1.7 s. The Parquet
-	// schema, whose column chunks checkGroups bounds, carries every type these tables use,
-	// so the key is hidden from the library.
 	for _, e := range kv {
 		if e.Key == arrowSchemaKey {
 			e.Key = "shogilab:ignored:" + arrowSchemaKey
 		}
 	}
-	t := &tableFile{path: path, f: f, meta: meta}
 	if err := checkGroups(path, pr); err != nil {
-		t.close()
 		return nil, err
 	}
-	switch got := meta[TableKey]; {
+	// Not Parallel: the Parquet library panics on some damaged pages (a nil dictionary page
+	// header, found by FuzzGamesTable), and only a panic on the reading goroutine can be
+	// turned into an error (NextBatch); one in the library's own goroutines ends the process.
+	fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: batchRows}, memory.DefaultAllocator)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, oneLine(err))
+	}
+	return &ParquetFile{File: f, Parquet: pr, Arrow: fr, Meta: meta}, nil
+}
+
+// openTable opens a table and checks that it is one of want ("games" or
+// "positions"): a Parquet file cut short, or one that is not this package's
+// table, is a one-line error naming the file.
+func openTable(path, want string) (*tableFile, error) {
+	pf, err := OpenParquet(path, batchRows)
+	if err != nil {
+		return nil, fmt.Errorf("table: %w", err)
+	}
+	t := &tableFile{path: path, f: pf.File, fr: pf.Arrow, meta: pf.Meta}
+	switch got := t.meta[TableKey]; {
 	case got == "":
 		t.close()
 		return nil, fmt.Errorf("table: %s: a Parquet file without %s in its metadata: not a table of shogilab", path, TableKey)
 	case got != want:
 		t.close()
 		return nil, fmt.Errorf("table: %s: a %s table, not a %s table", path, got, want)
-	}
-	// Not Parallel: the Parquet library panics on some damaged pages (a nil dictionary page
-	// header, found by FuzzGamesTable), and only a panic on the reading goroutine can be
-	// turned into an error (NextBatch); one in the library's own goroutines ends the process.
-	t.fr, err = pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: batchRows}, memory.DefaultAllocator)
-	if err != nil {
-		t.close()
-		return nil, fmt.Errorf("table: %s: %v", path, oneLine(err))
 	}
 	return t, nil
 }
@@ -101,18 +134,22 @@ const MaxGroupValues = 1 << 22
 // games table of 16.9 KB holding one game of 20 million moves took analyze games to 1.4 GB).
 func checkGroups(path string, pr *file.Reader) error {
 	md := pr.MetaData()
+	columns := md.Schema.NumColumns()
 	for i := range md.NumRowGroups() {
 		rg := md.RowGroup(i)
 		if rg.NumRows() > MaxGroupValues {
-			return fmt.Errorf("table: %s: row group %d has %d rows, more than %d", path, i, rg.NumRows(), MaxGroupValues)
+			return fmt.Errorf("%s: row group %d has %d rows, more than %d", path, i, rg.NumRows(), MaxGroupValues)
+		}
+		if rg.NumColumns() != columns {
+			return fmt.Errorf("%s: row group %d has %d columns, the schema %d", path, i, rg.NumColumns(), columns)
 		}
 		for j := range rg.NumColumns() {
 			cc, err := rg.ColumnChunk(j)
 			if err != nil {
-				return fmt.Errorf("table: %s: row group %d: %v", path, i, oneLine(err))
+				return fmt.Errorf("%s: row group %d: %v", path, i, oneLine(err))
 			}
 			if n := cc.NumValues(); n > MaxGroupValues {
-				return fmt.Errorf("table: %s: row group %d: column %s holds %d values, more than the %d a reader decodes at once", path, i, cc.PathInSchema(), n, MaxGroupValues)
+				return fmt.Errorf("%s: row group %d: column %s holds %d values, more than the %d a reader decodes at once", path, i, cc.PathInSchema(), n, MaxGroupValues)
 			}
 		}
 	}

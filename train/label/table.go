@@ -14,7 +14,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
 	"github.com/shogilab/shogilab/internal/atomicfile"
@@ -264,20 +263,11 @@ type Reader struct {
 // whole Parquet file, or not a labels table of a known format, is an error
 // naming it.
 func Open(path string) (*Reader, error) {
-	f, err := os.Open(path)
+	pf, err := table.OpenParquet(path, 8192)
 	if err != nil {
 		return nil, fmt.Errorf("label: %w", err)
 	}
-	pr, err := file.NewParquetReader(f)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("label: %s: not a whole Parquet file (cut short, or another format): %v", path, oneLine(err))
-	}
-	meta := map[string]string{}
-	kv := pr.MetaData().KeyValueMetadata()
-	for i, k := range kv.Keys() {
-		meta[k] = kv.Values()[i]
-	}
+	f, meta, fr := pf.File, pf.Meta, pf.Arrow
 	fail := func(format string, a ...any) (*Reader, error) {
 		f.Close()
 		return nil, fmt.Errorf("label: %s: %s", path, fmt.Sprintf(format, a...))
@@ -289,10 +279,6 @@ func Open(path string) (*Reader, error) {
 		return fail("a %s table, not a %s table", meta[table.TableKey], Table)
 	case meta[table.FormatKey] != Format:
 		return fail("labels table format %q; this reader knows %q", meta[table.FormatKey], Format)
-	}
-	fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: 8192}, memory.DefaultAllocator)
-	if err != nil {
-		return fail("%v", oneLine(err))
 	}
 	if got := fr.Manifest.Fields; len(got) < len(Schema.Fields()) {
 		return fail("%d columns, not the %d of a labels table", len(got), len(Schema.Fields()))
