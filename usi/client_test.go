@@ -16,12 +16,10 @@ import (
 	"github.com/shogilab/shogilab/internal/fsftest"
 )
 
-// startMinishogi starts Fairy-Stockfish set to minishogi and ready.
+// startMinishogi starts Fairy-Stockfish set to minishogi (StartVariant) and ready for a game.
 func startMinishogi(t *testing.T) *Client {
 	t.Helper()
-	path := fsftest.Path(t)
-	ctx := context.Background()
-	c, err := Start(ctx, []string{path})
+	c, err := StartVariant(context.Background(), []string{fsftest.Path(t)}, "minishogi")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,15 +28,6 @@ func startMinishogi(t *testing.T) *Client {
 			t.Errorf("Close: %v", err)
 		}
 	})
-	if _, err := c.Handshake(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.SetOption("UCI_Variant", "minishogi"); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.IsReady(ctx); err != nil {
-		t.Fatal(err)
-	}
 	if err := c.NewGame(); err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/internal/fsftest"
+	"github.com/shogilab/shogilab/internal/fsftest/fsfclient"
 	"github.com/shogilab/shogilab/internal/recordtest"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/usi"
@@ -304,7 +306,7 @@ func countLines(path string) int {
 // TestAgainstFairyStockfish plays a few games against Debian's
 // fairy-stockfish through the USI client, with both colours.
 func TestAgainstFairyStockfish(t *testing.T) {
-	fsf := needProgram(t, "fairy-stockfish", "apt-get install fairy-stockfish", "/usr/games/fairy-stockfish")
+	fsf := fsftest.Path(t)
 	dir := t.TempDir()
 	spec := "usi:" + fsf + ",nodes=500,option.Threads=1"
 	for _, sides := range [][2]string{{spec, "mcts"}, {"random", spec}} {
@@ -404,7 +406,7 @@ func TestSlurmArray(t *testing.T) {
 // judges in order. A process of Fairy-Stockfish asked again through the USI client, in the
 // same order with usinewgame before each, gives the same scores. match reads the file.
 func TestOpeningsJudgedByFairyStockfish(t *testing.T) {
-	fsf := needProgram(t, "fairy-stockfish", "apt-get install fairy-stockfish", "/usr/games/fairy-stockfish")
+	fsf := fsftest.Path(t)
 	path := filepath.Join(t.TempDir(), "openings.sfen")
 	_, errOut, code := runCmd(t, "openings", "-o", path, "--count", "3", "--margin", "5000", "--judge", "usi:"+fsf+",depth=8,option.Threads=1")
 	if code != 0 {
@@ -421,15 +423,7 @@ func TestOpeningsJudgedByFairyStockfish(t *testing.T) {
 		t.Fatalf("%d openings:\n%s", len(lines), data)
 	}
 	ctx := context.Background()
-	c, err := usi.Start(ctx, []string{fsf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := c.Handshake(ctx); err != nil {
-		t.Fatal(err)
-	}
-	c.SetOption("UCI_Variant", "minishogi")
+	c := fsfclient.StartAt(t, fsf)
 	c.SetOption("Threads", "1")
 	for _, l := range lines {
 		sfen, comment, _ := strings.Cut(l, " # ")
