@@ -178,21 +178,12 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := cli.CheckOutputDir(*out); err != nil {
 		return err
 	}
-	part := shard.Whole
-	if *shardFlag != "" {
-		if part, err = shard.Parse(*shardFlag); err != nil {
-			return err
-		}
-	} else {
-		s, ok, err := shard.FromEnv(os.Getenv, *shards)
-		switch {
-		case err != nil:
-			return err
-		case ok:
-			part = s
-		case *shards > 0:
-			return cli.Usagef("--shards %d without SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX: use --shard i/n outside a cluster job", *shards)
-		}
+	part, ok, err := shard.Select(*shardFlag, *shards, os.Getenv)
+	if err != nil {
+		return cli.Usagef("%v", err)
+	}
+	if !ok {
+		part = shard.Whole
 	}
 	for _, s := range []selfplay.PlayerSpec{senteSpec, goteSpec} {
 		if err := s.CheckEngine(ctx); err != nil {

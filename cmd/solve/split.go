@@ -206,20 +206,12 @@ time limit, the same command resumes it.`); err != nil {
 	if *every <= 0 {
 		return cli.Usagef("--every is %v, want more than 0", *every)
 	}
-	var part shard.Shard
-	if *shardFlag != "" {
-		if part, err = shard.Parse(*shardFlag); err != nil {
-			return cli.Usagef("--shard: %v", err)
-		}
-	} else {
-		s, ok, err := shard.FromEnv(os.Getenv, *shards)
-		switch {
-		case err != nil:
-			return cli.Usagef("%v", err)
-		case !ok:
-			return cli.Usagef("no --shard i/n and no Slurm array (SLURM_ARRAY_TASK_ID)")
-		}
-		part = s
+	part, ok, err := shard.Select(*shardFlag, *shards, os.Getenv)
+	switch {
+	case err != nil:
+		return cli.Usagef("%v", err)
+	case !ok:
+		return cli.Usagef("no --shard i/n and no Slurm array (SLURM_ARRAY_TASK_ID)")
 	}
 	// The split is read before the work that watches ctx: a read blocked on it (a FIFO, a
 	// stalled network file system) must not hold up a signal.

@@ -81,21 +81,12 @@ func runLabel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return cli.Usagef("%s is a directory, not a file of positions", f)
 		}
 	}
-	part := shard.Whole
-	if *shardFlag != "" {
-		if part, err = shard.Parse(*shardFlag); err != nil {
-			return cli.Usagef("--shard: %v", err)
-		}
-	} else {
-		s, ok, err := shard.FromEnv(os.Getenv, *shards)
-		switch {
-		case err != nil:
-			return cli.Usagef("%v", err)
-		case ok:
-			part = s
-		case *shards > 0:
-			return cli.Usagef("--shards %d without SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX: use --shard i/n outside a cluster job", *shards)
-		}
+	part, ok, err := shard.Select(*shardFlag, *shards, os.Getenv)
+	if err != nil {
+		return cli.Usagef("%v", err)
+	}
+	if !ok {
+		part = shard.Whole
 	}
 	if err := cli.CheckOutputDir(*out); err != nil {
 		return err
