@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
@@ -29,62 +27,11 @@ const arrowSchemaKey = "ARROW:schema"
 // batchRows is the number of rows decoded at a time.
 const batchRows = 8192
 
-// tableFile is an open Parquet table of this package.
-type tableFile struct {
-	path string
-	f    *os.File
-	fr   *pqarrow.FileReader
-	meta map[string]string
-}
-
-// openTable opens a table and checks that it is one of want ("games" or
-// "positions"): a Parquet file cut short, or one that is not this package's
-// table, is a one-line error naming the file.
-func openTable(path, want string) (*tableFile, error) {
-	f, err := os.Open(path)
+// openTable is OpenFile with this package's name on its errors.
+func openTable(path, want string) (*File, error) {
+	t, err := OpenFile(path, want)
 	if err != nil {
 		return nil, fmt.Errorf("table: %w", err)
-	}
-	pr, err := file.NewParquetReader(f)
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("table: %s: not a whole Parquet file (cut short, or another format): %v", path, oneLine(err))
-	}
-	meta := map[string]string{}
-	kv := pr.MetaData().KeyValueMetadata()
-	for i, k := range kv.Keys() {
-		meta[k] = kv.Values()[i]
-	}
-	// The Arrow schema a writer stores beside the Parquet one is not read: the Parquet
-	// library decodes it without bounds, and a damaged one (FuzzGamesTable's entry
-	// feeba34deb2f1f87, a few hundred bytes) made it allocate 32 GB in 1.7 s. The Parquet
-	// schema, whose column chunks checkGroups bounds, carries every type these tables use,
-	// so the key is hidden from the library.
-	for _, e := range kv {
-		if e.Key == arrowSchemaKey {
-			e.Key = "shogilab:ignored:" + arrowSchemaKey
-		}
-	}
-	t := &tableFile{path: path, f: f, meta: meta}
-	if err := checkGroups(path, pr); err != nil {
-		t.close()
-		return nil, err
-	}
-	switch got := meta[TableKey]; {
-	case got == "":
-		t.close()
-		return nil, fmt.Errorf("table: %s: a Parquet file without %s in its metadata: not a table of shogilab", path, TableKey)
-	case got != want:
-		t.close()
-		return nil, fmt.Errorf("table: %s: a %s table, not a %s table", path, got, want)
-	}
-	// Not Parallel: the Parquet library panics on some damaged pages (a nil dictionary page
-	// header, found by FuzzGamesTable), and only a panic on the reading goroutine can be
-	// turned into an error (NextBatch); one in the library's own goroutines ends the process.
-	t.fr, err = pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: batchRows}, memory.DefaultAllocator)
-	if err != nil {
-		t.close()
-		return nil, fmt.Errorf("table: %s: %v", path, oneLine(err))
 	}
 	return t, nil
 }
@@ -104,15 +51,15 @@ func checkGroups(path string, pr *file.Reader) error {
 	for i := range md.NumRowGroups() {
 		rg := md.RowGroup(i)
 		if rg.NumRows() > MaxGroupValues {
-			return fmt.Errorf("table: %s: row group %d has %d rows, more than %d", path, i, rg.NumRows(), MaxGroupValues)
+			return fmt.Errorf("%s: row group %d has %d rows, more than %d", path, i, rg.NumRows(), MaxGroupValues)
 		}
 		for j := range rg.NumColumns() {
 			cc, err := rg.ColumnChunk(j)
 			if err != nil {
-				return fmt.Errorf("table: %s: row group %d: %v", path, i, oneLine(err))
+				return fmt.Errorf("%s: row group %d: %v", path, i, oneLine(err))
 			}
 			if n := cc.NumValues(); n > MaxGroupValues {
-				return fmt.Errorf("table: %s: row group %d: column %s holds %d values, more than the %d a reader decodes at once", path, i, cc.PathInSchema(), n, MaxGroupValues)
+				return fmt.Errorf("%s: row group %d: column %s holds %d values, more than the %d a reader decodes at once", path, i, cc.PathInSchema(), n, MaxGroupValues)
 			}
 		}
 	}
@@ -140,11 +87,9 @@ func NextBatch(rr pqarrow.RecordReader) (more bool, err error) {
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
 
-func (t *tableFile) close() { t.f.Close() }
-
 // columns returns the leaf column indices under the top-level columns
 // named, failing when one is missing.
-func (t *tableFile) columns(names []string) ([]int, error) {
+func (t *File) columns(names []string) ([]int, error) {
 	sc := t.fr.ParquetReader().MetaData().Schema
 	var leaves []int
 	for _, name := range names {
@@ -163,7 +108,7 @@ func (t *tableFile) columns(names []string) ([]int, error) {
 }
 
 // records returns a reader of the named columns' record batches.
-func (t *tableFile) records(names []string) (pqarrow.RecordReader, error) {
+func (t *File) records(names []string) (pqarrow.RecordReader, error) {
 	leaves, err := t.columns(names)
 	if err != nil {
 		return nil, err
@@ -193,7 +138,7 @@ func (s stringTable) get(v string) string {
 
 // gamesFile reads games from a games table.
 type gamesFile struct {
-	t         *tableFile
+	t         *File
 	fields    record.Fields
 	rr        pqarrow.RecordReader
 	batch     arrow.RecordBatch
@@ -241,7 +186,7 @@ func openGames(path string, fields record.Fields) (*gamesFile, error) {
 	}
 	g := &gamesFile{t: t, fields: fields, strs: stringTable{}, configs: map[string]map[string]any{}}
 	if g.rr, err = t.records(names); err != nil {
-		t.close()
+		t.Close()
 		return nil, err
 	}
 	if fields.Has(record.FieldStats) {
@@ -257,7 +202,7 @@ func openGames(path string, fields record.Fields) (*gamesFile, error) {
 // (PositionsKey): a file in the games table's directory, named without a
 // directory, whose digest (PairKey) is the games table's. A name with a path
 // in it is refused before anything is opened.
-func pairedPositions(games *tableFile, all bool) (*positionsFile, error) {
+func pairedPositions(games *File, all bool) (*positionsFile, error) {
 	name, ok := games.meta[PositionsKey]
 	if !ok {
 		return nil, fmt.Errorf("table: %s: the games table names no positions table, where the statistics are", games.path)
@@ -294,7 +239,7 @@ func (g *gamesFile) close() {
 	if g.stats != nil {
 		g.stats.close()
 	}
-	g.t.close()
+	g.t.Close()
 }
 
 // next fills game with the next row; io.EOF at the end.
@@ -551,7 +496,7 @@ func (g *gamesFile) readStats(game *record.Game) error {
 
 // positionsFile reads a positions table row by row.
 type positionsFile struct {
-	t                                  *tableFile
+	t                                  *File
 	rr                                 pqarrow.RecordReader
 	batch                              arrow.RecordBatch
 	row, rows, read                    int
@@ -595,7 +540,7 @@ func openPositionsColumns(path string, all bool) (*positionsFile, error) {
 	}
 	p := &positionsFile{t: t, strs: stringTable{}, withBoard: all}
 	if p.rr, err = t.records(names); err != nil {
-		t.close()
+		t.Close()
 		return nil, err
 	}
 	return p, nil
@@ -606,7 +551,7 @@ func (p *positionsFile) close() {
 		p.batch.Release()
 	}
 	p.rr.Release()
-	p.t.close()
+	p.t.Close()
 }
 
 // next returns the next row, valid until the next call.
