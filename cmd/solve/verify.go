@@ -51,7 +51,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object instead of the verdict")
 	fs.StringVar(&engine, "usi", "", "check with the legal moves of this USI `ENGINE` (a command, e.g. /usr/games/fairy-stockfish) instead of ours")
 	fs.IntVar(&engines, "usi-engines", 2, "with --usi, `N` copies of the engine answering at once")
-	if err := parseFlags(fs, args, stdout, `usage: solve verify FILE [--usi ENGINE] [--json]
+	if err := cli.ParseHelp(fs, args, stdout, `usage: solve verify FILE [--usi ENGINE] [--json]
 
 Checks a proof file (a mate within N plies: an upper bound) or a disproof certificate (no
 mate within N plies: a lower bound), plain or compressed (gzip, xz), on its own, with the
