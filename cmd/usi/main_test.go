@@ -169,17 +169,19 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"extra", "-perft", "2"}, cli.ExitUsage, `unexpected argument "extra"`},
 		{[]string{"-h"}, 0, ""},
 	} {
-		var out, errs bytes.Buffer
-		code := cli.RunOne(cli.Command{Name: "usi", Run: serve}, c.args, &out, &errs)
-		msg := errs.String()
-		if c.code == 0 {
-			if code != 0 || msg != "" || !strings.Contains(out.String(), "usage: usi") {
-				t.Errorf("%q: exit %d, stdout %q, stderr %q; want the help", c.args, code, out.String(), msg)
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			var out, errs bytes.Buffer
+			code := cli.RunOne(cli.Command{Name: "usi", Run: serve}, c.args, &out, &errs)
+			msg := errs.String()
+			if c.code == 0 {
+				if code != 0 || msg != "" || !strings.Contains(out.String(), "usage: usi") {
+					t.Errorf("%q: exit %d, stdout %q, stderr %q; want the help", c.args, code, out.String(), msg)
+				}
+				return
 			}
-			continue
-		}
-		if code != c.code || strings.Count(msg, "\n") != 1 || strings.Count(msg, "usi:") != 1 || !strings.Contains(msg, c.want) {
-			t.Errorf("%q: exit %d, stderr %q; want exit %d, one line with %q", c.args, code, msg, c.code, c.want)
-		}
+			if code != c.code || strings.Count(msg, "\n") != 1 || strings.Count(msg, "usi:") != 1 || !strings.Contains(msg, c.want) {
+				t.Errorf("%q: exit %d, stderr %q; want exit %d, one line with %q", c.args, code, msg, c.code, c.want)
+			}
+		})
 	}
 }

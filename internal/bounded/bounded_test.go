@@ -2,6 +2,7 @@ package bounded
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -87,9 +88,11 @@ func TestQuote(t *testing.T) {
 		{"short", `"short"`},
 		{strings.Repeat("\x00", 100<<20), `"` + strings.Repeat(`\x00`, QuoteBytes) + `"... (104857600 bytes)`},
 	} {
-		if got := Quote([]byte(c.in)); got != c.want {
-			t.Errorf("Quote of %d bytes: %s, want %s", len(c.in), got, c.want)
-		}
+		t.Run(fmt.Sprintf("%d bytes", len(c.in)), func(t *testing.T) {
+			if got := Quote([]byte(c.in)); got != c.want {
+				t.Errorf("Quote of %d bytes: %s, want %s", len(c.in), got, c.want)
+			}
+		})
 	}
 }
 

@@ -46,11 +46,13 @@ func TestRun(t *testing.T) {
 		{[]string{"stop"}, ExitInterrupted, "", "tool stop: after 3 games: interrupted\n"},
 	}
 	for _, c := range cases {
-		var out, errOut bytes.Buffer
-		code := p.Run(c.args, &out, &errOut)
-		if code != c.code || !strings.Contains(out.String(), c.out) || errOut.String() != c.err && c.err != "" || c.err == "" && errOut.Len() > 0 {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr %q", c.args, code, out.String(), errOut.String(), c.code, c.out, c.err)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := p.Run(c.args, &out, &errOut)
+			if code != c.code || !strings.Contains(out.String(), c.out) || errOut.String() != c.err && c.err != "" || c.err == "" && errOut.Len() > 0 {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr %q", c.args, code, out.String(), errOut.String(), c.code, c.out, c.err)
+			}
+		})
 	}
 }
 
