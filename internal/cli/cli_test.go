@@ -96,11 +96,13 @@ func TestRunOne(t *testing.T) {
 		{errors.New("usi: engine: bad option"), ExitFailure, "usi: engine: bad option\n"},
 	}
 	for _, c := range cases {
-		var errOut bytes.Buffer
-		code := RunOne(Command{Name: "usi", Run: func(context.Context, []string, io.Writer, io.Writer) error { return c.err }}, nil, io.Discard, &errOut)
-		if code != c.code || errOut.String() != c.msg {
-			t.Errorf("%v: exit %d, stderr %q; want %d, %q", c.err, code, errOut.String(), c.code, c.msg)
-		}
+		t.Run(c.msg, func(t *testing.T) {
+			var errOut bytes.Buffer
+			code := RunOne(Command{Name: "usi", Run: func(context.Context, []string, io.Writer, io.Writer) error { return c.err }}, nil, io.Discard, &errOut)
+			if code != c.code || errOut.String() != c.msg {
+				t.Errorf("%v: exit %d, stderr %q; want %d, %q", c.err, code, errOut.String(), c.code, c.msg)
+			}
+		})
 	}
 }
 
