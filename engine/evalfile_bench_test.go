@@ -17,22 +17,26 @@ var shippedNet = filepath.Join("..", "datasets", "evaluation", "fsf5000-64x16-p8
 // start position, as in BenchmarkPlayouts.
 func BenchmarkPlayoutsEvalFile(b *testing.B) {
 	for _, c := range []struct{ name, file string }{{"hand-set", HandSetEval}, {"network", shippedNet}} {
-		b.Run(c.name, func(b *testing.B) {
-			st := DefaultSettings()
-			s, _ := FindSetting("EvalFile")
-			if err := s.Set(&st, c.file); err != nil {
-				b.Fatal(err)
-			}
-			cfg := st.Player
-			cfg.Search.MaxNodes = 1 << 20
-			p, err := NewPlayer(cfg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			start := minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{})
-			runtime.GC()
-			b.ResetTimer()
-			playChunks(b, p, start, func(Decision) {})
-		})
+		b.Run(c.name, func(b *testing.B) { benchPlayoutsWith(b, c.file) })
 	}
+}
+
+// benchPlayoutsWith is BenchmarkPlayouts' measure, one search goroutine, for the engine
+// with the evaluation file (the EvalFile setting).
+func benchPlayoutsWith(b *testing.B, file string) {
+	st := DefaultSettings()
+	s, _ := FindSetting("EvalFile")
+	if err := s.Set(&st, file); err != nil {
+		b.Fatal(err)
+	}
+	cfg := st.Player
+	cfg.Search.MaxNodes = 1 << 20
+	p, err := NewPlayer(cfg)
+	if err != nil {
+		b.Fatal(err)
+	}
+	start := minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{})
+	runtime.GC()
+	b.ResetTimer()
+	playChunks(b, p, start, func(Decision) {})
 }

@@ -1,17 +1,13 @@
 package engine
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/shogilab/shogilab/engine/nnue"
-	"github.com/shogilab/shogilab/mcts"
-	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
 // BenchmarkPlayoutsPolicy measures what the policy head (engine/nnue) costs the whole
@@ -60,37 +56,6 @@ func BenchmarkPlayoutsPolicy(b *testing.B) {
 		cases = append(cases, struct{ name, file string }{"trained", f})
 	}
 	for _, c := range cases {
-		b.Run(c.name, func(b *testing.B) {
-			st := DefaultSettings()
-			s, _ := FindSetting("EvalFile")
-			if err := s.Set(&st, c.file); err != nil {
-				b.Fatal(err)
-			}
-			cfg := st.Player
-			cfg.Search.MaxNodes = 1 << 20
-			p, err := NewPlayer(cfg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			start := minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{})
-			runtime.GC()
-			b.ResetTimer()
-			cpu := cpuTime()
-			const chunk = 20000
-			for done := 0; done < b.N; {
-				n := min(b.N-done, chunk)
-				p.searcher.Reset()
-				d, err := p.Think(context.Background(), start, mcts.Limits{Playouts: int64(n)})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if d.Playouts != int64(n) && d.Stop != mcts.StopProven {
-					b.Fatalf("%d of %d playouts, stop %v", d.Playouts, n, d.Stop)
-				}
-				done += n
-			}
-			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/playout")
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "playouts/s")
-		})
+		b.Run(c.name, func(b *testing.B) { benchPlayoutsWith(b, c.file) })
 	}
 }

@@ -111,15 +111,17 @@ func TestSettingErrors(t *testing.T) {
 		{"Repetition", "sometimes", `engine: option Repetition: "sometimes" is not one of first-mover-loses, gote-wins, draw`},
 		{"USI_Ponder", "yes", `engine: option USI_Ponder: "yes" is not true or false`},
 	} {
-		s, _ := FindSetting(c.name)
-		st := DefaultSettings()
-		err := s.Set(&st, c.value)
-		if err == nil || err.Error() != c.want {
-			t.Errorf("%s=%s: error %v; want %s", c.name, c.value, err, c.want)
-		}
-		if !reflect.DeepEqual(st, DefaultSettings()) {
-			t.Errorf("%s=%s: a refused value changed the settings", c.name, c.value)
-		}
+		t.Run(c.name+"="+c.value, func(t *testing.T) {
+			s, _ := FindSetting(c.name)
+			st := DefaultSettings()
+			err := s.Set(&st, c.value)
+			if err == nil || err.Error() != c.want {
+				t.Errorf("%s=%s: error %v; want %s", c.name, c.value, err, c.want)
+			}
+			if !reflect.DeepEqual(st, DefaultSettings()) {
+				t.Errorf("%s=%s: a refused value changed the settings", c.name, c.value)
+			}
+		})
 	}
 	// A file that is not an evaluation file is refused, naming the file, and the engine
 	// keeps the evaluator it had.
@@ -180,9 +182,11 @@ func TestSettingRange(t *testing.T) {
 		{Setting{Kind: Choice, Choices: []string{"a", "b"}}, "one of a, b"},
 		{Setting{Kind: Text}, "a text"},
 	} {
-		if got := c.s.Range(); got != c.want {
-			t.Errorf("%+v: %q, want %q", c.s, got, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			if got := c.s.Range(); got != c.want {
+				t.Errorf("%+v: %q, want %q", c.s, got, c.want)
+			}
+		})
 	}
 }
 

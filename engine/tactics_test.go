@@ -6,12 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/internal/fsftest"
+	"github.com/shogilab/shogilab/internal/fsftest/fsfclient"
 	"github.com/shogilab/shogilab/mcts"
 	"github.com/shogilab/shogilab/retro"
 	"github.com/shogilab/shogilab/rules/minishogi"
@@ -87,18 +88,12 @@ type fsfSearch struct{ c *usi.Client }
 
 func startFSFSearch(t *testing.T) *fsfSearch {
 	t.Helper()
-	path, err := exec.LookPath("fairy-stockfish")
-	if err != nil {
-		path = "/usr/games/fairy-stockfish"
-		if _, err := os.Stat(path); err != nil {
-			if os.Getenv("CI") == "true" {
-				t.Fatal("fairy-stockfish is not installed (apt-get install fairy-stockfish)")
-			}
-			t.Log("fairy-stockfish is not installed; the suite is checked by df-pn alone")
-			return nil
-		}
+	path := fsftest.Optional(t)
+	if path == "" {
+		t.Log("fairy-stockfish is not installed; the suite is checked by df-pn alone")
+		return nil
 	}
-	return &fsfSearch{StartFairyStockfishAt(t, path)}
+	return &fsfSearch{fsfclient.StartAt(t, path)}
 }
 
 // score is fairy-stockfish's last info line with a score that is not a bound, after a
@@ -179,26 +174,4 @@ func TestTacticsSuite(t *testing.T) {
 	if solved["default"] < solved[configs[1].name] {
 		t.Errorf("the defaults solve %d positions, the old settings %d", solved["default"], solved[configs[1].name])
 	}
-}
-
-// StartFairyStockfishAt (for the tests of engine and engine_test) starts the Fairy-Stockfish at path set to minishogi; the first
-// isready waits as long as a start may take (usi.Client.SetUpReady).
-func StartFairyStockfishAt(t *testing.T, path string) *usi.Client {
-	t.Helper()
-	ctx := context.Background()
-	c, err := usi.Start(ctx, []string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if _, err := c.Handshake(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.SetOption("UCI_Variant", "minishogi"); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.SetUpReady(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return c
 }

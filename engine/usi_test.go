@@ -22,7 +22,7 @@ import (
 	"github.com/shogilab/shogilab/engine/eval"
 	"github.com/shogilab/shogilab/engine/nnue"
 	"github.com/shogilab/shogilab/internal/bounded/boundedtest"
-	"github.com/shogilab/shogilab/internal/fsftest"
+	"github.com/shogilab/shogilab/internal/fsftest/fsfclient"
 	"github.com/shogilab/shogilab/internal/sysmem"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/usi"
@@ -685,7 +685,7 @@ func TestUSIGoBehindInfinite(t *testing.T) {
 // report the win in one.
 func TestUSIPlaysTheWinAtOnce(t *testing.T) {
 	const sfen = "1k1B1/3G1/S1g1R/K1PR1/BP1S1 b - 43"
-	fsf := startFairyStockfish(t)
+	fsf := fsfclient.Start(t)
 	if err := fsf.Position(sfen, []string{"5e3c"}); err != nil {
 		t.Fatal(err)
 	}
@@ -707,12 +707,6 @@ func TestUSIPlaysTheWinAtOnce(t *testing.T) {
 		t.Errorf("last info %q, want score mate 1", last)
 	}
 	s.finish("quit")
-}
-
-// startFairyStockfish starts Fairy-Stockfish set to minishogi, the independent judge.
-func startFairyStockfish(t *testing.T) *usi.Client {
-	t.Helper()
-	return engine.StartFairyStockfishAt(t, fsftest.Path(t))
 }
 
 // TestUSIEvalFileBounded: setoption EvalFile refuses what it cannot load at once, with one

@@ -592,6 +592,25 @@ func (d *decoder) config(l *lexer) (map[string]any, error) {
 	return c, nil
 }
 
+// moveEntry reads an entry of a list of moves, a top move or a policy move: an object of
+// the move and one number under key, read by num; other keys are skipped.
+func (d *decoder) moveEntry(l *lexer, move *string, key string, num func() error) error {
+	return l.object(func(k []byte) error {
+		if l.null() {
+			return nil
+		}
+		switch string(k) {
+		case "move":
+			var err error
+			*move, err = d.str(l)
+			return err
+		case key:
+			return num()
+		}
+		return l.skip()
+	})
+}
+
 func (d *decoder) moveStats(l *lexer, s *MoveStats) error {
 	var visits, value bool
 	err := l.object(func(key []byte) error {
@@ -610,19 +629,8 @@ func (d *decoder) moveStats(l *lexer, s *MoveStats) error {
 			err = l.arrayOf("top moves", MaxTopMoves, func() error {
 				s.Top = append(s.Top, TopMove{})
 				t := &s.Top[len(s.Top)-1]
-				return l.object(func(key []byte) error {
-					if l.null() {
-						return nil
-					}
-					var err error
-					switch string(key) {
-					case "move":
-						t.Move, err = d.str(l)
-					case "visits":
-						t.Visits, err = l.int64("top.visits")
-					default:
-						err = l.skip()
-					}
+				return d.moveEntry(l, &t.Move, "visits", func() (err error) {
+					t.Visits, err = l.int64("top.visits")
 					return err
 				})
 			})
@@ -642,19 +650,8 @@ func (d *decoder) moveStats(l *lexer, s *MoveStats) error {
 			err = l.arrayOf("policy moves", MaxTopMoves, func() error {
 				s.Policy = append(s.Policy, PolicyMove{})
 				p := &s.Policy[len(s.Policy)-1]
-				return l.object(func(key []byte) error {
-					if l.null() {
-						return nil
-					}
-					var err error
-					switch string(key) {
-					case "move":
-						p.Move, err = d.str(l)
-					case "p":
-						p.P, err = l.float("policy.p")
-					default:
-						err = l.skip()
-					}
+				return d.moveEntry(l, &p.Move, "p", func() (err error) {
+					p.P, err = l.float("policy.p")
 					return err
 				})
 			})

@@ -115,49 +115,19 @@ func (ms *MateSearch[S, M, K]) Disproof(s S, attacker bool, plies, maxEntries in
 // for each position the most plies it was verified with (an escape over more plies is an
 // escape over fewer).
 func CheckDisproof[S any, M comparable, K comparable](g MoveRules[S, M, K], root S, d *Disproof[K, M]) error {
-	type node struct {
-		code     K
-		attacker bool
+	w := certificateWalk[S, M, K]{
+		g: g, what: "disproof", recorder: false, recorded: d.Replies,
+		hole: "the certificate has no defender reply (a hole)", illegal: "the certificate's reply %v is illegal",
+		covers: func(verified, plies int) bool { return verified >= plies },
+		end: func(moves, plies int, attacker bool) (bool, string) {
+			switch {
+			case moves == 0 && !attacker:
+				return true, "the defender is mated"
+			case moves == 0, plies <= 0, !attacker && plies == 1:
+				return true, "" // the attacker has no move, or no ply left to mate on: no mate
+			}
+			return false, ""
+		},
 	}
-	verified := map[node]int{}
-	var line []M
-	var check func(s S, plies int, attacker bool) error
-	check = func(s S, plies int, attacker bool) error {
-		moves := g.Moves(s, nil)
-		switch {
-		case len(moves) == 0 && !attacker:
-			return fmt.Errorf("retro: disproof: after %s the defender is mated", formatLine(line))
-		case len(moves) == 0, plies <= 0, !attacker && plies == 1:
-			return nil // the attacker has no move, or no ply left to mate on: no mate
-		}
-		n := node{g.Code(s), attacker}
-		if done, ok := verified[n]; ok && done >= plies {
-			return nil
-		}
-		if !attacker {
-			m, ok := d.Replies[n.code]
-			if !ok {
-				return fmt.Errorf("retro: disproof: after %s the certificate has no defender reply (a hole)", formatLine(line))
-			}
-			legal := false
-			for _, l := range moves {
-				legal = legal || l == m
-			}
-			if !legal {
-				return fmt.Errorf("retro: disproof: after %s the certificate's reply %v is illegal", formatLine(line), m)
-			}
-			moves = []M{m}
-		}
-		for _, m := range moves {
-			line = append(line, m)
-			err := check(g.Play(s, m), plies-1, !attacker)
-			line = line[:len(line)-1]
-			if err != nil {
-				return err
-			}
-		}
-		verified[n] = plies
-		return nil
-	}
-	return check(root, d.Plies, d.AttackerToMove)
+	return w.check(root, d.Plies, d.AttackerToMove)
 }

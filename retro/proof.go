@@ -2,6 +2,7 @@ package retro
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -144,53 +145,88 @@ func (ms *MateSearch[S, M, K]) MateLine(s S, attacker bool, plies int) ([]M, err
 // each position the fewest plies it was verified with (a mate within fewer plies is a mate
 // within more).
 func CheckProof[S any, M comparable, K comparable](g MoveRules[S, M, K], root S, proof *Proof[K, M]) error {
-	type node struct {
-		code     K
-		attacker bool
+	w := certificateWalk[S, M, K]{
+		g: g, what: "proof", recorder: true, recorded: proof.Moves,
+		hole: "the proof has no attacker move (a hole)", illegal: "the proof's move %v is illegal",
+		covers: func(verified, plies int) bool { return verified <= plies },
+		end: func(moves, plies int, attacker bool) (bool, string) {
+			switch {
+			case moves == 0 && !attacker:
+				return true, "" // the defender is mated
+			case moves == 0:
+				return true, "the attacker has no legal move"
+			case plies == 0:
+				return true, "the defender is not mated and no plies are left"
+			}
+			return false, ""
+		},
 	}
-	verified := map[node]int{}
-	var line []M
-	var check func(s S, plies int, attacker bool) error
-	check = func(s S, plies int, attacker bool) error {
-		n := node{g.Code(s), attacker}
-		if done, ok := verified[n]; ok && done <= plies {
-			return nil
-		}
-		moves := g.Moves(s, nil)
-		switch {
-		case len(moves) == 0 && !attacker:
-			return nil // the defender is mated
-		case len(moves) == 0:
-			return fmt.Errorf("retro: proof: after %s the attacker has no legal move", formatLine(line))
-		case plies == 0:
-			return fmt.Errorf("retro: proof: after %s the defender is not mated and no plies are left", formatLine(line))
-		}
-		if attacker {
-			m, ok := proof.Moves[n.code]
-			if !ok {
-				return fmt.Errorf("retro: proof: after %s the proof has no attacker move (a hole)", formatLine(line))
-			}
-			legal := false
-			for _, l := range moves {
-				legal = legal || l == m
-			}
-			if !legal {
-				return fmt.Errorf("retro: proof: after %s the proof's move %v is illegal", formatLine(line), m)
-			}
-			moves = []M{m}
-		}
-		for _, m := range moves {
-			line = append(line, m)
-			err := check(g.Play(s, m), plies-1, !attacker)
-			line = line[:len(line)-1]
-			if err != nil {
-				return err
-			}
-		}
-		verified[n] = plies
+	return w.check(root, proof.Plies, proof.AttackerToMove)
+}
+
+// certificateWalk is the walk of CheckProof and CheckDisproof: depth first from the root with
+// the plies left, a node at a time. At a node of the recorder (the side whose moves the
+// certificate holds: the attacker in a proof, the defender in a disproof) the recorded move
+// must exist and be legal, and it is the only one followed; at the other side's every legal
+// move is. What ends a line (end), and whether a position verified once with some plies holds
+// with others (covers), is each certificate's own.
+type certificateWalk[S any, M comparable, K comparable] struct {
+	g        MoveRules[S, M, K]
+	what     string // "proof" or "disproof", in the errors
+	recorder bool   // whether the recorder is the attacker
+	recorded map[K]M
+	hole     string // the error when the recorder has no recorded move
+	illegal  string // the error when it is illegal (a format of the move)
+	covers   func(verified, plies int) bool
+	end      func(moves, plies int, attacker bool) (ends bool, failure string) // failure "": the line holds
+	line     []M
+	verified map[certificateNode[K]]int
+}
+
+type certificateNode[K comparable] struct {
+	code     K
+	attacker bool
+}
+
+func (w *certificateWalk[S, M, K]) fail(format string, a ...any) error {
+	return fmt.Errorf("retro: %s: after %s %s", w.what, formatLine(w.line), fmt.Sprintf(format, a...))
+}
+
+func (w *certificateWalk[S, M, K]) check(s S, plies int, attacker bool) error {
+	if w.verified == nil {
+		w.verified = map[certificateNode[K]]int{}
+	}
+	n := certificateNode[K]{w.g.Code(s), attacker}
+	if done, ok := w.verified[n]; ok && w.covers(done, plies) {
 		return nil
 	}
-	return check(root, proof.Plies, proof.AttackerToMove)
+	moves := w.g.Moves(s, nil)
+	if ends, failure := w.end(len(moves), plies, attacker); ends {
+		if failure != "" {
+			return w.fail("%s", failure)
+		}
+		return nil
+	}
+	if attacker == w.recorder {
+		m, ok := w.recorded[n.code]
+		if !ok {
+			return w.fail("%s", w.hole)
+		}
+		if !slices.Contains(moves, m) {
+			return w.fail(w.illegal, m)
+		}
+		moves = []M{m}
+	}
+	for _, m := range moves {
+		w.line = append(w.line, m)
+		err := w.check(w.g.Play(s, m), plies-1, !attacker)
+		w.line = w.line[:len(w.line)-1]
+		if err != nil {
+			return err
+		}
+	}
+	w.verified[n] = plies
+	return nil
 }
 
 func formatLine[M any](line []M) string {

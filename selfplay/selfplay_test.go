@@ -89,10 +89,12 @@ func TestParsePlayerSpec(t *testing.T) {
 		{"usi:e,playouts=3", "playouts is for mcts"},
 		{"usi:e,Threads=3", `unknown key "Threads" for usi`},
 	} {
-		_, err := ParsePlayerSpec(c.spec, def)
-		if err == nil || !strings.HasPrefix(err.Error(), "selfplay: player ") || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("ParsePlayerSpec(%q): error %v, want one with %q", c.spec, err, c.want)
-		}
+		t.Run(c.spec, func(t *testing.T) {
+			_, err := ParsePlayerSpec(c.spec, def)
+			if err == nil || !strings.HasPrefix(err.Error(), "selfplay: player ") || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("ParsePlayerSpec(%q): error %v, want one with %q", c.spec, err, c.want)
+			}
+		})
 	}
 	if _, err := ParsePlayerSpec("usi:e", PlayerSpec{}); err == nil || !strings.Contains(err.Error(), "usi needs a limit") {
 		t.Errorf("usi without any limit: %v", err)
@@ -444,11 +446,13 @@ func TestVerifyGame(t *testing.T) {
 		{"play limit before the end", func(g *record.Game) { g.Rules.MaxPlies = 6 }, "after the game ended by max_plies"},
 	}
 	for _, tc := range tests {
-		g := bareKingMate()
-		tc.edit(g)
-		if err := VerifyGame(g); err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			g := bareKingMate()
+			tc.edit(g)
+			if err := VerifyGame(g); err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("%s: %v, want an error with %q", tc.name, err, tc.want)
+			}
+		})
 	}
 	// Resigning on one's own move is fine.
 	g := bareKingMate()

@@ -106,17 +106,19 @@ func TestCheckpointTruncated(t *testing.T) {
 		{"truncated", b[:len(b)*2/3], "truncated or damaged"},
 		{"foreign", []byte("# proof\nnot a checkpoint\n"), "not a checkpoint (not gzip"},
 	} {
-		p := filepath.Join(dir, c.name)
-		if err := os.WriteFile(p, c.data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		_, err := ReadCheckpoint(p)
-		if err == nil {
-			t.Fatalf("%s checkpoint accepted", c.name)
-		}
-		if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, p) || !strings.Contains(msg, c.want) {
-			t.Errorf("%s checkpoint: error %q, want one line naming the file, with %q", c.name, msg, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			p := filepath.Join(dir, c.name)
+			if err := os.WriteFile(p, c.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := ReadCheckpoint(p)
+			if err == nil {
+				t.Fatalf("%s checkpoint accepted", c.name)
+			}
+			if msg := err.Error(); strings.Contains(msg, "\n") || !strings.Contains(msg, p) || !strings.Contains(msg, c.want) {
+				t.Errorf("%s checkpoint: error %q, want one line naming the file, with %q", c.name, msg, c.want)
+			}
+		})
 	}
 }
 

@@ -6,32 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/shogilab/shogilab/internal/fsftest"
+	"github.com/shogilab/shogilab/internal/fsftest/fsfclient"
 	"github.com/shogilab/shogilab/rules/minishogi"
-	usiclient "github.com/shogilab/shogilab/usi"
 )
-
-// startFSF starts Fairy-Stockfish for Minishogi as a MoveSource (and ReplyCounter).
-func startFSF(t *testing.T) *usiclient.Client {
-	t.Helper()
-	path := fsftest.Path(t)
-	ctx := context.Background()
-	c, err := usiclient.Start(ctx, []string{path})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	if _, err := c.Handshake(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.SetOption("UCI_Variant", "minishogi"); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.IsReady(ctx); err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
 
 // listsOnly hides a source's ReplyCounts: every position is asked for its list.
 type listsOnly struct{ MoveSource }
@@ -60,7 +37,7 @@ func (l lacking) LegalMoves(ctx context.Context, sfens []string) ([][]string, er
 // reported and left out, and "mate in 1 by P*1b" fails on an illegal move. A source that
 // lacks the quiet move 5e4e there is reported as an unexplained disagreement.
 func TestCrossCheckPawnDropMate(t *testing.T) {
-	fsf := startFSF(t)
+	fsf := fsfclient.Start(t) // a MoveSource and ReplyCounter
 	const sfen = "4k/p1S2/3G1/5/K4 b P 1"
 	root, err := minishogi.ParseSFEN(sfen)
 	if err != nil {

@@ -32,14 +32,16 @@ func TestCheckLineHandDerived(t *testing.T) {
 		// Legal, but Gote is not mated at the end (and a mate in 1 was there).
 		{"5e5d 1a2a", false, []string{"not-mate", "shorter-mate"}},
 	} {
-		lc, err := CheckLine(root, minishogi.Sente, strings.Fields(c.line), 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := kinds(lc)
-		if lc.OK() != c.ok || !slices.Equal(got, c.wantKinds) {
-			t.Errorf("%q: ok %v, refutations %v; want ok %v, %v", c.line, lc.OK(), lc.Refutations, c.ok, c.wantKinds)
-		}
+		t.Run(c.line, func(t *testing.T) {
+			lc, err := CheckLine(root, minishogi.Sente, strings.Fields(c.line), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := kinds(lc)
+			if lc.OK() != c.ok || !slices.Equal(got, c.wantKinds) {
+				t.Errorf("%q: ok %v, refutations %v; want ok %v, %v", c.line, lc.OK(), lc.Refutations, c.ok, c.wantKinds)
+			}
+		})
 	}
 	// The refutation shows a mate in 1 (G*1b, or a drop that stalemates, such as G*3a).
 	lc, _ := CheckLine(root, minishogi.Sente, strings.Fields("5e5d 1a2a G*2b"), 0)

@@ -168,6 +168,29 @@ func Start(ctx context.Context, argv []string, opts ...ClientOption) (*Client, e
 	return c, nil
 }
 
+// StartVariant starts an engine of many variants, such as Fairy-Stockfish, set to play one:
+// Start, Handshake, `setoption name UCI_Variant value VARIANT` (Fairy-Stockfish's extension)
+// and the first isready (SetUpReady). On an error the engine is closed.
+func StartVariant(ctx context.Context, argv []string, variant string, opts ...ClientOption) (*Client, error) {
+	c, err := Start(ctx, argv, opts...)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := c.Handshake(ctx); err != nil {
+		c.Close()
+		return nil, err
+	}
+	if err := c.SetOption("UCI_Variant", variant); err != nil {
+		c.Close()
+		return nil, err
+	}
+	if err := c.SetUpReady(ctx); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
 // Name is the engine's name as used in error messages.
 func (c *Client) Name() string { return c.name }
 

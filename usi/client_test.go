@@ -16,12 +16,10 @@ import (
 	"github.com/shogilab/shogilab/internal/fsftest"
 )
 
-// startMinishogi starts Fairy-Stockfish set to minishogi and ready.
+// startMinishogi starts Fairy-Stockfish set to minishogi (StartVariant) and ready for a game.
 func startMinishogi(t *testing.T) *Client {
 	t.Helper()
-	path := fsftest.Path(t)
-	ctx := context.Background()
-	c, err := Start(ctx, []string{path})
+	c, err := StartVariant(context.Background(), []string{fsftest.Path(t)}, "minishogi")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,15 +28,6 @@ func startMinishogi(t *testing.T) *Client {
 			t.Errorf("Close: %v", err)
 		}
 	})
-	if _, err := c.Handshake(ctx); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.SetOption("UCI_Variant", "minishogi"); err != nil {
-		t.Fatal(err)
-	}
-	if err := c.IsReady(ctx); err != nil {
-		t.Fatal(err)
-	}
 	if err := c.NewGame(); err != nil {
 		t.Fatal(err)
 	}
@@ -117,30 +106,32 @@ func TestFairyStockfishPerft(t *testing.T) {
 		{"bare king", "4k/5/5/P4/KGSBR w - 1", 3, 112},
 	}
 	for _, tc := range tests {
-		if err := c.Position(tc.sfen, nil); err != nil {
-			t.Fatal(err)
-		}
-		got, err := c.Perft(ctx, tc.depth)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got.Nodes != tc.want {
-			t.Errorf("%s perft %d = %d, want %d", tc.name, tc.depth, got.Nodes, tc.want)
-		}
-		if tc.sfen == "" && tc.depth == 1 {
-			var moves []string
-			for m, n := range got.Moves {
-				moves = append(moves, m)
-				if n != 1 {
-					t.Errorf("perft 1 count of %s = %d, want 1", m, n)
+		t.Run(fmt.Sprintf("%s/depth=%d", tc.name, tc.depth), func(t *testing.T) {
+			if err := c.Position(tc.sfen, nil); err != nil {
+				t.Fatal(err)
+			}
+			got, err := c.Perft(ctx, tc.depth)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Nodes != tc.want {
+				t.Errorf("%s perft %d = %d, want %d", tc.name, tc.depth, got.Nodes, tc.want)
+			}
+			if tc.sfen == "" && tc.depth == 1 {
+				var moves []string
+				for m, n := range got.Moves {
+					moves = append(moves, m)
+					if n != 1 {
+						t.Errorf("perft 1 count of %s = %d, want 1", m, n)
+					}
+				}
+				slices.Sort(moves)
+				want := slices.Sorted(slices.Values(startMoves))
+				if !slices.Equal(moves, want) {
+					t.Errorf("perft 1 moves = %v, want %v", moves, want)
 				}
 			}
-			slices.Sort(moves)
-			want := slices.Sorted(slices.Values(startMoves))
-			if !slices.Equal(moves, want) {
-				t.Errorf("perft 1 moves = %v, want %v", moves, want)
-			}
-		}
+		})
 	}
 }
 

@@ -32,6 +32,8 @@
 //	err = c.Position("", []string{"2e3d"})
 //	best, err := c.Go(ctx, usi.GoParams{MoveTime: 100 * time.Millisecond}, func(in usi.SearchInfo) { ... })
 //
+// StartVariant does the first steps (Start, Handshake, UCI_Variant, the first isready) at once.
+//
 // Protocol reference: the USI specification (Tord Romstad, 2007) with the Shogidokoro GUI's
 // extensions (`byoyomi`, `gameover`, `go mate` and `checkmate`), and Fairy-Stockfish's
 // variant extensions (`UCI_Variant`, `go perft`).

@@ -58,9 +58,11 @@ func TestFilters(t *testing.T) {
 		{"January 2-4", Filter{Since: day("2025-01-02"), Until: day("2025-01-04T10:00:00Z")}, []int{1, 2}},
 		{"until, undated dropped", Filter{Until: day("2026-01-01")}, []int{0, 1, 2, 3, 4, 5, 7}},
 	} {
-		if got := ids(t, c.f, small, handicap); !slices.Equal(got, c.want) {
-			t.Errorf("%s: games %v; want %v", c.name, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := ids(t, c.f, small, handicap); !slices.Equal(got, c.want) {
+				t.Errorf("%s: games %v; want %v", c.name, got, c.want)
+			}
+		})
 	}
 }
 

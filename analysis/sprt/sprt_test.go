@@ -219,10 +219,12 @@ func TestParse(t *testing.T) {
 		{"elo0=NaN,elo1=5", "must be numbers within ±2000"},
 		{"", `sprt: "" is not key=value`},
 	} {
-		_, err := Parse(c.text)
-		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("Parse(%q): error %v, want one line with %q", c.text, err, c.want)
-		}
+		t.Run(c.text, func(t *testing.T) {
+			_, err := Parse(c.text)
+			if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("Parse(%q): error %v, want one line with %q", c.text, err, c.want)
+			}
+		})
 	}
 }
 

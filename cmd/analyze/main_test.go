@@ -69,15 +69,17 @@ func TestMawariBadInput(t *testing.T) {
 		{[]string{"--out", "main.go/plots"}, "--out: output directory"},
 	}
 	for _, tc := range cases {
-		args := append([]string{"mawari", "--out", "", "--games", "0", "--throws", "0"}, tc.args...)
-		start := time.Now()
-		code, stdout, stderr := runArgs(args...)
-		if code == 0 || !oneLine(stderr) || !strings.Contains(stderr, tc.want) || stdout != "" {
-			t.Errorf("%v: exit %d, stderr %q, stdout %d bytes; want a one-line error containing %q", tc.args, code, stderr, len(stdout), tc.want)
-		}
-		if took := time.Since(start); took > time.Minute {
-			t.Errorf("%v: the error took %v", tc.args, took)
-		}
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			args := append([]string{"mawari", "--out", "", "--games", "0", "--throws", "0"}, tc.args...)
+			start := time.Now()
+			code, stdout, stderr := runArgs(args...)
+			if code == 0 || !oneLine(stderr) || !strings.Contains(stderr, tc.want) || stdout != "" {
+				t.Errorf("%v: exit %d, stderr %q, stdout %d bytes; want a one-line error containing %q", tc.args, code, stderr, len(stdout), tc.want)
+			}
+			if took := time.Since(start); took > time.Minute {
+				t.Errorf("%v: the error took %v", tc.args, took)
+			}
+		})
 	}
 }
 

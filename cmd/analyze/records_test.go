@@ -145,10 +145,12 @@ func TestRecordBadInput(t *testing.T) {
 		{[]string{"ratings", smallRecords, handicapRecords}, "analyze ratings: the likelihood has no maximum"},
 		{[]string{"ratings", "--anchor", "zeta", smallRecords}, `analyze ratings: anchor "zeta"`},
 	} {
-		code, _, stderr := runArgs(c.args...)
-		if code != 1 || !oneLine(stderr) || !strings.HasPrefix(stderr, c.want) {
-			t.Errorf("%v: exit %d, stderr %q; want %q...", c.args, code, stderr, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			code, _, stderr := runArgs(c.args...)
+			if code != 1 || !oneLine(stderr) || !strings.HasPrefix(stderr, c.want) {
+				t.Errorf("%v: exit %d, stderr %q; want %q...", c.args, code, stderr, c.want)
+			}
+		})
 	}
 	// A flag the subcommand does not have is a usage error: exit 2.
 	if code, _, stderr := runArgs("ratings", "--depth", "3", smallRecords); code != 2 || !oneLine(stderr) ||

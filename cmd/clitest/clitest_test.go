@@ -84,11 +84,13 @@ func TestBadCommandLines(t *testing.T) {
 		{"view", []string{"/nonexistent/x.jsonl"}, 1, "/nonexistent/x.jsonl"},
 		{"view", []string{"--sprt", "elo0=5,elo1=0", "a.jsonl"}, 2, `"elo0=5,elo1=0"`},
 	} {
-		_, msg, code := runBin(t, filepath.Join(bin, c.name), c.args...)
-		if code != c.code || strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, c.name) ||
-			strings.Count(msg, c.name) != 1 || !strings.Contains(msg, c.want) || goInternals.MatchString(msg) {
-			t.Errorf("%s %q: exit %d, stderr %q; want exit %d, one line naming %s once, with %s", c.name, c.args, code, msg, c.code, c.name, c.want)
-		}
+		t.Run(c.name+" "+strings.Join(c.args, " "), func(t *testing.T) {
+			_, msg, code := runBin(t, filepath.Join(bin, c.name), c.args...)
+			if code != c.code || strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, c.name) ||
+				strings.Count(msg, c.name) != 1 || !strings.Contains(msg, c.want) || goInternals.MatchString(msg) {
+				t.Errorf("%s %q: exit %d, stderr %q; want exit %d, one line naming %s once, with %s", c.name, c.args, code, msg, c.code, c.name, c.want)
+			}
+		})
 	}
 }
 

@@ -180,14 +180,16 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-size", "a4"}, cli.ExitUsage, "want column"},
 		{[]string{"-gallery", "g.md"}, cli.ExitUsage, "-gallery shows the first of -format"},
 	} {
-		// An -out of its own, first, so that a case that wrongly succeeds writes nothing here.
-		args := append([]string{"-out", t.TempDir()}, tc.args...)
-		var errs bytes.Buffer
-		code := cli.RunOne(cli.Command{Name: "figures", Run: run}, args, &bytes.Buffer{}, &errs)
-		msg := errs.String()
-		if code != tc.code || strings.Count(msg, "\n") != 1 || strings.Count(msg, "figures:") != 1 || !strings.Contains(msg, tc.want) {
-			t.Errorf("figures %v: exit %d, stderr %q; want exit %d, one line with %q", tc.args, code, msg, tc.code, tc.want)
-		}
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			// An -out of its own, first, so that a case that wrongly succeeds writes nothing here.
+			args := append([]string{"-out", t.TempDir()}, tc.args...)
+			var errs bytes.Buffer
+			code := cli.RunOne(cli.Command{Name: "figures", Run: run}, args, &bytes.Buffer{}, &errs)
+			msg := errs.String()
+			if code != tc.code || strings.Count(msg, "\n") != 1 || strings.Count(msg, "figures:") != 1 || !strings.Contains(msg, tc.want) {
+				t.Errorf("figures %v: exit %d, stderr %q; want exit %d, one line with %q", tc.args, code, msg, tc.code, tc.want)
+			}
+		})
 	}
 	var stdout bytes.Buffer
 	if err := run(context.Background(), []string{"-h"}, &stdout, &bytes.Buffer{}); !errors.Is(err, flag.ErrHelp) || !strings.Contains(stdout.String(), "usage: figures") {

@@ -139,10 +139,12 @@ func TestBadInput(t *testing.T) {
 		{[]string{"-games", "x"}, `match: invalid value "x" for flag -games`},
 		{[]string{"-a", "random", "-b", "random", "-nodes", "5", "-playouts", "6"}, "match: --nodes 5 and --playouts 6 disagree"},
 	} {
-		_, errOut, code := runCmd(append(c.args, "-out", t.TempDir())...)
-		if code != 2 || !strings.HasPrefix(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
-			t.Errorf("%v: exit %d, stderr %q; want 2 and one line starting %q", c.args, code, errOut, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			_, errOut, code := runCmd(append(c.args, "-out", t.TempDir())...)
+			if code != 2 || !strings.HasPrefix(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("%v: exit %d, stderr %q; want 2 and one line starting %q", c.args, code, errOut, c.want)
+			}
+		})
 	}
 	openings := filepath.Join(t.TempDir(), "openings.sfen")
 	os.WriteFile(openings, []byte("# two\nrbsgk/4p/5/P4/KGSBR b - 1\nrbsgk/4p/5/P5/KGSBR b - 1\n"), 0o644)

@@ -31,10 +31,7 @@ a comment (value, visits, the most visited moves). The file goes to stdout, or w
 
 With --format parquet the games of FILES (plain or gzip, shards or a merged
 file) become two Parquet tables for DuckDB, pandas and polars, by id:
-DIR/games.parquet and DIR/positions.parquet (datasets/README.md).
-
-Flags:
-`
+DIR/games.parquet and DIR/positions.parquet (datasets/README.md).`
 
 func runExport(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("export", flag.ContinueOnError)
@@ -44,7 +41,7 @@ func runExport(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	// -o, this command's first spelling, still works.
 	dir := fs.String("out", "", "output directory (default: stdout)")
 	fs.StringVar(dir, "o", "", "the same as --out")
-	if err := parseFlags(fs, args, stdout, exportUsage); err != nil {
+	if err := cli.ParseHelp(fs, args, stdout, exportUsage); err != nil {
 		return err
 	}
 	switch *format {

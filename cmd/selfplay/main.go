@@ -13,8 +13,6 @@
 package main
 
 import (
-	"flag"
-	"fmt"
 	"io"
 	"os"
 
@@ -47,14 +45,4 @@ func run(args []string, stdout, stderr io.Writer) int {
 		},
 	}
 	return program.Run(args, stdout, stderr)
-}
-
-// parseFlags parses args with fs, printing usage on -h and turning a bad
-// flag into a one-line error.
-func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer, usage string) error {
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), usage)
-		fs.PrintDefaults()
-	}
-	return cli.ParseFlags(fs, args, stdout)
 }

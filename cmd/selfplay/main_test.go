@@ -15,7 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shogilab/shogilab/internal/fsftest"
+	"github.com/shogilab/shogilab/internal/fsftest/fsfclient"
 	"github.com/shogilab/shogilab/internal/recordtest"
+	"github.com/shogilab/shogilab/internal/shard/slurmtest"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/usi"
 )
@@ -101,21 +104,25 @@ func TestBadInput(t *testing.T) {
 		{[]string{"--gumbel", "--gumbel-moves", "0"}, "--gumbel-moves 0"},
 	}
 	for _, tc := range tests {
-		args := append(append([]string{}, quick...), tc.args...)
-		if !contains(tc.args, "--out") {
-			args = append(args, "--out", filepath.Join(dir, "out"))
-		}
-		_, errOut, code := runCmd(t, args...)
-		lines := strings.Split(strings.TrimSpace(errOut), "\n")
-		if code == 0 || len(lines) != 1 || !strings.HasPrefix(lines[0], "selfplay") || !strings.Contains(errOut, tc.want) {
-			t.Errorf("%v: exit %d, stderr %q; want one line with %q", tc.args, code, errOut, tc.want)
-		}
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			args := append(append([]string{}, quick...), tc.args...)
+			if !contains(tc.args, "--out") {
+				args = append(args, "--out", filepath.Join(dir, "out"))
+			}
+			_, errOut, code := runCmd(t, args...)
+			lines := strings.Split(strings.TrimSpace(errOut), "\n")
+			if code == 0 || len(lines) != 1 || !strings.HasPrefix(lines[0], "selfplay") || !strings.Contains(errOut, tc.want) {
+				t.Errorf("exit %d, stderr %q; want one line with %q", code, errOut, tc.want)
+			}
+		})
 	}
 	for _, args := range [][]string{{"merge", "-o", filepath.Join(dir, "m.jsonl")}, {"verify", aFile}, {"export", "--format", "pgn", aFile}, {"frobnicate"}} {
-		_, errOut, code := runCmd(t, args...)
-		if code == 0 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || errOut == "" {
-			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			_, errOut, code := runCmd(t, args...)
+			if code == 0 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || errOut == "" {
+				t.Errorf("exit %d, stderr %q", code, errOut)
+			}
+		})
 	}
 }
 
@@ -304,7 +311,7 @@ func countLines(path string) int {
 // TestAgainstFairyStockfish plays a few games against Debian's
 // fairy-stockfish through the USI client, with both colours.
 func TestAgainstFairyStockfish(t *testing.T) {
-	fsf := needProgram(t, "fairy-stockfish", "apt-get install fairy-stockfish", "/usr/games/fairy-stockfish")
+	fsf := fsftest.Path(t)
 	dir := t.TempDir()
 	spec := "usi:" + fsf + ",nodes=500,option.Threads=1"
 	for _, sides := range [][2]string{{spec, "mcts"}, {"random", spec}} {
@@ -334,35 +341,12 @@ func TestAgainstFairyStockfish(t *testing.T) {
 // real Slurm (ci/slurm-setup.sh starts a single-node cluster), waits, merges
 // the shards and verifies them, and compares with an unsharded run.
 func TestSlurmArray(t *testing.T) {
-	sbatch := needProgram(t, "sbatch", "run ci/slurm-setup.sh as root")
-	if out, err := exec.Command("scontrol", "ping").CombinedOutput(); err != nil || !strings.Contains(string(out), "UP") {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("slurmctld is not up (run ci/slurm-setup.sh): %s", out)
-		}
-		t.Skipf("slurmctld is not up (run ci/slurm-setup.sh): %s", out)
-	}
-	script, err := filepath.Abs("../../deploy/slurm.sbatch")
-	if err != nil {
-		t.Fatal(err)
-	}
+	slurm := slurmtest.Need(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out")
-	submit := func(array string, env ...string) ([]byte, error) {
-		cmd := exec.Command(sbatch, "--wait", "--array="+array, "--time=10", "--cpus-per-task=1", script)
-		cmd.Dir = dir
-		cmd.Env = append(append(os.Environ(), "SELFPLAY="+binary, "GAMES=8", "SEED=5", "OUT="+out,
-			"SELFPLAY_ARGS=--playouts 30 --max-plies 80"), env...)
-		return cmd.CombinedOutput()
-	}
-	if o, err := submit("0-2"); err != nil {
-		logs, _ := filepath.Glob(filepath.Join(dir, "selfplay-*.log"))
-		var text string
-		for _, l := range logs {
-			b, _ := os.ReadFile(l)
-			text += l + ":\n" + string(b)
-		}
-		t.Fatalf("sbatch: %v\n%s\n%s", err, o, text)
-	}
+	const script = "../../deploy/slurm.sbatch"
+	env := []string{"SELFPLAY=" + binary, "GAMES=8", "SEED=5", "OUT=" + out, "SELFPLAY_ARGS=--playouts 30 --max-plies 80"}
+	slurm.Run(t, dir, script, "0-2", env...)
 	shards, _ := filepath.Glob(filepath.Join(out, "games-*-of-3.jsonl"))
 	if len(shards) != 3 {
 		t.Fatalf("shard files %v, want 3", shards)
@@ -372,13 +356,13 @@ func TestSlurmArray(t *testing.T) {
 	// refused (it used to become shard 0 of 1 and replay the whole run).
 	one := filepath.Join(out, "games-1-of-3.jsonl")
 	before, _ := os.ReadFile(one)
-	if o, err := submit("1", "SHARDS=3"); err != nil {
+	if o, err := slurm.Submit(dir, script, "1", append(env, "SHARDS=3")...); err != nil {
 		t.Fatalf("task 1 resubmitted with SHARDS=3: %v\n%s", err, o)
 	}
 	if after, _ := os.ReadFile(one); len(before) == 0 || string(after) != string(before) {
 		t.Errorf("the resubmitted task changed its shard's file (%d bytes, then %d)", len(before), len(after))
 	}
-	if _, err := submit("1"); err == nil {
+	if _, err := slurm.Submit(dir, script, "1", env...); err == nil {
 		t.Error("task 1 resubmitted without SHARDS: the job succeeded")
 	}
 	if _, err := os.Stat(filepath.Join(out, "games-0-of-1.jsonl")); err == nil {
@@ -404,7 +388,7 @@ func TestSlurmArray(t *testing.T) {
 // judges in order. A process of Fairy-Stockfish asked again through the USI client, in the
 // same order with usinewgame before each, gives the same scores. match reads the file.
 func TestOpeningsJudgedByFairyStockfish(t *testing.T) {
-	fsf := needProgram(t, "fairy-stockfish", "apt-get install fairy-stockfish", "/usr/games/fairy-stockfish")
+	fsf := fsftest.Path(t)
 	path := filepath.Join(t.TempDir(), "openings.sfen")
 	_, errOut, code := runCmd(t, "openings", "-o", path, "--count", "3", "--margin", "5000", "--judge", "usi:"+fsf+",depth=8,option.Threads=1")
 	if code != 0 {
@@ -421,15 +405,7 @@ func TestOpeningsJudgedByFairyStockfish(t *testing.T) {
 		t.Fatalf("%d openings:\n%s", len(lines), data)
 	}
 	ctx := context.Background()
-	c, err := usi.Start(ctx, []string{fsf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := c.Handshake(ctx); err != nil {
-		t.Fatal(err)
-	}
-	c.SetOption("UCI_Variant", "minishogi")
+	c := fsfclient.StartAt(t, fsf)
 	c.SetOption("Threads", "1")
 	for _, l := range lines {
 		sfen, comment, _ := strings.Cut(l, " # ")

@@ -30,10 +30,7 @@ same flags give the same file, and a smaller --count a prefix of it, whatever
 (gzip-compressed when FILE ends in .gz); match and selfplay read it with
 --start @FILE. Every verdict goes to a journal (FILE.journal unless --journal
 names one) as it comes, so a killed run resumes where it stopped; the default
-journal is removed once FILE is written.
-
-Flags:
-`
+journal is removed once FILE is written.`
 
 // defaultJudge is Fairy-Stockfish at depth 14 with one thread: deterministic, and some
 // tenths of a second a position.
@@ -50,7 +47,7 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	parallel := fs.Int("parallel", 1, "judges at once (a core each)")
 	journal := fs.String("journal", "", "file of the verdicts so far, kept (default: FILE.journal, removed at the end)")
 	asJSON := fs.Bool("json", false, "print a summary as one JSON object")
-	if err := parseFlags(fs, args, stdout, openingsUsage); err != nil {
+	if err := cli.ParseHelp(fs, args, stdout, openingsUsage); err != nil {
 		return err
 	}
 	switch {

@@ -53,9 +53,7 @@ the count is --shards N, or the array's range 0..SLURM_ARRAY_TASK_MAX: --array=0
 shards, and a task resubmitted alone with --array=2 needs --shards 8), or from a Kubernetes
 Indexed Job (JOB_COMPLETION_INDEX with --shards N).
 
-%s
-Flags:
-`
+%s`
 
 func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("run", flag.ContinueOnError)
@@ -87,7 +85,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	jsonOut := fs.Bool("json", false, "print the summary as one JSON object")
 	progressEvery := fs.Duration("progress-interval", 10*time.Second, "period of the progress lines when stderr is not a terminal")
 	allowChanges := fs.Bool("allow-changes", false, "let a resume add games whose settings differ from the games already in the output")
-	if err := parseFlags(fs, args, stdout, fmt.Sprintf(playUsage, selfplay.SpecHelp())); err != nil {
+	if err := cli.ParseHelp(fs, args, stdout, fmt.Sprintf(playUsage, selfplay.SpecHelp())); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -178,21 +176,12 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := cli.CheckOutputDir(*out); err != nil {
 		return err
 	}
-	part := shard.Whole
-	if *shardFlag != "" {
-		if part, err = shard.Parse(*shardFlag); err != nil {
-			return err
-		}
-	} else {
-		s, ok, err := shard.FromEnv(os.Getenv, *shards)
-		switch {
-		case err != nil:
-			return err
-		case ok:
-			part = s
-		case *shards > 0:
-			return cli.Usagef("--shards %d without SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX: use --shard i/n outside a cluster job", *shards)
-		}
+	part, ok, err := shard.Select(*shardFlag, *shards, os.Getenv)
+	if err != nil {
+		return cli.Usagef("%v", err)
+	}
+	if !ok {
+		part = shard.Whole
 	}
 	for _, s := range []selfplay.PlayerSpec{senteSpec, goteSpec} {
 		if err := s.CheckEngine(ctx); err != nil {

@@ -19,17 +19,14 @@ const mergeUsage = `usage: selfplay merge -o OUT [--games N] [--json] FILES...
 
 Combines shard files into OUT (gzip when it ends in .gz), sorted by id. Fails,
 writing nothing, when an id is in two files or missing (ids 0..N-1 with
---games, else 0..the largest id found), or a file ends in a partial record.
-
-Flags:
-`
+--games, else 0..the largest id found), or a file ends in a partial record.`
 
 func runMerge(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("merge", flag.ContinueOnError)
 	out := fs.String("o", "", "merged output file (required)")
 	games := fs.Int("games", 0, "games the run must hold, ids 0..N-1 (0: up to the largest id)")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object")
-	if err := parseFlags(fs, args, stdout, mergeUsage); err != nil {
+	if err := cli.ParseHelp(fs, args, stdout, mergeUsage); err != nil {
 		return err
 	}
 	if *out == "" {
@@ -56,16 +53,13 @@ const verifyUsage = `usage: selfplay verify [--seed N] [--json] FILES...
 
 Replays every record with the rules: legal moves, and the termination, result
 and plies the moves lead to. Stops at the first bad record, naming its file
-and line.
-
-Flags:
-`
+and line.`
 
 func runVerify(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("verify", flag.ContinueOnError)
 	seed := fs.String("seed", "", "also check that the seeds are those of this base seed")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object")
-	if err := parseFlags(fs, args, stdout, verifyUsage); err != nil {
+	if err := cli.ParseHelp(fs, args, stdout, verifyUsage); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {

@@ -34,7 +34,7 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs.StringVar(&attacker, "attacker", "", "the side that mates, b or w (default: the side that makes the line's last move)")
 	fs.StringVar(&memory, "memory", "2GiB", "memory `budget` for the searches' table")
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object instead of the table")
-	if err := parseFlags(fs, args, stdout, `usage: solve check --sfen SFEN --line "MOVES..." [flags]
+	if err := cli.ParseHelp(fs, args, stdout, `usage: solve check --sfen SFEN --line "MOVES..." [flags]
 
 Checks a claimed solution: is every move legal, does the line end in mate, does the attacker
 force mate in exactly that many plies (no shorter mate from the root or any later attacker

@@ -20,7 +20,7 @@ func runHandicap(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	split := fs.Int("split", 0, "instead of solving, write the subproblems after `K` plies to --split-file (see solve shard, solve merge)")
 	splitFile := fs.String("split-file", "", "with --split: the subproblem `FILE` (default NAME.split)")
 	names := strings.Join(minishogi.HandicapNames(), ", ")
-	if err := parseFlags(fs, args, stdout, `usage: solve handicap NAME [flags]
+	if err := cli.ParseHelp(fs, args, stdout, `usage: solve handicap NAME [flags]
 
 Solves a Minishogi handicap start (`+names+`): the shortest
 forced mate of Sente, the handicap receiver, against Gote, who moves first. See solve mate

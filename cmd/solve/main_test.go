@@ -40,10 +40,12 @@ func TestUsageAndBadInput(t *testing.T) {
 		{[]string{"bushi", "--layout", bad}, "bad.layout: bushi: layout line 2: face -z: gaze -z is along the face's normal"},
 	}
 	for _, c := range cases {
-		code, _, errOut := runSolve(c.args...)
-		if code != 2 || !strings.HasPrefix(errOut, c.want) && !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
-			t.Errorf("solve %v: exit %d, stderr %q; want exit 2 and one line with %q", c.args, code, errOut, c.want)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			code, _, errOut := runSolve(c.args...)
+			if code != 2 || !strings.HasPrefix(errOut, c.want) && !strings.Contains(errOut, c.want) || strings.Count(errOut, "\n") != 1 {
+				t.Errorf("solve %v: exit %d, stderr %q; want exit 2 and one line with %q", c.args, code, errOut, c.want)
+			}
+		})
 	}
 }
 

@@ -175,7 +175,7 @@ func runMate(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	fs.StringVar(&sfen, "sfen", "", "the root position in SFEN (required)")
 	fs.StringVar(&attacker, "attacker", "", "the side that must mate: b (Sente) or w (Gote) (required)")
 	f.register(fs)
-	if err := parseFlags(fs, args, stdout, `usage: solve mate --sfen SFEN --attacker b|w [flags]
+	if err := cli.ParseHelp(fs, args, stdout, `usage: solve mate --sfen SFEN --attacker b|w [flags]
 
 Finds the shortest forced mate of the attacker from the position, or proves there is none
 within --max-plies plies, by two independent methods: df-pn with iterative deepening on the
@@ -196,30 +196,6 @@ work done, and whether the proof read off df-pn passed the checker.`); err != ni
 		return cli.Usagef("--attacker: %v", err)
 	}
 	return solveMate(ctx, f, "", root, side, stdout, stderr)
-}
-
-// parseFlags parses args, printing help for -h.
-func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer, help string) error {
-	fs.SetOutput(io.Discard)
-	// Flags may follow the positional argument (solve handicap bare-king --json).
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprintln(stdout, help+"\n\nflags:")
-				fs.SetOutput(stdout)
-				fs.PrintDefaults()
-				return err
-			}
-			return cli.Usagef("%v", err)
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		positional = append(positional, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
-	return fs.Parse(positional) // leaves them as fs.Args()
 }
 
 // mateReport is the --json object.

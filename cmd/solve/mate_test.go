@@ -126,10 +126,12 @@ func TestOutputPathsCheckedFirst(t *testing.T) {
 		{"--proof", dir, "is a directory"},
 		{"--out", filepath.Join(file, "plots"), "--out: output directory"},
 	} {
-		code, _, stderr := runSolve("handicap", "bare-king", "--max-plies", "10", c.flag, c.path)
-		if code != 2 || strings.Contains(stderr, "df-pn") || !strings.Contains(stderr, c.want) {
-			t.Errorf("%s %s: exit %d, stderr %q; want one error line with %q and no search", c.flag, c.path, code, stderr, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			code, _, stderr := runSolve("handicap", "bare-king", "--max-plies", "10", c.flag, c.path)
+			if code != 2 || strings.Contains(stderr, "df-pn") || !strings.Contains(stderr, c.want) {
+				t.Errorf("%s %s: exit %d, stderr %q; want one error line with %q and no search", c.flag, c.path, code, stderr, c.want)
+			}
+		})
 	}
 }
 

@@ -1,11 +1,12 @@
 package main
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shogilab/shogilab/internal/shard/slurmtest"
 )
 
 // TestSlurmSplit submits deploy/solve.slurm as a two-task array job to a real Slurm
@@ -14,23 +15,7 @@ import (
 // follows cmd/selfplay's TestSlurmArray: without Slurm it skips, except under CI=true, where
 // it fails.
 func TestSlurmSplit(t *testing.T) {
-	sbatch, err := exec.LookPath("sbatch")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("sbatch not found (run ci/slurm-setup.sh as root)")
-		}
-		t.Skipf("sbatch not installed (run ci/slurm-setup.sh as root); skipping")
-	}
-	if out, err := exec.Command("scontrol", "ping").CombinedOutput(); err != nil || !strings.Contains(string(out), "UP") {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("slurmctld is not up (run ci/slurm-setup.sh): %s", out)
-		}
-		t.Skipf("slurmctld is not up (run ci/slurm-setup.sh): %s", out)
-	}
-	script, err := filepath.Abs("../../deploy/solve.slurm")
-	if err != nil {
-		t.Fatal(err)
-	}
+	slurm := slurmtest.Need(t)
 	dir := t.TempDir()
 	binary := filepath.Join(dir, "solve")
 	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
@@ -40,18 +25,7 @@ func TestSlurmSplit(t *testing.T) {
 	if code, o, e := runSolve("handicap", "four-piece", "--max-plies", "10", "--split", "2", "--split-file", split); code != 0 {
 		t.Fatalf("split: exit %d, %s %s", code, o, e)
 	}
-	cmd := exec.Command(sbatch, "--wait", "--array=0-1", "--time=10", "--cpus-per-task=1", script)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "SOLVE="+binary, "SPLIT="+split, "OUT="+out, "SOLVE_ARGS=--memory 64MiB")
-	if o, err := cmd.CombinedOutput(); err != nil {
-		logs, _ := filepath.Glob(filepath.Join(dir, "solve-*.log"))
-		var text string
-		for _, l := range logs {
-			b, _ := os.ReadFile(l)
-			text += l + ":\n" + string(b)
-		}
-		t.Fatalf("sbatch: %v\n%s\n%s", err, o, text)
-	}
+	slurm.Run(t, dir, "../../deploy/solve.slurm", "0-1", "SOLVE="+binary, "SPLIT="+split, "OUT="+out, "SOLVE_ARGS=--memory 64MiB")
 	results, _ := filepath.Glob(filepath.Join(out, "shard-*-of-2.result"))
 	if len(results) != 2 {
 		t.Fatalf("result files %v, want 2", results)

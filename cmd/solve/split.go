@@ -188,7 +188,7 @@ func runShard(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	memory := fs.String("memory", "1GiB", "df-pn table `budget` for each subproblem")
 	checkpoint := fs.String("checkpoint", "", "save the shard's progress to `FILE` (default: the results' FILE.ckpt) and the search in progress to FILE.dfpn; a run finds them and resumes")
 	every := fs.Duration("every", 10*time.Minute, "the `DURATION` between checkpoints of a subproblem's search")
-	if err := parseFlags(fs, args, stdout, `usage: solve shard SPLIT [--shard i/n | --shards n] [-o FILE | --out DIR]
+	if err := cli.ParseHelp(fs, args, stdout, `usage: solve shard SPLIT [--shard i/n | --shards n] [-o FILE | --out DIR]
 
 Solves a share of the subproblems that solve handicap NAME --split K wrote: each a minimal
 mate within the plies left, with its proof. solve merge puts the shards' results together.
@@ -206,20 +206,12 @@ time limit, the same command resumes it.`); err != nil {
 	if *every <= 0 {
 		return cli.Usagef("--every is %v, want more than 0", *every)
 	}
-	var part shard.Shard
-	if *shardFlag != "" {
-		if part, err = shard.Parse(*shardFlag); err != nil {
-			return cli.Usagef("--shard: %v", err)
-		}
-	} else {
-		s, ok, err := shard.FromEnv(os.Getenv, *shards)
-		switch {
-		case err != nil:
-			return cli.Usagef("%v", err)
-		case !ok:
-			return cli.Usagef("no --shard i/n and no Slurm array (SLURM_ARRAY_TASK_ID)")
-		}
-		part = s
+	part, ok, err := shard.Select(*shardFlag, *shards, os.Getenv)
+	switch {
+	case err != nil:
+		return cli.Usagef("%v", err)
+	case !ok:
+		return cli.Usagef("no --shard i/n and no Slurm array (SLURM_ARRAY_TASK_ID)")
 	}
 	// The split is read before the work that watches ctx: a read blocked on it (a FIFO, a
 	// stalled network file system) must not hold up a signal.
@@ -325,7 +317,7 @@ time limit, the same command resumes it.`); err != nil {
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("solve merge", flag.ContinueOnError)
 	proofFile := fs.String("proof", "", "write the merged proof to `FILE`")
-	if err := parseFlags(fs, args, stdout, `usage: solve merge SPLIT RESULT... [--proof FILE]
+	if err := cli.ParseHelp(fs, args, stdout, `usage: solve merge SPLIT RESULT... [--proof FILE]
 
 Combines the results of solve shard by the AND/OR rule over the first K plies into the root's
 minimal mate within the split's bound, checks the merged proof and writes it.`); err != nil {

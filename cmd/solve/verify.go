@@ -51,7 +51,7 @@ func runVerify(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object instead of the verdict")
 	fs.StringVar(&engine, "usi", "", "check with the legal moves of this USI `ENGINE` (a command, e.g. /usr/games/fairy-stockfish) instead of ours")
 	fs.IntVar(&engines, "usi-engines", 2, "with --usi, `N` copies of the engine answering at once")
-	if err := parseFlags(fs, args, stdout, `usage: solve verify FILE [--usi ENGINE] [--json]
+	if err := cli.ParseHelp(fs, args, stdout, `usage: solve verify FILE [--usi ENGINE] [--json]
 
 Checks a proof file (a mate within N plies: an upper bound) or a disproof certificate (no
 mate within N plies: a lower bound), plain or compressed (gzip, xz), on its own, with the
@@ -109,10 +109,11 @@ status 1. The formats and the checks are specified in docs/proofs.md.`); err != 
 			}
 		}
 	}
+	// Each format gives its claim, its check with the rules (check) and its check against
+	// the engine (crossCheck); the rest is common.
 	rep := verifyReport{File: path}
-	var checkErr error
-	var cross *solver.CrossCheck
-	start := time.Now()
+	var check func() error
+	var crossCheck func(solver.CrossOptions) (*solver.CrossCheck, error)
 	switch format {
 	case solver.ProofFormat:
 		root, attacker, proof, err := solver.ReadProof(r)
@@ -121,18 +122,10 @@ status 1. The formats and the checks are specified in docs/proofs.md.`); err != 
 		}
 		rep.Kind, rep.SFEN, rep.Attacker, rep.Plies, rep.Entries = "proof", root.SFEN(), colorName(attacker), proof.Plies, len(proof.Moves)
 		rep.Claim = fmt.Sprintf("mate in at most %d plies", proof.Plies)
-		start = time.Now()
-		if argv == nil {
-			checkErr = solver.CheckProof(root, proof)
-			break
+		check = func() error { return solver.CheckProof(root, proof) }
+		crossCheck = func(o solver.CrossOptions) (*solver.CrossCheck, error) {
+			return solver.CheckProofWith(ctx, src, root, proof, o)
 		}
-		update, finish := cli.NewGrowingProgress(stderr, "positions asked")
-		cross, err = solver.CheckProofWith(ctx, src, root, proof, solver.CrossOptions{Progress: update})
-		finish()
-		if err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		checkErr = cross.Verdict
 	case solver.CertificateFormat:
 		root, attacker, cert, err := solver.ReadCertificate(r)
 		if err != nil {
@@ -140,13 +133,21 @@ status 1. The formats and the checks are specified in docs/proofs.md.`); err != 
 		}
 		rep.Kind, rep.SFEN, rep.Attacker, rep.Plies, rep.Entries = "certificate", root.SFEN(), colorName(attacker), cert.Plies, len(cert.Replies)
 		rep.Claim = fmt.Sprintf("no mate within %d plies", cert.Plies)
-		start = time.Now()
-		if argv == nil {
-			checkErr = solver.CheckCertificate(root, cert)
-			break
+		check = func() error { return solver.CheckCertificate(root, cert) }
+		crossCheck = func(o solver.CrossOptions) (*solver.CrossCheck, error) {
+			return solver.CheckCertificateWith(ctx, src, root, cert, o)
 		}
+	default:
+		return fmt.Errorf("%s: %s files are not checked by verify", path, format)
+	}
+	var checkErr error
+	var cross *solver.CrossCheck
+	start := time.Now()
+	if argv == nil {
+		checkErr = check()
+	} else {
 		update, finish := cli.NewGrowingProgress(stderr, "positions asked")
-		cross, err = solver.CheckCertificateWith(ctx, src, root, cert, solver.CrossOptions{Progress: update})
+		cross, err = crossCheck(solver.CrossOptions{Progress: update})
 		finish()
 		if err != nil {
 			return fmt.Errorf("%s: %w", path, err)

@@ -155,27 +155,14 @@ const searchLimit = 2 * time.Minute
 type fsf struct{ c *usi.Client }
 
 func startFSF(ctx context.Context, path string) (*fsf, error) {
-	c, err := usi.Start(ctx, []string{path})
+	c, err := usi.StartVariant(ctx, []string{path}, "minishogi")
+	if errors.Is(err, iofs.ErrNotExist) {
+		return nil, fmt.Errorf("--fsf %s: no such program", path)
+	}
 	if err != nil {
-		if errors.Is(err, iofs.ErrNotExist) {
-			return nil, fmt.Errorf("--fsf %s: no such program", path)
-		}
 		return nil, fmt.Errorf("--fsf %s: %w", path, err)
 	}
-	f := &fsf{c}
-	if _, err := c.Handshake(ctx); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("--fsf %s: %w", path, err)
-	}
-	if err := c.SetOption("UCI_Variant", "minishogi"); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("--fsf %s: %w", path, err)
-	}
-	if err := c.SetUpReady(ctx); err != nil {
-		c.Close()
-		return nil, fmt.Errorf("--fsf %s: %w", path, err)
-	}
-	return f, nil
+	return &fsf{c}, nil
 }
 
 // mateIn reports whether fairy-stockfish's search of sfen to depth, from a fresh hash, ends

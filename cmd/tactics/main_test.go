@@ -33,12 +33,14 @@ func TestBadCommandLines(t *testing.T) {
 		// A flag after the records file is still a flag.
 		{[]string{"x.jsonl", "--out", dir, "--fsf", "/nonexistent/fsf"}, cli.ExitFailure, "--fsf /nonexistent/fsf: no such program"},
 	} {
-		var out, errs bytes.Buffer
-		code := cli.RunOne(cli.Command{Name: "tactics", Run: run}, c.args, &out, &errs)
-		msg := errs.String()
-		if code != c.code || strings.Count(msg, "\n") != 1 || strings.Count(msg, "tactics:") != 1 || !strings.Contains(msg, c.want) {
-			t.Errorf("%q: exit %d, stderr %q; want exit %d, one line with %q", c.args, code, msg, c.code, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			var out, errs bytes.Buffer
+			code := cli.RunOne(cli.Command{Name: "tactics", Run: run}, c.args, &out, &errs)
+			msg := errs.String()
+			if code != c.code || strings.Count(msg, "\n") != 1 || strings.Count(msg, "tactics:") != 1 || !strings.Contains(msg, c.want) {
+				t.Errorf("%q: exit %d, stderr %q; want exit %d, one line with %q", c.args, code, msg, c.code, c.want)
+			}
+		})
 	}
 }
 

@@ -23,14 +23,10 @@ func runCurve(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	o := figure.Screen()
 	o.AddFlags(fs)
 	asJSON := fs.Bool("json", false, "print the curve's points as JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: train curve [flags] RUN\n\n"+
-			"Draws the learning curve of a train loop run: the Elo of the best network after\n"+
-			"each generation against the run's fixed anchor, with 95% intervals (an open end,\n"+
-			"at a score of 0 or 1, is drawn 400 Elo long), from RUN/loop.jsonl.\n\nFlags:")
-		fs.PrintDefaults()
-	}
-	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+	if err := cli.ParseHelp(fs, args, stdout, "usage: train curve [flags] RUN\n\n"+
+		"Draws the learning curve of a train loop run: the Elo of the best network after\n"+
+		"each generation against the run's fixed anchor, with 95% intervals (an open end,\n"+
+		"at a score of 0 or 1, is drawn 400 Elo long), from RUN/loop.jsonl."); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {

@@ -62,20 +62,16 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	seed := fs.Uint64("seed", d.Seed, "seed of the initial weights and the order of positions")
 	generation := fs.Int("generation", 0, "generation number written into the file")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: train fit -o FILE [flags] RECORDS...\n\n"+
-			"Fits a small NNUE network (engine/nnue) to the positions of game records (JSON\n"+
-			"Lines, plain or gzip, or Parquet tables): the value's target of a position is\n"+
-			"lambda·result + (1-lambda)·root value for the side to move, averaged over its\n"+
-			"occurrences; the policy's, where to move: the recorded search's visit shares, or\n"+
-			"the move played by an external (usi) engine (train/data). The loss is the value's\n"+
-			"squared error plus policy-weight times the policy's cross-entropy. Games are held\n"+
-			"out by a hash of their id. Adam on minibatches, the epoch with the least held-out\n"+
-			"loss is kept. The same records, flags and --threads give the same file, byte for\n"+
-			"byte.\n\nFlags:")
-		fs.PrintDefaults()
-	}
-	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+	if err := cli.ParseHelp(fs, args, stdout, "usage: train fit -o FILE [flags] RECORDS...\n\n"+
+		"Fits a small NNUE network (engine/nnue) to the positions of game records (JSON\n"+
+		"Lines, plain or gzip, or Parquet tables): the value's target of a position is\n"+
+		"lambda·result + (1-lambda)·root value for the side to move, averaged over its\n"+
+		"occurrences; the policy's, where to move: the recorded search's visit shares, or\n"+
+		"the move played by an external (usi) engine (train/data). The loss is the value's\n"+
+		"squared error plus policy-weight times the policy's cross-entropy. Games are held\n"+
+		"out by a hash of their id. Adam on minibatches, the epoch with the least held-out\n"+
+		"loss is kept. The same records, flags and --threads give the same file, byte for\n"+
+		"byte."); err != nil {
 		return err
 	}
 	if *out == "" {
@@ -231,11 +227,7 @@ func describeMetrics(m netfit.Metrics) string {
 func runInfo(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	fs := flag.NewFlagSet("train info", flag.ContinueOnError)
 	asJSON := fs.Bool("json", false, "print the header as one JSON object")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: train info [-json] FILE\n\nPrints the header of an evaluation file, after checking the whole file:\nits value network and its policy head (none in a version 1 file).\n\nFlags:")
-		fs.PrintDefaults()
-	}
-	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+	if err := cli.ParseHelp(fs, args, stdout, "usage: train info [-json] FILE\n\nPrints the header of an evaluation file, after checking the whole file:\nits value network and its policy head (none in a version 1 file)."); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {

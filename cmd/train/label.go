@@ -5,12 +5,13 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/shogilab/shogilab/internal/shard"
 	"io"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/shogilab/shogilab/internal/shard"
 
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/train/label"
@@ -40,22 +41,18 @@ func runLabel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	seed := fs.Uint64("seed", 1, "seed of --sample")
 	limit := fs.Int("limit", 0, "label only the first N positions of the list (0: all)")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: train label -o DIR [flags] FILES...\n\n"+
-			"Labels positions with a deep search of a USI engine (Fairy-Stockfish by default) and\n"+
-			"writes them as a Parquet labels table (datasets/README.md, \"The labels table\"): the\n"+
-			"best move, the score (centipawns or mate) and its value, depth, nodes, and where the\n"+
-			"position comes from. FILES are record files (JSON Lines, plain or gzip), games tables\n"+
-			"(.parquet) and SFEN files (.sfen, .sfen.gz, one position a line, as\n"+
-			"datasets/openings/book.sfen.gz). Every position of every game, and every line of an\n"+
-			"SFEN file, is taken once (by board, hands and side to move), in the order of the\n"+
-			"files; positions without a legal move are left out. The list is cut into blocks of\n"+
-			"--block positions, each labelled by a new process of the engine; a shard labels its\n"+
-			"share of the blocks. Rows go to a journal as they are labelled: run the same command\n"+
-			"again after a kill to resume. The finished shard's journal becomes its table.\n\nFlags:")
-		fs.PrintDefaults()
-	}
-	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+	if err := cli.ParseHelp(fs, args, stdout, "usage: train label -o DIR [flags] FILES...\n\n"+
+		"Labels positions with a deep search of a USI engine (Fairy-Stockfish by default) and\n"+
+		"writes them as a Parquet labels table (datasets/README.md, \"The labels table\"): the\n"+
+		"best move, the score (centipawns or mate) and its value, depth, nodes, and where the\n"+
+		"position comes from. FILES are record files (JSON Lines, plain or gzip), games tables\n"+
+		"(.parquet) and SFEN files (.sfen, .sfen.gz, one position a line, as\n"+
+		"datasets/openings/book.sfen.gz). Every position of every game, and every line of an\n"+
+		"SFEN file, is taken once (by board, hands and side to move), in the order of the\n"+
+		"files; positions without a legal move are left out. The list is cut into blocks of\n"+
+		"--block positions, each labelled by a new process of the engine; a shard labels its\n"+
+		"share of the blocks. Rows go to a journal as they are labelled: run the same command\n"+
+		"again after a kill to resume. The finished shard's journal becomes its table."); err != nil {
 		return err
 	}
 	switch {
@@ -81,21 +78,12 @@ func runLabel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return cli.Usagef("%s is a directory, not a file of positions", f)
 		}
 	}
-	part := shard.Whole
-	if *shardFlag != "" {
-		if part, err = shard.Parse(*shardFlag); err != nil {
-			return cli.Usagef("--shard: %v", err)
-		}
-	} else {
-		s, ok, err := shard.FromEnv(os.Getenv, *shards)
-		switch {
-		case err != nil:
-			return cli.Usagef("%v", err)
-		case ok:
-			part = s
-		case *shards > 0:
-			return cli.Usagef("--shards %d without SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX: use --shard i/n outside a cluster job", *shards)
-		}
+	part, ok, err := shard.Select(*shardFlag, *shards, os.Getenv)
+	if err != nil {
+		return cli.Usagef("%v", err)
+	}
+	if !ok {
+		part = shard.Whole
 	}
 	if err := cli.CheckOutputDir(*out); err != nil {
 		return err

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/shogilab/shogilab/internal/fsftest"
+	"github.com/shogilab/shogilab/internal/shard/slurmtest"
 	"github.com/shogilab/shogilab/train/label"
 )
 
@@ -174,23 +175,7 @@ func rowsOf(t *testing.T, path string) []label.Row {
 // an unsharded run's. It follows cmd/selfplay's TestSlurmArray: without Slurm it skips,
 // except under CI=true, where it fails.
 func TestSlurmLabel(t *testing.T) {
-	sbatch, err := exec.LookPath("sbatch")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("sbatch not found (run ci/slurm-setup.sh as root)")
-		}
-		t.Skipf("sbatch not installed (run ci/slurm-setup.sh as root); skipping")
-	}
-	if out, err := exec.Command("scontrol", "ping").CombinedOutput(); err != nil || !strings.Contains(string(out), "UP") {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("slurmctld is not up (run ci/slurm-setup.sh): %s", out)
-		}
-		t.Skipf("slurmctld is not up (run ci/slurm-setup.sh): %s", out)
-	}
-	script, err := filepath.Abs("../../deploy/label.slurm")
-	if err != nil {
-		t.Fatal(err)
-	}
+	slurm := slurmtest.Need(t)
 	// An absolute path outside both working directories: the source column holds its base
 	// name in both runs.
 	files, err := filepath.Abs(book)
@@ -204,18 +189,7 @@ func TestSlurmLabel(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out")
 	engine, args := fsfSpec(t, "3"), "--limit 6 --block 2"
-	cmd := exec.Command(sbatch, "--wait", "--array=0-1", "--time=10", "--cpus-per-task=1", script)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "TRAIN="+binary, "FILES="+files, "OUT="+out, "ENGINE="+engine, "LABEL_ARGS="+args)
-	if o, err := cmd.CombinedOutput(); err != nil {
-		logs, _ := filepath.Glob(filepath.Join(dir, "label-*.log"))
-		var text string
-		for _, l := range logs {
-			b, _ := os.ReadFile(l)
-			text += l + ":\n" + string(b)
-		}
-		t.Fatalf("sbatch: %v\n%s\n%s", err, o, text)
-	}
+	slurm.Run(t, dir, "../../deploy/label.slurm", "0-1", "TRAIN="+binary, "FILES="+files, "OUT="+out, "ENGINE="+engine, "LABEL_ARGS="+args)
 	ref := filepath.Join(dir, "ref")
 	if code, _, stderr := run(append([]string{"label", "-o", ref, "--engine", engine, files}, strings.Fields(args)...)...); code != 0 {
 		t.Fatalf("unsharded run: exit %d: %s", code, stderr)

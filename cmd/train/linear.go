@@ -32,17 +32,13 @@ func runLinear(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	heldOut := fs.Float64("held-out", 0.1, "fraction of games held out, chosen by a hash of the game id")
 	priors := fs.Bool("priors", true, "also fit the prior weights to the visit shares of the records' searches (positions without them are left out of that fit)")
 	out := fs.String("o", "", "write the weights to this linear evaluation `file` (engine/eval/file.go), which the engine loads with EvalFile")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: train linear [flags] RECORDS...\n\n"+
-			"Fits the value weights of the hand-set evaluation (eval.Weights: piece values on the\n"+
-			"board and in hand, king safety, Threat, Tempo) to the positions of game records by\n"+
-			"L-BFGS (train/linfit), starting from the defaults; with -priors also the prior weights\n"+
-			"(the policy from move features) to the visit shares of the searches, by cross-entropy.\n"+
-			"Prints the fitted weights and the losses before and after as JSON, and with -o writes\n"+
-			"them to a linear evaluation file for the engine's EvalFile.\n\nFlags:")
-		fs.PrintDefaults()
-	}
-	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+	if err := cli.ParseHelp(fs, args, stdout, "usage: train linear [flags] RECORDS...\n\n"+
+		"Fits the value weights of the hand-set evaluation (eval.Weights: piece values on the\n"+
+		"board and in hand, king safety, Threat, Tempo) to the positions of game records by\n"+
+		"L-BFGS (train/linfit), starting from the defaults; with -priors also the prior weights\n"+
+		"(the policy from move features) to the visit shares of the searches, by cross-entropy.\n"+
+		"Prints the fitted weights and the losses before and after as JSON, and with -o writes\n"+
+		"them to a linear evaluation file for the engine's EvalFile."); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {

@@ -44,17 +44,13 @@ func runLoop(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	selfplayBin := fs.String("selfplay", "", "with --slurm: the selfplay binary, reachable from the compute nodes")
 	sbatchArgs := fs.String("sbatch-args", "", "with --slurm: further sbatch flags, space-separated")
 	asJSON := fs.Bool("json", false, "print each generation's line (as in RUN/loop.jsonl) instead of a sentence")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: train loop [flags] RUN\n\n"+
-			"The self-play learning loop (train/loop): each generation the best network plays\n"+
-			"itself, a candidate is fitted from its weights to the latest games, an SPRT match\n"+
-			"gates it against the best, and the best after the gate plays a fixed anchor for\n"+
-			"the learning curve (train curve RUN). RUN holds gen-NNN/ (records, candidate.nnue,\n"+
-			"the matches), best.nnue, loop.jsonl (one line per generation) and provenance.json.\n"+
-			"Run it again on RUN to resume after a kill: finished steps are not redone.\n\nFlags:")
-		fs.PrintDefaults()
-	}
-	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+	if err := cli.ParseHelp(fs, args, stdout, "usage: train loop [flags] RUN\n\n"+
+		"The self-play learning loop (train/loop): each generation the best network plays\n"+
+		"itself, a candidate is fitted from its weights to the latest games, an SPRT match\n"+
+		"gates it against the best, and the best after the gate plays a fixed anchor for\n"+
+		"the learning curve (train curve RUN). RUN holds gen-NNN/ (records, candidate.nnue,\n"+
+		"the matches), best.nnue, loop.jsonl (one line per generation) and provenance.json.\n"+
+		"Run it again on RUN to resume after a kill: finished steps are not redone."); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {

@@ -112,10 +112,12 @@ func TestErrors(t *testing.T) {
 		{[]string{"loop", "-openings", balanced, "-initial", "handset", t.TempDir()}, 1, "hand-set evaluation is no network"},
 		{[]string{"curve", t.TempDir()}, 1, "provenance.json"},
 	} {
-		code, _, stderr := run(c.args...)
-		if code != c.code || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
-			t.Errorf("train %v: exit %d, stderr %q; want exit %d and one line with %q", c.args, code, stderr, c.code, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			code, _, stderr := run(c.args...)
+			if code != c.code || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("train %v: exit %d, stderr %q; want exit %d and one line with %q", c.args, code, stderr, c.code, c.want)
+			}
+		})
 	}
 }
 

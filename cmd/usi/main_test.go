@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/shogilab/shogilab/internal/cli"
+	"github.com/shogilab/shogilab/internal/fsftest/fsfclient"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/usi"
 )
@@ -88,16 +88,7 @@ func TestProtocol(t *testing.T) {
 // TestPerftMatchesFairyStockfish drives our engine and Fairy-Stockfish through the USI client
 // and compares their `go perft` answers move by move.
 func TestPerftMatchesFairyStockfish(t *testing.T) {
-	fsf := "/usr/games/fairy-stockfish"
-	if p, err := exec.LookPath("fairy-stockfish"); err == nil {
-		fsf = p
-	}
-	if _, err := os.Stat(fsf); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("fairy-stockfish is not installed")
-		}
-		t.Skip("fairy-stockfish is not installed")
-	}
+	theirs := fsfclient.Start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	ours, err := usi.Start(ctx, []string{buildEngine(t)})
@@ -105,17 +96,7 @@ func TestPerftMatchesFairyStockfish(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ours.Close()
-	theirs, err := usi.Start(ctx, []string{fsf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer theirs.Close()
-	for _, c := range []*usi.Client{ours, theirs} {
-		if _, err := c.Handshake(ctx); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := theirs.SetOption("UCI_Variant", "minishogi"); err != nil {
+	if _, err := ours.Handshake(ctx); err != nil {
 		t.Fatal(err)
 	}
 	for _, pos := range []struct {
@@ -188,17 +169,19 @@ func TestBadCommandLines(t *testing.T) {
 		{[]string{"extra", "-perft", "2"}, cli.ExitUsage, `unexpected argument "extra"`},
 		{[]string{"-h"}, 0, ""},
 	} {
-		var out, errs bytes.Buffer
-		code := cli.RunOne(cli.Command{Name: "usi", Run: serve}, c.args, &out, &errs)
-		msg := errs.String()
-		if c.code == 0 {
-			if code != 0 || msg != "" || !strings.Contains(out.String(), "usage: usi") {
-				t.Errorf("%q: exit %d, stdout %q, stderr %q; want the help", c.args, code, out.String(), msg)
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			var out, errs bytes.Buffer
+			code := cli.RunOne(cli.Command{Name: "usi", Run: serve}, c.args, &out, &errs)
+			msg := errs.String()
+			if c.code == 0 {
+				if code != 0 || msg != "" || !strings.Contains(out.String(), "usage: usi") {
+					t.Errorf("%q: exit %d, stdout %q, stderr %q; want the help", c.args, code, out.String(), msg)
+				}
+				return
 			}
-			continue
-		}
-		if code != c.code || strings.Count(msg, "\n") != 1 || strings.Count(msg, "usi:") != 1 || !strings.Contains(msg, c.want) {
-			t.Errorf("%q: exit %d, stderr %q; want exit %d, one line with %q", c.args, code, msg, c.code, c.want)
-		}
+			if code != c.code || strings.Count(msg, "\n") != 1 || strings.Count(msg, "usi:") != 1 || !strings.Contains(msg, c.want) {
+				t.Errorf("%q: exit %d, stderr %q; want exit %d, one line with %q", c.args, code, msg, c.code, c.want)
+			}
+		})
 	}
 }

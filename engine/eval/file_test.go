@@ -79,9 +79,11 @@ func TestWeightsFileRejects(t *testing.T) {
 		{"truncated", good[:40], "truncated"},
 		{"scale", noScale, "ValueScale"},
 	} {
-		if _, _, err := DecodeWeights(c.data); err == nil || !strings.HasPrefix(err.Error(), "eval: ") || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: error %v; want one saying %q", c.name, err, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if _, _, err := DecodeWeights(c.data); err == nil || !strings.HasPrefix(err.Error(), "eval: ") || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s: error %v; want one saying %q", c.name, err, c.want)
+			}
+		})
 	}
 }
 

@@ -154,23 +154,28 @@ func BenchmarkEvaluateAttacking(b *testing.B) {
 		b.Run(fmt.Sprintf("depth=%d,nodes=%d", c.depth, c.nodes), func(b *testing.B) {
 			cfg := DefaultConfig()
 			cfg.MateDepth, cfg.MateNodes = c.depth, c.nodes
-			e := New(cfg)
-			games := make([]*testGame, len(positions))
-			moves := make([][]mcts.Move, len(positions))
-			for i, p := range positions {
-				games[i] = &testGame{pos: p}
-				moves[i] = games[i].LegalMoves(nil)
-			}
-			priors := make([]float32, ms.MaxMoves)
-			rng := rand.New(rand.NewPCG(1, 2))
-			i := 0
-			for b.Loop() {
-				e.Evaluate(games[i], moves[i], priors[:len(moves[i])], rng)
-				if i++; i == len(positions) {
-					i = 0
-				}
-			}
+			benchEvaluate(b, cfg, positions)
 		})
+	}
+}
+
+// benchEvaluate measures one evaluation by an evaluator of cfg, of positions in turn.
+func benchEvaluate(b *testing.B, cfg Config, positions []ms.Position) {
+	e := New(cfg)
+	games := make([]*testGame, len(positions))
+	moves := make([][]mcts.Move, len(positions))
+	for i, p := range positions {
+		games[i] = &testGame{pos: p}
+		moves[i] = games[i].LegalMoves(nil)
+	}
+	priors := make([]float32, ms.MaxMoves)
+	rng := rand.New(rand.NewPCG(1, 2))
+	i := 0
+	for b.Loop() {
+		e.Evaluate(games[i], moves[i], priors[:len(moves[i])], rng)
+		if i++; i == len(positions) {
+			i = 0
+		}
 	}
 }
 

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"github.com/shogilab/shogilab/datasets/evaluation"
-	"github.com/shogilab/shogilab/mcts"
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/shogilab/shogilab/datasets/evaluation"
 
 	"github.com/shogilab/shogilab/engine/nnue"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
@@ -126,22 +126,7 @@ func BenchmarkEvaluatePriors(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			cfg := DefaultConfig()
 			cfg.MateDepth, cfg.Net = 0, c.net
-			e := New(cfg)
-			games := make([]*testGame, len(positions))
-			moves := make([][]mcts.Move, len(positions))
-			for i, p := range positions {
-				games[i] = &testGame{pos: p}
-				moves[i] = games[i].LegalMoves(nil)
-			}
-			priors := make([]float32, ms.MaxMoves)
-			rng := rand.New(rand.NewPCG(1, 2))
-			i := 0
-			for b.Loop() {
-				e.Evaluate(games[i], moves[i], priors[:len(moves[i])], rng)
-				if i++; i == len(positions) {
-					i = 0
-				}
-			}
+			benchEvaluate(b, cfg, positions)
 		})
 	}
 }

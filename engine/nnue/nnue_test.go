@@ -232,10 +232,12 @@ func TestFileErrors(t *testing.T) {
 		{"trailing", append(append([]byte(nil), good...), 0), "1 bytes after the checksum"},
 	}
 	for _, c := range cases {
-		_, err := Decode(c.data)
-		if err == nil || !strings.HasPrefix(err.Error(), "nnue: ") || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: error %v, want one with %q", c.name, err, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			_, err := Decode(c.data)
+			if err == nil || !strings.HasPrefix(err.Error(), "nnue: ") || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s: error %v, want one with %q", c.name, err, c.want)
+			}
+		})
 	}
 	if _, err := ReadFile(t.TempDir() + "/none.nnue"); err == nil || !strings.Contains(err.Error(), "none.nnue") {
 		t.Errorf("missing file: error %v, want one naming the file", err)

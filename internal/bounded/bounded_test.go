@@ -83,13 +83,15 @@ func TestReader(t *testing.T) {
 }
 
 func TestQuote(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"short", `"short"`},
-		{strings.Repeat("\x00", 100<<20), `"` + strings.Repeat(`\x00`, QuoteBytes) + `"... (104857600 bytes)`},
+	for _, c := range []struct{ name, in, want string }{
+		{"short", "short", `"short"`},
+		{"100 MiB of NULs", strings.Repeat("\x00", 100<<20), `"` + strings.Repeat(`\x00`, QuoteBytes) + `"... (104857600 bytes)`},
 	} {
-		if got := Quote([]byte(c.in)); got != c.want {
-			t.Errorf("Quote of %d bytes: %s, want %s", len(c.in), got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := Quote([]byte(c.in)); got != c.want {
+				t.Errorf("Quote of %d bytes: %s, want %s", len(c.in), got, c.want)
+			}
+		})
 	}
 }
 

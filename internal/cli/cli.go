@@ -217,6 +217,16 @@ func ParseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	return fs.Parse(append([]string{"--"}, positional...))
 }
 
+// ParseHelp is ParseFlags for a command whose help (-h) is help, its usage line and what it
+// does, followed by its flags: the layout of every command's help in one place.
+func ParseHelp(fs *flag.FlagSet, args []string, stdout io.Writer, help string) error {
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "%s\n\nFlags:\n", strings.TrimRight(help, "\n"))
+		fs.PrintDefaults()
+	}
+	return ParseFlags(fs, args, stdout)
+}
+
 // CheckOutputDir makes sure that dir exists (creating it) and takes new files, so that a
 // command checks where it will write before it computes: a typo in a path is then one line
 // at the start instead of a lost computation at the end.

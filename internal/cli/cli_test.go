@@ -46,11 +46,13 @@ func TestRun(t *testing.T) {
 		{[]string{"stop"}, ExitInterrupted, "", "tool stop: after 3 games: interrupted\n"},
 	}
 	for _, c := range cases {
-		var out, errOut bytes.Buffer
-		code := p.Run(c.args, &out, &errOut)
-		if code != c.code || !strings.Contains(out.String(), c.out) || errOut.String() != c.err && c.err != "" || c.err == "" && errOut.Len() > 0 {
-			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr %q", c.args, code, out.String(), errOut.String(), c.code, c.out, c.err)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			code := p.Run(c.args, &out, &errOut)
+			if code != c.code || !strings.Contains(out.String(), c.out) || errOut.String() != c.err && c.err != "" || c.err == "" && errOut.Len() > 0 {
+				t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit %d, stdout with %q, stderr %q", c.args, code, out.String(), errOut.String(), c.code, c.out, c.err)
+			}
+		})
 	}
 }
 
@@ -94,11 +96,13 @@ func TestRunOne(t *testing.T) {
 		{errors.New("usi: engine: bad option"), ExitFailure, "usi: engine: bad option\n"},
 	}
 	for _, c := range cases {
-		var errOut bytes.Buffer
-		code := RunOne(Command{Name: "usi", Run: func(context.Context, []string, io.Writer, io.Writer) error { return c.err }}, nil, io.Discard, &errOut)
-		if code != c.code || errOut.String() != c.msg {
-			t.Errorf("%v: exit %d, stderr %q; want %d, %q", c.err, code, errOut.String(), c.code, c.msg)
-		}
+		t.Run(c.msg, func(t *testing.T) {
+			var errOut bytes.Buffer
+			code := RunOne(Command{Name: "usi", Run: func(context.Context, []string, io.Writer, io.Writer) error { return c.err }}, nil, io.Discard, &errOut)
+			if code != c.code || errOut.String() != c.msg {
+				t.Errorf("%v: exit %d, stderr %q; want %d, %q", c.err, code, errOut.String(), c.code, c.msg)
+			}
+		})
 	}
 }
 

@@ -30,9 +30,11 @@ func TestApply(t *testing.T) {
 		{"b * c", "is not in the file"},
 		{"b ", "occurs 2 times"},
 	} {
-		if _, err := apply(src, c.was, "x"); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%q: %v, want an error with %q", c.was, err, c.want)
-		}
+		t.Run(c.was, func(t *testing.T) {
+			if _, err := apply(src, c.was, "x"); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%q: %v, want an error with %q", c.was, err, c.want)
+			}
+		})
 	}
 }
 

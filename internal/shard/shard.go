@@ -113,3 +113,19 @@ func FromEnv(getenv func(string) string, count int) (s Shard, ok bool, err error
 	}
 	return Shard{}, false, nil
 }
+
+// Select is the shard a command's flags choose: `--shard i/n` (text) when given, else the
+// cluster task's (FromEnv with `--shards N`, count). ok is false when neither names a shard,
+// and `--shards` given outside a cluster task is an error, as every sharding command
+// (selfplay, train label, solve shard) reports it.
+func Select(text string, count int, getenv func(string) string) (s Shard, ok bool, err error) {
+	if text != "" {
+		s, err := Parse(text)
+		return s, err == nil, err
+	}
+	s, ok, err = FromEnv(getenv, count)
+	if err == nil && !ok && count > 0 {
+		return Shard{}, false, fmt.Errorf("shard: --shards %d without SLURM_ARRAY_TASK_ID or JOB_COMPLETION_INDEX: use --shard i/n outside a cluster job", count)
+	}
+	return s, ok, err
+}

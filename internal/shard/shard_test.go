@@ -90,3 +90,38 @@ func TestFromEnv(t *testing.T) {
 		})
 	}
 }
+
+// TestSelect: --shard i/n wins over a cluster task's index; without either there is no shard,
+// and --shards outside a cluster task is refused.
+func TestSelect(t *testing.T) {
+	slurm := map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_COUNT": "4", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_MAX": "3"}
+	tests := []struct {
+		name    string
+		text    string
+		count   int
+		env     map[string]string
+		want    Shard
+		ok      bool
+		wantErr string
+	}{
+		{name: "flag", text: "2/5", want: Shard{2, 5}, ok: true},
+		{name: "flag over Slurm", text: "2/5", env: slurm, want: Shard{2, 5}, ok: true},
+		{name: "bad flag", text: "5/5", wantErr: "want 0 <= i < n"},
+		{name: "Slurm", env: slurm, want: Shard{1, 4}, ok: true},
+		{name: "none", ok: false},
+		{name: "shards outside a cluster", count: 3, wantErr: "--shards 3 without"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, ok, err := Select(tc.text, tc.count, func(k string) string { return tc.env[k] })
+			switch {
+			case tc.wantErr != "":
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Errorf("error %v, want one with %q", err, tc.wantErr)
+				}
+			case err != nil || ok != tc.ok || s != tc.want:
+				t.Errorf("%v %v %v, want %v %v", s, ok, err, tc.want, tc.ok)
+			}
+		})
+	}
+}

@@ -404,11 +404,13 @@ func TestBadFiles(t *testing.T) {
 		{filepath.Join(dir, "positions.parquet"), "a positions table, not a games table", Options{}},
 		{noPositions, "positions.parquet: no such file", Options{}},
 	} {
-		_, err := NewReader([]string{c.path}, c.opts).Read()
-		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.path[:len(c.path)-len("positions.parquet")]) ||
-			strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "table: ") {
-			t.Errorf("%s: %v; want one line naming the file, with %q", filepath.Base(c.path), err, c.want)
-		}
+		t.Run(filepath.Base(c.path), func(t *testing.T) {
+			_, err := NewReader([]string{c.path}, c.opts).Read()
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), c.path[:len(c.path)-len("positions.parquet")]) ||
+				strings.Contains(err.Error(), "\n") || !strings.HasPrefix(err.Error(), "table: ") {
+				t.Errorf("%s: %v; want one line naming the file, with %q", filepath.Base(c.path), err, c.want)
+			}
+		})
 	}
 	// Without statistics the games table reads alone.
 	if got := readAll(t, Options{Fields: record.FieldMoves}, noPositions); len(got) < 320 {

@@ -26,6 +26,12 @@
 //     visits, top moves, value, result) from record files or positions
 //     tables alike: what a trainer reads.
 //
+//   - CreateFile and OpenFile write and open one Parquet table the way every
+//     table of the repository is written and opened (zstd, metadata in
+//     sorted key order, atomic; row groups checked against MaxGroupValues and
+//     the stored Arrow schema left unread): this package's two tables and
+//     train/label's labels table.
+//
 //     w, err := table.Create("out/games.parquet", "out/positions.parquet")
 //     for _, g := range games { err = w.Write(g) }
 //     n, err := w.Close()

@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
@@ -29,95 +27,11 @@ const arrowSchemaKey = "ARROW:schema"
 // batchRows is the number of rows decoded at a time.
 const batchRows = 8192
 
-// tableFile is an open Parquet table of this package.
-type tableFile struct {
-	path string
-	f    *os.File
-	fr   *pqarrow.FileReader
-	meta map[string]string
-}
-
-// ParquetFile is a Parquet file open for reading through Arrow, as every reader of a
-// Parquet file in the repository opens one (this package's tables, train/label's labels
-// table): its key-value metadata, the file's own reader (footer, row groups) and the
-// Arrow reader over it.
-type ParquetFile struct {
-	File    *os.File
-	Parquet *file.Reader
-	Arrow   *pqarrow.FileReader
-	Meta    map[string]string
-}
-
-// Close closes the file.
-func (p *ParquetFile) Close() error { return p.File.Close() }
-
-// OpenParquet opens path for reading batches of batchRows rows. A file cut short, or
-// damaged so that the Parquet library panics on its footer (an invalid logical type,
-// found by FuzzGamesTable), or a row group larger than MaxGroupValues (checkGroups), is a
-// one-line error naming path; no data is decoded yet.
-//
-// The Arrow schema a writer stores beside the Parquet one is not read: the Parquet
-// library decodes it without bounds, and a damaged one (FuzzGamesTable's entry
-// feeba34deb2f1f87, a few hundred bytes) made it allocate 32 GB in 1.7 s. The Parquet
-// schema carries every type the repository's tables use, so the key is hidden from the
-// library.
-func OpenParquet(path string, batchRows int64) (pf *ParquetFile, err error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("%s: damaged (the Parquet reader failed: %v)", path, p)
-		}
-		if err != nil {
-			f.Close()
-			pf = nil
-		}
-	}()
-	pr, err := file.NewParquetReader(f)
-	if err != nil {
-		return nil, fmt.Errorf("%s: not a whole Parquet file (cut short, or another format): %v", path, oneLine(err))
-	}
-	meta := map[string]string{}
-	kv := pr.MetaData().KeyValueMetadata()
-	for i, k := range kv.Keys() {
-		meta[k] = kv.Values()[i]
-	}
-	for _, e := range kv {
-		if e.Key == arrowSchemaKey {
-			e.Key = "shogilab:ignored:" + arrowSchemaKey
-		}
-	}
-	if err := checkGroups(path, pr); err != nil {
-		return nil, err
-	}
-	// Not Parallel: the Parquet library panics on some damaged pages (a nil dictionary page
-	// header, found by FuzzGamesTable), and only a panic on the reading goroutine can be
-	// turned into an error (NextBatch); one in the library's own goroutines ends the process.
-	fr, err := pqarrow.NewFileReader(pr, pqarrow.ArrowReadProperties{BatchSize: batchRows}, memory.DefaultAllocator)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, oneLine(err))
-	}
-	return &ParquetFile{File: f, Parquet: pr, Arrow: fr, Meta: meta}, nil
-}
-
-// openTable opens a table and checks that it is one of want ("games" or
-// "positions"): a Parquet file cut short, or one that is not this package's
-// table, is a one-line error naming the file.
-func openTable(path, want string) (*tableFile, error) {
-	pf, err := OpenParquet(path, batchRows)
+// openTable is OpenFile with this package's name on its errors.
+func openTable(path, want string) (*File, error) {
+	t, err := OpenFile(path, want)
 	if err != nil {
 		return nil, fmt.Errorf("table: %w", err)
-	}
-	t := &tableFile{path: path, f: pf.File, fr: pf.Arrow, meta: pf.Meta}
-	switch got := t.meta[TableKey]; {
-	case got == "":
-		t.close()
-		return nil, fmt.Errorf("table: %s: a Parquet file without %s in its metadata: not a table of shogilab", path, TableKey)
-	case got != want:
-		t.close()
-		return nil, fmt.Errorf("table: %s: a %s table, not a %s table", path, got, want)
 	}
 	return t, nil
 }
@@ -177,11 +91,9 @@ func NextBatch(rr pqarrow.RecordReader) (more bool, err error) {
 
 func oneLine(err error) string { return strings.ReplaceAll(err.Error(), "\n", "; ") }
 
-func (t *tableFile) close() { t.f.Close() }
-
 // columns returns the leaf column indices under the top-level columns
 // named, failing when one is missing.
-func (t *tableFile) columns(names []string) ([]int, error) {
+func (t *File) columns(names []string) ([]int, error) {
 	sc := t.fr.ParquetReader().MetaData().Schema
 	var leaves []int
 	for _, name := range names {
@@ -200,7 +112,7 @@ func (t *tableFile) columns(names []string) ([]int, error) {
 }
 
 // records returns a reader of the named columns' record batches.
-func (t *tableFile) records(names []string) (pqarrow.RecordReader, error) {
+func (t *File) records(names []string) (pqarrow.RecordReader, error) {
 	leaves, err := t.columns(names)
 	if err != nil {
 		return nil, err
@@ -230,7 +142,7 @@ func (s stringTable) get(v string) string {
 
 // gamesFile reads games from a games table.
 type gamesFile struct {
-	t         *tableFile
+	t         *File
 	fields    record.Fields
 	rr        pqarrow.RecordReader
 	batch     arrow.RecordBatch
@@ -278,7 +190,7 @@ func openGames(path string, fields record.Fields) (*gamesFile, error) {
 	}
 	g := &gamesFile{t: t, fields: fields, strs: stringTable{}, configs: map[string]map[string]any{}}
 	if g.rr, err = t.records(names); err != nil {
-		t.close()
+		t.Close()
 		return nil, err
 	}
 	if fields.Has(record.FieldStats) {
@@ -294,7 +206,7 @@ func openGames(path string, fields record.Fields) (*gamesFile, error) {
 // (PositionsKey): a file in the games table's directory, named without a
 // directory, whose digest (PairKey) is the games table's. A name with a path
 // in it is refused before anything is opened.
-func pairedPositions(games *tableFile, all bool) (*positionsFile, error) {
+func pairedPositions(games *File, all bool) (*positionsFile, error) {
 	name, ok := games.meta[PositionsKey]
 	if !ok {
 		return nil, fmt.Errorf("table: %s: the games table names no positions table, where the statistics are", games.path)
@@ -331,7 +243,7 @@ func (g *gamesFile) close() {
 	if g.stats != nil {
 		g.stats.close()
 	}
-	g.t.close()
+	g.t.Close()
 }
 
 // next fills game with the next row; io.EOF at the end.
@@ -588,7 +500,7 @@ func (g *gamesFile) readStats(game *record.Game) error {
 
 // positionsFile reads a positions table row by row.
 type positionsFile struct {
-	t                                  *tableFile
+	t                                  *File
 	rr                                 pqarrow.RecordReader
 	batch                              arrow.RecordBatch
 	row, rows, read                    int
@@ -632,7 +544,7 @@ func openPositionsColumns(path string, all bool) (*positionsFile, error) {
 	}
 	p := &positionsFile{t: t, strs: stringTable{}, withBoard: all}
 	if p.rr, err = t.records(names); err != nil {
-		t.close()
+		t.Close()
 		return nil, err
 	}
 	return p, nil
@@ -643,7 +555,7 @@ func (p *positionsFile) close() {
 		p.batch.Release()
 	}
 	p.rr.Release()
-	p.t.close()
+	p.t.Close()
 }
 
 // next returns the next row, valid until the next call.

@@ -57,12 +57,12 @@ func tablePositions(path string, fn func(*Position) error) error {
 			return err
 		}
 		p, err = pairedPositions(g, true)
-		g.close()
+		g.Close()
 		if err != nil {
 			return err
 		}
 	} else {
-		t.close()
+		t.Close()
 		if p, err = openPositionsColumns(path, true); err != nil {
 			return err
 		}

@@ -13,12 +13,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
-	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -39,21 +34,13 @@ const RowGroupGames = 4096
 // tables carry the digest of the games they were written from (PairKey),
 // which every reader of a pair compares.
 type Writer struct {
-	games, positions *table
+	games, positions *FileWriter
 	settings         []SettingColumn
 	inGroup          int // games in the row group being built
 	groupMoves       int // their moves: the games table's move values, the positions table's rows
 	groupTop         int // their top or policy moves: values of the positions table's list columns
 	written          int
 	digest           hash.Hash
-}
-
-// table is one Parquet file being written.
-type table struct {
-	path string
-	tmp  *atomicfile.File
-	fw   *pqarrow.FileWriter
-	b    *array.RecordBuilder
 }
 
 // Create starts the tables games and positions (file paths; by convention
@@ -71,68 +58,19 @@ func Create(games, positions string, settings ...SettingColumn) (*Writer, error)
 	}
 	meta := map[string]string{TableKey: GamesTable, FormatKey: format, PositionsKey: filepath.Base(positions)}
 	if w.games, err = newTable(games, gs, meta); err != nil {
-		w.positions.abort()
+		w.positions.Abort()
 		return nil, err
 	}
 	return w, nil
 }
 
-func newTable(path string, schema *arrow.Schema, meta map[string]string) (*table, error) {
-	tmp, err := atomicfile.Create(path)
+// newTable is CreateFile with this package's name on its errors.
+func newTable(path string, schema *arrow.Schema, meta map[string]string) (*FileWriter, error) {
+	t, err := CreateFile(path, schema, meta)
 	if err != nil {
 		return nil, fmt.Errorf("table: %w", err)
 	}
-	props := parquet.NewWriterProperties(
-		parquet.WithCompression(compress.Codecs.Zstd),
-		parquet.WithDictionaryDefault(true),
-		parquet.WithMaxRowGroupLength(1<<30), // a row group per flush, not per count
-		parquet.WithCreatedBy("shogilab"),
-	)
-	fw, err := pqarrow.NewFileWriter(schema, tmp, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
-	if err != nil {
-		tmp.Abort()
-		return nil, fmt.Errorf("table: %s: %w", path, err)
-	}
-	for k, v := range meta {
-		if err := fw.AppendKeyValueMetadata(k, v); err != nil {
-			tmp.Abort()
-			return nil, fmt.Errorf("table: %s: %w", path, err)
-		}
-	}
-	return &table{path: path, tmp: tmp, fw: fw, b: array.NewRecordBuilder(memory.DefaultAllocator, schema)}, nil
-}
-
-// flush writes the rows built so far as one row group.
-func (t *table) flush() error {
-	rec := t.b.NewRecordBatch()
-	defer rec.Release()
-	if rec.NumRows() == 0 {
-		return nil
-	}
-	if err := t.fw.Write(rec); err != nil {
-		return fmt.Errorf("table: %s: %w", t.path, err)
-	}
-	return nil
-}
-
-// close writes the file's footer, with the pair's digest, into its
-// temporary file.
-func (t *table) close(digest string) error {
-	t.b.Release()
-	err := t.fw.AppendKeyValueMetadata(PairKey, digest)
-	if cerr := t.fw.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		t.tmp.Abort()
-		return fmt.Errorf("table: %s: %w", t.path, err)
-	}
-	return nil
-}
-
-func (t *table) abort() {
-	t.b.Release()
-	t.tmp.Abort()
+	return t, nil
 }
 
 // Write validates g, replays its moves for the positions, and adds it.
@@ -175,10 +113,14 @@ func (w *Writer) Write(g *record.Game) error {
 
 func (w *Writer) flush() error {
 	w.inGroup, w.groupMoves, w.groupTop = 0, 0, 0
-	if err := w.games.flush(); err != nil {
-		return err
+	err := w.games.Flush()
+	if err == nil {
+		err = w.positions.Flush()
 	}
-	return w.positions.flush()
+	if err != nil {
+		return fmt.Errorf("table: %w", err)
+	}
+	return nil
 }
 
 // Close writes what is buffered and the files' footers, and puts both
@@ -188,27 +130,27 @@ func (w *Writer) Close() (int, error) {
 		w.Abort()
 		return 0, err
 	}
-	digest := hex.EncodeToString(w.digest.Sum(nil))
-	if err := w.positions.close(digest); err != nil {
-		w.games.abort()
-		return 0, err
+	pair := map[string]string{PairKey: hex.EncodeToString(w.digest.Sum(nil))}
+	if err := w.positions.Finish(pair); err != nil {
+		w.games.Abort()
+		return 0, fmt.Errorf("table: %w", err)
 	}
-	if err := w.games.close(digest); err != nil {
-		w.positions.tmp.Abort()
-		return 0, err
+	if err := w.games.Finish(pair); err != nil {
+		w.positions.Abort()
+		return 0, fmt.Errorf("table: %w", err)
 	}
 	// The old games table goes before its positions table is replaced: it would
 	// name positions that are no longer its own.
-	if err := os.Remove(w.games.path); err != nil && !errors.Is(err, os.ErrNotExist) {
-		w.positions.tmp.Abort()
-		w.games.tmp.Abort()
+	if err := os.Remove(w.games.Path()); err != nil && !errors.Is(err, os.ErrNotExist) {
+		w.positions.Abort()
+		w.games.Abort()
 		return 0, fmt.Errorf("table: %w", err)
 	}
-	if err := w.positions.tmp.Commit(); err != nil {
-		w.games.tmp.Abort()
+	if err := w.positions.Commit(); err != nil {
+		w.games.Abort()
 		return 0, fmt.Errorf("table: %w", err)
 	}
-	if err := w.games.tmp.Commit(); err != nil {
+	if err := w.games.Commit(); err != nil {
 		return 0, fmt.Errorf("table: %w", err)
 	}
 	return w.written, nil
@@ -216,8 +158,8 @@ func (w *Writer) Close() (int, error) {
 
 // Abort removes the temporary files; neither table is written.
 func (w *Writer) Abort() {
-	w.games.abort()
-	w.positions.abort()
+	w.games.Abort()
+	w.positions.Abort()
 }
 
 // before is the position before a move: its SFEN and the side to move.
@@ -245,7 +187,7 @@ func replay(g *record.Game) ([]before, error) {
 }
 
 func (w *Writer) appendGame(g *record.Game) error {
-	b := w.games.b
+	b := w.games.Builder()
 	b.Field(0).(*array.Int64Builder).Append(int64(g.ID))
 	b.Field(1).(*array.Uint64Builder).Append(g.Seed)
 	b.Field(2).(*array.StringBuilder).Append(g.Variant)
@@ -309,7 +251,7 @@ func appendOptionalString(b *array.StringBuilder, s string) {
 }
 
 func (w *Writer) appendPositions(g *record.Game, positions []before) {
-	b := w.positions.b
+	b := w.positions.Builder()
 	for ply, m := range g.Moves {
 		b.Field(0).(*array.Int64Builder).Append(int64(g.ID))
 		b.Field(1).(*array.Int32Builder).Append(int32(ply))

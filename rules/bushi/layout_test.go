@@ -56,10 +56,12 @@ func TestMalformedLayouts(t *testing.T) {
 		{"", "face +x missing"},
 	}
 	for _, c := range cases {
-		_, err := ParseLayout(c.text)
-		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "bushi: layout") {
-			t.Errorf("ParseLayout(%q) error %v, want one containing %q", c.text, err, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			_, err := ParseLayout(c.text)
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), "bushi: layout") {
+				t.Errorf("ParseLayout(%q) error %v, want one containing %q", c.text, err, c.want)
+			}
+		})
 	}
 	bad := DefaultLayout()
 	bad[PlusZ].Gaze = MinusZ

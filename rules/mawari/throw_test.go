@@ -231,10 +231,12 @@ func TestProbabilitiesErrors(t *testing.T) {
 		{"", "have 1 fields"},
 	}
 	for _, tc := range tests {
-		_, err := ParseProbabilities(tc.in)
-		if err == nil || !strings.HasPrefix(err.Error(), "mawari: ") || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("ParseProbabilities(%q) error %v; want one line starting mawari: containing %q", tc.in, err, tc.want)
-		}
+		t.Run(tc.in, func(t *testing.T) {
+			_, err := ParseProbabilities(tc.in)
+			if err == nil || !strings.HasPrefix(err.Error(), "mawari: ") || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("ParseProbabilities(%q) error %v; want one line starting mawari: containing %q", tc.in, err, tc.want)
+			}
+		})
 	}
 	p, err := ParseProbabilities(" 0.45, 0.45,0.085,0.012,0.003")
 	if err != nil || p != DefaultProbabilities() {

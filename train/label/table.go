@@ -5,18 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/apache/arrow-go/v18/parquet"
-	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/record/table"
 )
 
@@ -121,87 +116,49 @@ func provenanceOf(meta map[string]string) Provenance {
 	return p
 }
 
-// Writer writes a labels table atomically (internal/atomicfile): until
-// Close the rows go to a temporary file beside path, and a kill leaves the
-// old file at path or the new one, whole.
+// Writer writes a labels table atomically (internal/atomicfile, through table.FileWriter):
+// until Close the rows go to a temporary file beside path, and a kill leaves the old file at
+// path or the new one, whole.
 type Writer struct {
-	path string
-	tmp  *atomicfile.File
-	fw   *pqarrow.FileWriter
-	b    *array.RecordBuilder
-	n    int
+	t *table.FileWriter
+	n int
 }
 
 // Create starts a labels table at path with prov in its footer.
 func Create(path string, prov Provenance) (*Writer, error) {
-	tmp, err := atomicfile.Create(path)
+	t, err := table.CreateFile(path, Schema, prov.metadata())
 	if err != nil {
 		return nil, fmt.Errorf("label: %w", err)
 	}
-	props := parquet.NewWriterProperties(
-		parquet.WithCompression(compress.Codecs.Zstd),
-		parquet.WithDictionaryDefault(true),
-		parquet.WithMaxRowGroupLength(rowGroup),
-		parquet.WithCreatedBy("shogilab"),
-	)
-	fw, err := pqarrow.NewFileWriter(Schema, tmp, props, pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
-	if err != nil {
-		tmp.Abort()
-		return nil, fmt.Errorf("label: %s: %w", path, err)
-	}
-	for k, v := range prov.metadata() {
-		if err := fw.AppendKeyValueMetadata(k, v); err != nil {
-			tmp.Abort()
-			return nil, fmt.Errorf("label: %s: %w", path, err)
-		}
-	}
-	return &Writer{path: path, tmp: tmp, fw: fw, b: array.NewRecordBuilder(memory.DefaultAllocator, Schema)}, nil
+	return &Writer{t: t}, nil
 }
 
 // Write adds a row.
 func (w *Writer) Write(r Row) error {
-	appendRow(w.b, &r)
+	appendRow(w.t.Builder(), &r)
 	w.n++
 	if w.n%rowGroup == 0 {
-		return w.flush()
-	}
-	return nil
-}
-
-func (w *Writer) flush() error {
-	rec := w.b.NewRecordBatch()
-	defer rec.Release()
-	if rec.NumRows() == 0 {
-		return nil
-	}
-	if err := w.fw.Write(rec); err != nil {
-		return fmt.Errorf("label: %s: %w", w.path, err)
+		if err := w.t.Flush(); err != nil {
+			return fmt.Errorf("label: %w", err)
+		}
 	}
 	return nil
 }
 
 // Close writes the footer and puts the file in place.
 func (w *Writer) Close() error {
-	defer w.b.Release()
-	err := w.flush()
-	if cerr := w.fw.Close(); err == nil && cerr != nil {
-		err = fmt.Errorf("label: %s: %w", w.path, cerr)
+	err := w.t.Finish(nil)
+	if err == nil {
+		err = w.t.Commit()
 	}
 	if err != nil {
-		w.tmp.Abort()
-		return err
-	}
-	if err := w.tmp.Commit(); err != nil {
 		return fmt.Errorf("label: %w", err)
 	}
 	return nil
 }
 
 // Abort removes the temporary file; nothing is written at path.
-func (w *Writer) Abort() {
-	w.b.Release()
-	w.tmp.Abort()
-}
+func (w *Writer) Abort() { w.t.Abort() }
 
 // rowGroup is the rows of a row group: some 3 MB decoded.
 const rowGroup = 1 << 15
@@ -252,7 +209,7 @@ func appendRow(b *array.RecordBuilder, r *Row) {
 // run's list order).
 type Reader struct {
 	path string
-	f    *os.File
+	t    *table.File
 	rr   pqarrow.RecordReader
 	prov Provenance
 	rec  arrow.RecordBatch
@@ -263,21 +220,16 @@ type Reader struct {
 // whole Parquet file, or not a labels table of a known format, is an error
 // naming it.
 func Open(path string) (*Reader, error) {
-	pf, err := table.OpenParquet(path, 8192)
+	t, err := table.OpenFile(path, Table)
 	if err != nil {
 		return nil, fmt.Errorf("label: %w", err)
 	}
-	f, meta, fr := pf.File, pf.Meta, pf.Arrow
 	fail := func(format string, a ...any) (*Reader, error) {
-		f.Close()
+		t.Close()
 		return nil, fmt.Errorf("label: %s: %s", path, fmt.Sprintf(format, a...))
 	}
-	switch {
-	case meta[table.TableKey] == "":
-		return fail("a Parquet file without %s in its metadata: not a table of shogilab", table.TableKey)
-	case meta[table.TableKey] != Table:
-		return fail("a %s table, not a %s table", meta[table.TableKey], Table)
-	case meta[table.FormatKey] != Format:
+	meta, fr := t.Meta(), t.Reader()
+	if meta[table.FormatKey] != Format {
 		return fail("labels table format %q; this reader knows %q", meta[table.FormatKey], Format)
 	}
 	if got := fr.Manifest.Fields; len(got) < len(Schema.Fields()) {
@@ -296,7 +248,7 @@ func Open(path string) (*Reader, error) {
 	if err != nil {
 		return fail("%v", oneLine(err))
 	}
-	return &Reader{path: path, f: f, rr: rr, prov: provenanceOf(meta)}, nil
+	return &Reader{path: path, t: t, rr: rr, prov: provenanceOf(meta)}, nil
 }
 
 // Provenance is the table's footer.
@@ -359,7 +311,7 @@ func (r *Reader) Read() (Row, error) {
 // Close closes the file.
 func (r *Reader) Close() error {
 	r.rr.Release()
-	return r.f.Close()
+	return r.t.Close()
 }
 
 // Rows calls fn with every row of the labels tables at paths, file after
