@@ -88,6 +88,12 @@ type Config struct {
 	// to halve by and searches the root by PUCT. 0, the default, is PUCT; the paper used
 	// 16 moves in Go and chess.
 	GumbelMoves int
+	// GumbelScale is c_scale of a Gumbel root's σ(q̂) = (50 + max N)·c_scale·q̂ (gumbel.go),
+	// q̂ the completed Q-values rescaled to [0, 1]: how far the searched values outweigh
+	// the priors' logits, in the root's choices and in its policy target. Default 0.1,
+	// DeepMind's mctx (value_scale of qtransform_completed_by_mix_value); at 1 the target
+	// is about one-hot on the move of best value (gumbel_test.go).
+	GumbelScale float32
 	// ForcedPlayouts is KataGo's k (Wu 2019, "Accelerating Self-Play Learning in Go"):
 	// while the root has Dirichlet noise, a root child with fewer than √(k·P·ΣN) visits is
 	// visited next, and Result.Target prunes those visits again (target.go). KataGo uses
@@ -133,6 +139,7 @@ func DefaultConfig() Config {
 		VirtualLoss:    1,
 		DirichletAlpha: 0.15,
 		Temperature:    1,
+		GumbelScale:    0.1,
 	}
 }
 
@@ -165,6 +172,8 @@ func (c Config) Validate() error {
 		return bad("MinimaxWeight", c.MinimaxWeight, "need 0 to 1")
 	case c.GumbelMoves < 0 || c.GumbelMoves > MaxChildren:
 		return bad("GumbelMoves", c.GumbelMoves, fmt.Sprintf("need 0 (off) to %d", MaxChildren))
+	case c.GumbelMoves > 0 && (!(c.GumbelScale > 0) || !finite(float64(c.GumbelScale))):
+		return bad("GumbelScale", c.GumbelScale, "need a positive number when GumbelMoves is set")
 	case !(c.ForcedPlayouts >= 0) || !finite(float64(c.ForcedPlayouts)):
 		return bad("ForcedPlayouts", c.ForcedPlayouts, "need 0 or more")
 	case c.Twins > TwinsOff:
