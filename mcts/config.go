@@ -90,9 +90,12 @@ type Config struct {
 	GumbelMoves int
 	// GumbelScale is c_scale of a Gumbel root's σ(q̂) = (50 + max N)·c_scale·q̂ (gumbel.go),
 	// q̂ the completed Q-values rescaled to [0, 1]: how far the searched values outweigh
-	// the priors' logits, in the root's choices and in its policy target. Default 0.1,
-	// DeepMind's mctx (value_scale of qtransform_completed_by_mix_value); at 1 the target
-	// is about one-hot on the move of best value (gumbel_test.go).
+	// the priors' logits, in the root's choices and in its policy target. Default 1: DeepMind's
+	// mctx uses 0.1 (value_scale of qtransform_completed_by_mix_value), whose policy target
+	// is softer (at 1 it is about one-hot on the move of best value, gumbel_test.go), but
+	// 0.1 played worse in self-play's search at 32 and 64 playouts (-83 and -118 Elo,
+	// SPRTs accepting H0; +48 at 16 playouts, where each of 16 moves gets one visit):
+	// docs/policy.md.
 	GumbelScale float32
 	// ForcedPlayouts is KataGo's k (Wu 2019, "Accelerating Self-Play Learning in Go"):
 	// while the root has Dirichlet noise, a root child with fewer than √(k·P·ΣN) visits is
@@ -139,7 +142,7 @@ func DefaultConfig() Config {
 		VirtualLoss:    1,
 		DirichletAlpha: 0.15,
 		Temperature:    1,
-		GumbelScale:    0.1,
+		GumbelScale:    1,
 	}
 }
 

@@ -29,11 +29,12 @@ import (
 
 // σ(q̂) = (gumbelCVisit + max_b N(b)) · c_scale · q̂, with q̂ the completed Q-values
 // rescaled to [0, 1] by their minimum and maximum over the root's moves, and c_scale
-// Config.GumbelScale: DeepMind's mctx, qtransform_completed_by_mix_value with its
-// defaults maxvisit_init = 50 and value_scale = 0.1. σ grows with the visits, so a well
-// searched move's value outweighs the prior more and more; at c_scale 0.1 the values of
-// the best and the worst move differ by 5 nats before the first visit, against the
-// 50 at c_scale 1, which makes the policy target one-hot on the best value.
+// Config.GumbelScale, as DeepMind's mctx computes it (qtransform_completed_by_mix_value,
+// maxvisit_init = 50, value_scale its c_scale, 0.1 by default there, 1 here: see
+// Config.GumbelScale). σ grows with the visits, so a well searched move's value outweighs
+// the prior more and more; at c_scale 0.1 the values of the best and the worst move differ
+// by 5 nats before the first visit, at 1 by 50, which makes the policy target about
+// one-hot on the best value.
 const gumbelCVisit = 50
 
 // gumbelRoot is a Gumbel root's state for one search; the workers only read it.

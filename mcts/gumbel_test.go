@@ -85,8 +85,7 @@ func fixedGumbels(s *Searcher, g ...float64) {
 // Priors π = (0.4, 0.3, 0.15, 0.1, 0.05), so logits ln π = (-0.9163, -1.2040, -1.8971,
 // -2.3026, -2.9957); Gumbels g = (0, 0.5, 1, -0.5, 0.3); g + logit = (-0.9163, -0.7040,
 // -0.8971, -2.8026, -2.6957). The values q = (0.2, -0.1, 0.5, 0.9, 0.51). m = 4, n = 16,
-// c_scale = 1 (the paper's σ with its constant at 1; TestGumbelTargetScale has the
-// default 0.1).
+// c_scale = 1, the default (TestGumbelTargetScale has mctx's 0.1).
 //
 // Sampling: the 4 largest g + logit are moves 1, 2, 0 and 4; move 3 (the best value, 0.9)
 // is not sampled and is never visited.
@@ -168,8 +167,8 @@ func TestGumbelSequentialHalving(t *testing.T) {
 	})
 }
 
-// TestGumbelTargetScale runs TestGumbelSequentialHalving's example at the default
-// c_scale, 0.1 (mctx's value_scale), and checks the visits and the target by hand.
+// TestGumbelTargetScale runs TestGumbelSequentialHalving's example at c_scale 0.1 (the
+// default value_scale of DeepMind's mctx), and checks the visits and the target by hand.
 //
 // Phase 2 at playout 9: σ = (50 + 2) · 0.1 · q̂ = 5.2 · (0.4918, 0, 0.9836, -, 1) =
 // (2.5574, 0, 5.1148, -, 5.2); g + logit + σ: move 0 1.6411, move 1 -0.7040, move 2 4.2177,
@@ -187,9 +186,7 @@ func TestGumbelTargetScale(t *testing.T) {
 	tree := halvingTree([]float64{0.2, -0.1, 0.5, 0.9, 0.51})
 	cfg := testConfig()
 	cfg.GumbelMoves = 4
-	if cfg.GumbelScale != 0.1 {
-		t.Fatalf("default GumbelScale %v, want mctx's 0.1", cfg.GumbelScale)
-	}
+	cfg.GumbelScale = 0.1
 	s := newSearcher(t, cfg, func() Evaluator { return treeEvaluator{} })
 	fixedGumbels(s, 0, 0.5, 1, -0.5, 0.3)
 	res := search(t, s, tree.game(), Limits{Playouts: 16})
