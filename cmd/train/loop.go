@@ -136,8 +136,12 @@ func describe(g loop.Generation) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "generation %d: ", g.N)
 	if g.N > 0 {
-		fmt.Fprintf(&b, "%d games, %d positions (%d targets); fit on %d examples (%d with a policy target, %d held out) from %d positions: held-out loss %.4f → %.4f (epoch %d of %d); ",
-			g.Games, g.Positions, g.Targets, g.TrainExamples, g.PolicyExamples, g.HeldExamples, g.WindowPositions, float64(g.StartHeldLoss), float64(g.HeldLoss), g.BestEpoch, g.Epochs)
+		start := "random weights"
+		if !math.IsNaN(float64(g.StartHeldLoss)) {
+			start = fmt.Sprintf("%.4f", float64(g.StartHeldLoss))
+		}
+		fmt.Fprintf(&b, "%d games, %d positions (%d targets); fit on %d examples (%d with a policy target, %d held out) from %d positions: held-out loss %s → %.4f (epoch %d of %d); ",
+			g.Games, g.Positions, g.Targets, g.TrainExamples, g.PolicyExamples, g.HeldExamples, g.WindowPositions, start, float64(g.HeldLoss), g.BestEpoch, g.Epochs)
 		if m := g.Gate; m != nil {
 			fmt.Fprintf(&b, "gate +%d =%d -%d, Elo %s, LLR %.2f (%s): %s; ", m.Wins, m.Draws, m.Losses, eloText(m), float64(m.LLR), m.State, g.Result)
 		}
