@@ -88,6 +88,15 @@ type Config struct {
 	// to halve by and searches the root by PUCT. 0, the default, is PUCT; the paper used
 	// 16 moves in Go and chess.
 	GumbelMoves int
+	// GumbelScale is c_scale of a Gumbel root's σ(q̂) = (50 + max N)·c_scale·q̂ (gumbel.go),
+	// q̂ the completed Q-values rescaled to [0, 1]: how far the searched values outweigh
+	// the priors' logits, in the root's choices and in its policy target. Default 1: DeepMind's
+	// mctx uses 0.1 (value_scale of qtransform_completed_by_mix_value), whose policy target
+	// is softer (at 1 it is about one-hot on the move of best value, gumbel_test.go), but
+	// 0.1 played worse in self-play's search at 32 and 64 playouts (-83 and -118 Elo,
+	// SPRTs accepting H0; +48 at 16 playouts, where each of 16 moves gets one visit):
+	// docs/policy.md.
+	GumbelScale float32
 	// ForcedPlayouts is KataGo's k (Wu 2019, "Accelerating Self-Play Learning in Go"):
 	// while the root has Dirichlet noise, a root child with fewer than √(k·P·ΣN) visits is
 	// visited next, and Result.Target prunes those visits again (target.go). KataGo uses
@@ -133,6 +142,7 @@ func DefaultConfig() Config {
 		VirtualLoss:    1,
 		DirichletAlpha: 0.15,
 		Temperature:    1,
+		GumbelScale:    1,
 	}
 }
 
@@ -165,6 +175,8 @@ func (c Config) Validate() error {
 		return bad("MinimaxWeight", c.MinimaxWeight, "need 0 to 1")
 	case c.GumbelMoves < 0 || c.GumbelMoves > MaxChildren:
 		return bad("GumbelMoves", c.GumbelMoves, fmt.Sprintf("need 0 (off) to %d", MaxChildren))
+	case c.GumbelMoves > 0 && (!(c.GumbelScale > 0) || !finite(float64(c.GumbelScale))):
+		return bad("GumbelScale", c.GumbelScale, "need a positive number when GumbelMoves is set")
 	case !(c.ForcedPlayouts >= 0) || !finite(float64(c.ForcedPlayouts)):
 		return bad("ForcedPlayouts", c.ForcedPlayouts, "need 0 or more")
 	case c.Twins > TwinsOff:

@@ -27,15 +27,15 @@ import (
 // not measured here). The priors' logits are log P; the softmax, the top-k and the argmax
 // are the same for any constant added to them.
 
-// σ(q̂) = (gumbelCVisit + max_b N(b)) · gumbelCScale · q̂, with q̂ the completed Q-values
-// rescaled to [0, 1] by their minimum and maximum over the root's moves (as DeepMind's
-// mctx does). c_visit = 50 and c_scale = 1 are the constants the paper gives for its
-// board games: σ grows with the visits, so a well searched move's value outweighs the
-// prior more and more.
-const (
-	gumbelCVisit = 50
-	gumbelCScale = 1.0
-)
+// σ(q̂) = (gumbelCVisit + max_b N(b)) · c_scale · q̂, with q̂ the completed Q-values
+// rescaled to [0, 1] by their minimum and maximum over the root's moves, and c_scale
+// Config.GumbelScale, as DeepMind's mctx computes it (qtransform_completed_by_mix_value,
+// maxvisit_init = 50, value_scale its c_scale, 0.1 by default there, 1 here: see
+// Config.GumbelScale). σ grows with the visits, so a well searched move's value outweighs
+// the prior more and more; at c_scale 0.1 the values of the best and the worst move differ
+// by 5 nats before the first visit, at 1 by 50, which makes the policy target about
+// one-hot on the best value.
+const gumbelCVisit = 50
 
 // gumbelRoot is a Gumbel root's state for one search; the workers only read it.
 type gumbelRoot struct {
@@ -161,7 +161,7 @@ func (s *Searcher) sigmaQ() sigmaQ {
 	if unknown { // v_mix completes some move's value
 		lo, hi = min(lo, vmix), max(hi, vmix)
 	}
-	return sigmaQ{s: s, vmix: vmix, lo: lo, factor: (gumbelCVisit + float64(maxN)) * gumbelCScale / max(hi-lo, 1e-8)}
+	return sigmaQ{s: s, vmix: vmix, lo: lo, factor: (gumbelCVisit + float64(maxN)) * float64(s.cfg.GumbelScale) / max(hi-lo, 1e-8)}
 }
 
 // of is σ(q̂) of root child c.

@@ -84,7 +84,8 @@ func fixedGumbels(s *Searcher, g ...float64) {
 //
 // Priors π = (0.4, 0.3, 0.15, 0.1, 0.05), so logits ln π = (-0.9163, -1.2040, -1.8971,
 // -2.3026, -2.9957); Gumbels g = (0, 0.5, 1, -0.5, 0.3); g + logit = (-0.9163, -0.7040,
-// -0.8971, -2.8026, -2.6957). The values q = (0.2, -0.1, 0.5, 0.9, 0.51). m = 4, n = 16.
+// -0.8971, -2.8026, -2.6957). The values q = (0.2, -0.1, 0.5, 0.9, 0.51). m = 4, n = 16,
+// c_scale = 1, the default (TestGumbelTargetScale has mctx's 0.1).
 //
 // Sampling: the 4 largest g + logit are moves 1, 2, 0 and 4; move 3 (the best value, 0.9)
 // is not sampled and is never visited.
@@ -107,6 +108,7 @@ func TestGumbelSequentialHalving(t *testing.T) {
 	tree := halvingTree(q)
 	cfg := testConfig()
 	cfg.GumbelMoves = 4
+	cfg.GumbelScale = 1
 	s := newSearcher(t, cfg, func() Evaluator { return treeEvaluator{} })
 	fixedGumbels(s, 0, 0.5, 1, -0.5, 0.3)
 
@@ -157,6 +159,51 @@ func TestGumbelSequentialHalving(t *testing.T) {
 	// about 3e-12, and the others less.
 	t.Run("target", func(t *testing.T) {
 		want := []float64{0, 0, 0.54502, 0, 0.45498}
+		for i, p := range res.Target {
+			if math.Abs(float64(p)-want[i]) > 5e-5 {
+				t.Errorf("target of move %d: %v, want %v", i, p, want[i])
+			}
+		}
+	})
+}
+
+// TestGumbelTargetScale runs TestGumbelSequentialHalving's example at c_scale 0.1 (the
+// default value_scale of DeepMind's mctx), and checks the visits and the target by hand.
+//
+// Phase 2 at playout 9: σ = (50 + 2) · 0.1 · q̂ = 5.2 · (0.4918, 0, 0.9836, -, 1) =
+// (2.5574, 0, 5.1148, -, 5.2); g + logit + σ: move 0 1.6411, move 1 -0.7040, move 2 4.2177,
+// move 4 2.5043: moves 2 and 4 survive again, with 6 visits each. The choice, σ = 5.6 · q̂:
+// move 2 -0.8971 + 5.5082 = 4.6111, move 4 -2.6957 + 5.6 = 2.9043: move 2.
+//
+// The target: the completed Q and q̂ are as at c_scale 1, (0.49180, 0, 0.98361, 0.42194,
+// 1); σ = 5.6 · q̂ = (2.7541, 0, 5.5082, 2.3629, 5.6); logit + σ = (1.8378, -1.2040,
+// 3.6111, 0.0603, 2.6043). Relative to move 2's, the exponentials are e^-1.7733 = 0.16977,
+// e^-4.8151 = 0.00811, 1, e^-3.5508 = 0.02871 and e^-1.0068 = 0.36539, summing to 1.57198:
+// the target is (0.10800, 0.00516, 0.63614, 0.01826, 0.23244), where c_scale 1 gave
+// (0, 0, 0.545, 0, 0.455). Move 3, never visited, keeps some mass through its prior and
+// the mixed value.
+func TestGumbelTargetScale(t *testing.T) {
+	tree := halvingTree([]float64{0.2, -0.1, 0.5, 0.9, 0.51})
+	cfg := testConfig()
+	cfg.GumbelMoves = 4
+	cfg.GumbelScale = 0.1
+	s := newSearcher(t, cfg, func() Evaluator { return treeEvaluator{} })
+	fixedGumbels(s, 0, 0.5, 1, -0.5, 0.3)
+	res := search(t, s, tree.game(), Limits{Playouts: 16})
+	t.Run("visits", func(t *testing.T) {
+		for i, want := range []uint32{2, 2, 6, 0, 6} {
+			if res.Root[i].Visits != want {
+				t.Errorf("move %d: %d visits, want %d", i, res.Root[i].Visits, want)
+			}
+		}
+	})
+	t.Run("choice", func(t *testing.T) {
+		if res.Best != 2 {
+			t.Errorf("played move %d, want 2", res.Best)
+		}
+	})
+	t.Run("target", func(t *testing.T) {
+		want := []float64{0.10800, 0.00516, 0.63614, 0.01826, 0.23244}
 		for i, p := range res.Target {
 			if math.Abs(float64(p)-want[i]) > 5e-5 {
 				t.Errorf("target of move %d: %v, want %v", i, p, want[i])

@@ -455,6 +455,7 @@ func TestConfigValidate(t *testing.T) {
 		{"DirichletAlpha", func(c *Config) { c.DirichletEpsilon, c.DirichletAlpha = 0.25, 0 }},
 		{"TemperaturePlies", func(c *Config) { c.TemperaturePlies = -1 }},
 		{"Temperature", func(c *Config) { c.TemperaturePlies, c.Temperature = 8, 0 }},
+		{"GumbelScale", func(c *Config) { c.GumbelMoves, c.GumbelScale = 16, 0 }},
 	} {
 		t.Run(c.field, func(t *testing.T) {
 			cfg := testConfig()

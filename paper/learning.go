@@ -1,11 +1,14 @@
 package paper
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/train/loop"
 )
@@ -21,7 +24,10 @@ type LoopStudy struct {
 	Generations []loop.Generation
 	Curve       []loop.CurvePoint
 	Provenance  loop.Provenance
-	Promoted    int // candidates promoted
+	// Settings are run1's settings under the keys of the loop it was made with (before
+	// the ladder: an anchor match, a gate, a window of generations).
+	Settings run1Settings
+	Promoted int // candidates promoted
 }
 
 // NewLoopStudy reads the shipped loop run under root.
@@ -36,6 +42,17 @@ func NewLoopStudy(root string) (*LoopStudy, error) {
 		return nil, fmt.Errorf("paper: loop: %w", err)
 	}
 	s := &LoopStudy{Generations: gens, Curve: loop.Curve(gens), Provenance: prov}
+	b, err := os.ReadFile(filepath.Join(dir, "provenance.json"))
+	if err == nil {
+		var p struct {
+			Config run1Settings `json:"config"`
+		}
+		err = json.Unmarshal(b, &p)
+		s.Settings = p.Config
+	}
+	if err != nil {
+		return nil, fmt.Errorf("paper: loop: %w", err)
+	}
 	for _, g := range gens {
 		if g.Result == "promoted" {
 			s.Promoted++
@@ -46,8 +63,8 @@ func NewLoopStudy(root string) (*LoopStudy, error) {
 
 // Figures is the learning curve.
 func (s *LoopStudy) Figures() []Figure {
-	c := s.Provenance.Config
-	anchor := c.AnchorName()
+	c := s.Settings
+	anchor := s.Provenance.Config.AnchorName()
 	var parts []string
 	for _, g := range s.Generations[1:] {
 		part := fmt.Sprintf("generation %d: held-out loss %.3f to %.3f, gate %d-%d-%d (%s)", g.N, float64(g.StartHeldLoss), float64(g.HeldLoss),
@@ -65,6 +82,21 @@ func (s *LoopStudy) Figures() []Figure {
 		initial, len(s.Generations)-1, anchor, c.AnchorGames, c.AnchorPlayouts, c.Games, c.Playouts, c.Noise, c.TemperaturePlies, c.Window,
 		c.GatePlayouts, c.SPRT, c.GateGames, s.Promoted, len(s.Generations)-1, capitalize(strings.Join(parts, "; ")))
 	return []Figure{{Name: "loop_curve", Caption: caption, Draw: func() (*figure.Plot, error) { return loop.PlotCurve(s.Curve, anchor) }}}
+}
+
+// run1Settings are the settings of a loop run from before the ladder.
+type run1Settings struct {
+	Initial          string    `json:"initial"`
+	Games            int       `json:"games"`
+	Playouts         int       `json:"playouts"`
+	Noise            float64   `json:"noise"`
+	TemperaturePlies int       `json:"temperature_plies"`
+	Window           int       `json:"window"`
+	GatePlayouts     int       `json:"gate_playouts"`
+	GateGames        int       `json:"gate_games"`
+	SPRT             sprt.Test `json:"sprt"`
+	AnchorPlayouts   int       `json:"anchor_playouts"`
+	AnchorGames      int       `json:"anchor_games"`
 }
 
 // eloInterval is an Elo with its 95% interval, "+12 [-30, +54]".

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/shogilab/shogilab/analysis/learning"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/train/loop"
@@ -24,9 +25,11 @@ func runCurve(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	o.AddFlags(fs)
 	asJSON := fs.Bool("json", false, "print the curve's points as JSON")
 	if err := cli.ParseHelp(fs, args, stdout, "usage: train curve [flags] RUN\n\n"+
-		"Draws the learning curve of a train loop run: the Elo of the best network after\n"+
-		"each generation against the run's fixed anchor, with 95% intervals (an open end,\n"+
-		"at a score of 0 or 1, is drawn 400 Elo long), from RUN/loop.jsonl."); err != nil {
+		"Draws the learning curve of a train loop run from its logs (analysis/learning):\n"+
+		"each generation's network's Elo on the ladder with its 95% interval (an open end,\n"+
+		"at a score of 0 or 1, is drawn 400 Elo long) against cumulative CPU-hours\n"+
+		"(NAME-cpu) and self-play games (NAME-games). A run from before the ladder\n"+
+		"(datasets/loop/run1) is drawn against its fixed anchor by generation."); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -45,6 +48,9 @@ func runCurve(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	gens, err := loop.ReadLog(dir)
 	if err != nil {
 		return err
+	}
+	if len(gens) > 0 && gens[0].Rating != nil {
+		return ladderCurve(stdout, dir, *out, *name, o, *asJSON)
 	}
 	points := loop.Curve(gens)
 	if len(points) == 0 {
@@ -83,6 +89,59 @@ func runCurve(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	}
 	for _, q := range points {
 		fmt.Fprintf(stdout, "generation %d: Elo %+.0f [%+.0f, %+.0f] (%d games)\n", q.Generation, q.Elo, q.Low, q.High, q.Games)
+	}
+	for _, path := range paths {
+		fmt.Fprintln(stdout, path)
+	}
+	return nil
+}
+
+// ladderCurve draws and prints the curve of a run rated on the ladder.
+func ladderCurve(stdout io.Writer, dir, out, name string, o figure.Options, asJSON bool) error {
+	points, err := learning.Read(dir)
+	if err != nil {
+		return err
+	}
+	if out == "" {
+		out = dir
+	}
+	var paths []string
+	for _, a := range []struct {
+		axis   learning.Axis
+		suffix string
+	}{{learning.ByCPUHours, "-cpu"}, {learning.ByGames, "-games"}} {
+		p, err := learning.Plot(points, a.axis)
+		if err != nil {
+			return err
+		}
+		ps, err := p.Save(out, name+a.suffix, o)
+		if err != nil {
+			return err
+		}
+		paths = append(paths, ps...)
+	}
+	if asJSON {
+		num := func(x float64) *float64 {
+			if math.IsNaN(x) || math.IsInf(x, 0) {
+				return nil
+			}
+			return &x
+		}
+		type point struct {
+			learning.Point
+			Elo  *float64 `json:"elo"`
+			Low  *float64 `json:"elo_low"`
+			High *float64 `json:"elo_high"`
+		}
+		var ps []point
+		for _, q := range points {
+			ps = append(ps, point{q, num(q.Elo), num(q.Low), num(q.High)})
+		}
+		return json.NewEncoder(stdout).Encode(map[string]any{"files": paths, "points": ps})
+	}
+	for _, q := range points {
+		fmt.Fprintf(stdout, "generation %d: Elo %+.0f [%+.0f, %+.0f] (%d games) after %d self-play games, %.3f CPU-hours\n",
+			q.Generation, q.Elo, q.Low, q.High, q.RatedGames, q.Games, q.CPUHours)
 	}
 	for _, path := range paths {
 		fmt.Fprintln(stdout, path)

@@ -15,7 +15,6 @@ import (
 	"github.com/shogilab/shogilab/internal/atomicfile"
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/train/data"
-	"github.com/shogilab/shogilab/train/loop"
 	"github.com/shogilab/shogilab/train/netfit"
 )
 
@@ -48,17 +47,14 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	fs := flag.NewFlagSet("train fit", flag.ContinueOnError)
 	d := netfit.DefaultOptions()
 	out := fs.String("o", "", "output evaluation file (required)")
-	lambda := fs.Float64("lambda", 0.5, "weight of the game's result in the target; the rest is the search's root value")
-	heldOut := fs.Float64("held-out", 0.1, "fraction of games held out, chosen by a hash of the game id")
 	mirror := fs.Bool("mirror", false, "add the mirror image (files reversed) of every training position")
 	h1 := fs.Int("hidden1", d.Hidden1, "accumulator size per side")
 	h2 := fs.Int("hidden2", d.Hidden2, "hidden layer size")
 	policy := fs.Int("policy", defaultPolicy, "the policy head's hidden size (0: a value network alone)")
-	policyWeight := fs.Float64("policy-weight", d.PolicyWeight, "weight of the policy's cross-entropy against the value's squared error in the loss")
 	policyOnly := fs.Bool("policy-only", false, "with -init: train the policy head alone, the -init network's value and feature transformer kept as they are")
 	initFrom := fs.String("init", "", "start from this evaluation file, or builtin (the shipped network): its sizes, its weights; a policy head it lacks is drawn afresh")
-	fo := addFitFlags(fs, loop.FitOptions{Epochs: d.Epochs, Patience: d.Patience, Batch: d.Batch,
-		LearningRate: d.LearningRate, Threads: d.Threads, Decay: d.Decay})
+	fo := addFitFlags(fs, netfit.DefaultHyper())
+	lambda, heldOut := &fo.Lambda, &fo.HeldOut
 	seed := fs.Uint64("seed", d.Seed, "seed of the initial weights and the order of positions")
 	generation := fs.Int("generation", 0, "generation number written into the file")
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object")
@@ -83,8 +79,8 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if !(*lambda >= 0 && *lambda <= 1) {
 		return cli.Usagef("-lambda %v: need 0 to 1", *lambda)
 	}
-	o := netfit.Options{Hidden1: *h1, Hidden2: *h2, Policy: *policy, PolicyWeight: *policyWeight, Epochs: fo.Epochs,
-		Patience: fo.Patience, Batch: fo.Batch, LearningRate: fo.LearningRate, Threads: fo.Threads, Seed: *seed, Decay: fo.Decay, PolicyOnly: *policyOnly}
+	o := netfit.Options{Hidden1: *h1, Hidden2: *h2, Policy: *policy, Seed: *seed, PolicyOnly: *policyOnly}
+	fo.Apply(&o)
 	if *initFrom != "" {
 		start, err := readInit(*initFrom)
 		if err != nil {
@@ -276,9 +272,10 @@ type headerJSON struct {
 	Command        string `json:"command"`
 }
 
-// addFitFlags adds the flags of a network fit's optimiser (Adam on minibatches, early
-// stopping), which train fit and train loop share, with d's values as defaults.
-func addFitFlags(fs *flag.FlagSet, d loop.FitOptions) *loop.FitOptions {
+// addFitFlags adds the flags of a network fit's hyperparameters (netfit.Hyper: Adam on
+// minibatches, early stopping, the targets' mix and the held-out split), which train fit
+// and train loop share, with d's values as defaults.
+func addFitFlags(fs *flag.FlagSet, d netfit.Hyper) *netfit.Hyper {
 	o := d
 	fs.IntVar(&o.Epochs, "epochs", d.Epochs, "the most passes of a fit over the training positions")
 	fs.IntVar(&o.Patience, "patience", d.Patience, "stop a fit after this many epochs without a better held-out loss")
@@ -286,5 +283,8 @@ func addFitFlags(fs *flag.FlagSet, d loop.FitOptions) *loop.FitOptions {
 	fs.Float64Var(&o.LearningRate, "lr", d.LearningRate, "Adam's learning rate")
 	fs.IntVar(&o.Threads, "threads", d.Threads, "goroutines per minibatch of a fit (the network depends on it, with the seed)")
 	fs.Float64Var(&o.Decay, "decay", d.Decay, "weight decay of the first layer's king-square rows (AdamW)")
+	fs.Float64Var(&o.PolicyWeight, "policy-weight", d.PolicyWeight, "weight of the policy's cross-entropy against the value's squared error in the loss")
+	fs.Float64Var(&o.Lambda, "lambda", d.Lambda, "weight of the game's result in the value's target; the rest is the search's root value")
+	fs.Float64Var(&o.HeldOut, "held-out", d.HeldOut, "fraction of games held out, chosen by a hash of the game id")
 	return &o
 }

@@ -109,7 +109,8 @@ func TestErrors(t *testing.T) {
 		{[]string{"loop", "-sprt", "elo0=5,elo1=0", t.TempDir()}, 2, "-sprt"},
 		{[]string{"loop", "-openings", "missing.sfen", t.TempDir()}, 2, "-openings missing.sfen"},
 		{[]string{"loop", "-openings", balanced, "-games", "0", t.TempDir()}, 1, "games 0"},
-		{[]string{"loop", "-openings", balanced, "-initial", "handset", t.TempDir()}, 1, "hand-set evaluation is no network"},
+		{[]string{"loop", "-openings", balanced, "-ladder", filepath.Join("..", "..", "datasets", "ladder", "ladder.json"), "-anchors", "fsf-1k,nobody", t.TempDir()}, 1, "nobody is not an anchor"},
+		{[]string{"loop", "-openings", balanced, "-cap-fast", "300", t.TempDir()}, 1, "playout cap of 300 fast playouts"},
 		{[]string{"curve", t.TempDir()}, 1, "provenance.json"},
 	} {
 		t.Run(c.want, func(t *testing.T) {
@@ -163,43 +164,67 @@ func TestLinearPriorsFile(t *testing.T) {
 	}
 }
 
-// TestLoopAndCurve runs a loop of one generation from a tiny network through the command
-// (two short games, a gate and an anchor match of one pair each) and plots its curve.
+// TestLoopAndCurve is the CI mini-loop through the command: two generations from zero
+// (the hand-set evaluation, a network of 4×2 with a policy head of 2 fitted from random
+// weights), four self-play games a generation with a Gumbel root and the playout cap, each
+// network rated by one game pair against each of two anchors of a ladder written here,
+// and the learning curve drawn from the run's logs.
 func TestLoopAndCurve(t *testing.T) {
 	dir := t.TempDir()
-	initial := filepath.Join(dir, "tiny.nnue")
-	if code, _, stderr := run("fit", "-o", initial, "-hidden1", "4", "-hidden2", "2", "-epochs", "1", sample); code != 0 {
-		t.Fatalf("train fit: exit %d: %s", code, stderr)
+	lad := filepath.Join(dir, "ladder.json")
+	if err := os.WriteFile(lad, []byte(`{"zero":"hand-8","draw_parameter":0.5,"anchors":[
+{"name":"hand-8","spec":"mcts:EvalFile=handset,playouts=8,Threads=1","elo":0},
+{"name":"random","spec":"random","elo":-600}]}`), 0o644); err != nil {
+		t.Fatal(err)
 	}
 	runDir := filepath.Join(dir, "run")
-	args := []string{"loop", "-initial", initial, "-openings", balanced, "-generations", "1", "-games", "2", "-playouts", "20",
-		"-gate-playouts", "20", "-gate-games", "2", "-anchor-playouts", "20", "-anchor-games", "2", "-max-plies", "40", "-epochs", "1", "-json", runDir}
+	args := []string{"loop", "-initial", "handset", "-hidden1", "4", "-hidden2", "2", "-policy", "2", "-openings", balanced,
+		"-generations", "2", "-games", "4", "-playouts", "16", "-gumbel-moves", "4", "-cap-fast", "4", "-cap-prob", "0.5",
+		"-ladder", lad, "-anchors", "hand-8,random", "-rate-games", "2", "-rate-playouts", "16", "-max-plies", "40", "-epochs", "1", "-json", runDir}
 	code, out, stderr := run(args...)
 	if code != 0 {
 		t.Fatalf("train loop: exit %d: %s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 2 {
-		t.Fatalf("train loop -json printed %d lines, want 2 (generations 0 and 1): %q", len(lines), out)
+	if len(lines) != 3 {
+		t.Fatalf("train loop -json printed %d lines, want 3 (generations 0 to 2): %q", len(lines), out)
 	}
 	var g struct {
 		Generation int    `json:"generation"`
 		Games      int    `json:"games"`
+		Positions  int    `json:"positions"`
+		Targets    int    `json:"targets"`
+		Policy     int    `json:"policy_examples"`
 		Result     string `json:"result"`
+		Rating     *struct {
+			Games int `json:"games"`
+		} `json:"rating"`
 	}
-	if err := json.Unmarshal([]byte(lines[1]), &g); err != nil || g.Generation != 1 || g.Games != 2 || (g.Result != "promoted" && g.Result != "rejected") {
-		t.Errorf("generation 1's line %q (%v)", lines[1], err)
+	if err := json.Unmarshal([]byte(lines[2]), &g); err != nil || g.Generation != 2 || g.Games != 4 || g.Result != "promoted" ||
+		!(g.Targets > 0 && g.Targets < g.Positions) || g.Policy == 0 || g.Rating == nil || g.Rating.Games != 4 {
+		t.Errorf("generation 2's line %q (%v)", lines[2], err)
+	}
+	var prov struct {
+		Config struct {
+			SelfPlay map[string]any `json:"selfplay"`
+		} `json:"config"`
+	}
+	b, _ := os.ReadFile(filepath.Join(runDir, "provenance.json"))
+	if err := json.Unmarshal(b, &prov); err != nil || prov.Config.SelfPlay["gumbel_moves"] != 4.0 || prov.Config.SelfPlay["cap_fast"] != 4.0 {
+		t.Errorf("provenance's self-play %v (%v)", prov.Config.SelfPlay, err)
 	}
 	// Run again: nothing to do, nothing printed.
 	if code, out, stderr := run(args...); code != 0 || out != "" {
 		t.Errorf("train loop again: exit %d, %q, %s", code, out, stderr)
 	}
 	code, out, stderr = run("curve", "-format", "svg", runDir)
-	if code != 0 || !strings.Contains(out, "generation 1: Elo") {
+	if code != 0 || !strings.Contains(out, "generation 2: Elo") || !strings.Contains(out, "after 8 self-play games") {
 		t.Fatalf("train curve: exit %d, %q, %s", code, out, stderr)
 	}
-	if _, err := os.Stat(filepath.Join(runDir, "learning-curve.svg")); err != nil {
-		t.Error(err)
+	for _, f := range []string{"learning-curve-cpu.svg", "learning-curve-games.svg"} {
+		if _, err := os.Stat(filepath.Join(runDir, f)); err != nil {
+			t.Error(err)
+		}
 	}
 }
 

@@ -54,10 +54,20 @@ func PlayedTarget(pos *ms.Position, move string) (PolicyTarget, error) {
 	return PolicyTarget{{Move: m, P: 1}}, nil
 }
 
-// recordTarget is the policy target of a recorded position: the visit shares where the
-// mover recorded them, else the played move when the mover is an external engine (record
-// kind usi), else none (a random mover's move teaches nothing).
+// recordTarget is the policy target of a recorded position: the search's own target where
+// the record keeps one (record.MoveStats.Policy: a Gumbel root's improved policy, or visits
+// pruned of forced playouts), else the visit shares of its most visited moves, else the
+// played move when the mover is an external engine (record kind usi), else none (a random
+// mover's move teaches nothing). A playout cap's fast move is no target (KataGo, "Accelerating
+// Self-Play Learning in Go", 2019: only full searches are recorded for the policy), though
+// its position still counts for the value.
 func recordTarget(pos *ms.Position, p *table.Position) (PolicyTarget, error) {
+	if p.Stats != nil && !p.Stats.Target() {
+		return nil, nil
+	}
+	if p.Stats != nil && len(p.Stats.Policy) > 0 {
+		return SearchTarget(pos, p.Stats.Policy)
+	}
 	if p.Stats != nil && len(p.Stats.Top) > 0 {
 		return VisitTarget(pos, p.Stats.Top)
 	}
@@ -65,6 +75,27 @@ func recordTarget(pos *ms.Position, p *table.Position) (PolicyTarget, error) {
 		return PlayedTarget(pos, p.Move)
 	}
 	return nil, nil
+}
+
+// SearchTarget is a recorded search's policy target (record.MoveStats.Policy), scaled to
+// sum to 1: the records round it to 4 decimals and leave out moves under 0.001.
+func SearchTarget(pos *ms.Position, policy []record.PolicyMove) (PolicyTarget, error) {
+	var total float64
+	for _, mp := range policy {
+		total += mp.P
+	}
+	if !(total > 0) {
+		return nil, nil
+	}
+	var out PolicyTarget
+	for _, mp := range policy {
+		m, err := pos.ParseMove(mp.Move)
+		if err != nil {
+			return nil, fmt.Errorf("policy move: %w", err)
+		}
+		out = out.add(m, float32(mp.P/total))
+	}
+	return out, nil
 }
 
 // add adds probability x to move m.

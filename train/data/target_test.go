@@ -70,6 +70,40 @@ func TestPolicyTargets(t *testing.T) {
 	}
 }
 
+// TestSearchTargets: an MCTS mover's recorded policy field is its target, not the visits
+// of top (game 4: policy 4e4d 0.3, 3e3d 0.1 as rounded in a record, summing to 0.4, so
+// scaled to 0.75 and 0.25, while top says 4e4d alone); a playout cap's fast move (game 5,
+// "fast": true, whose top and policy would say 3e3d) is no target, though its position
+// still counts for the value (Count 2 at the start).
+func TestSearchTargets(t *testing.T) {
+	one := func(id, stats string) string {
+		return strings.NewReplacer(`"id":0`, `"id":`+id, `"kind":"random"`, `"kind":"mcts"`,
+			`"moves":["4e4d","2a2b","4d4e","2b2a","4e4d"]`, `"moves":["4e4d"]`, `"plies":5`, `"plies":1`,
+			`"rules":`, `"stats":[`+stats+`],"rules":`).Replace(game0)
+	}
+	game4 := one("4", `{"visits":8,"value":0.1,"top":[{"move":"4e4d","visits":8}],"policy":[{"move":"4e4d","p":0.3},{"move":"3e3d","p":0.1}]}`)
+	game5 := one("5", `{"visits":8,"value":0.1,"fast":true,"top":[{"move":"3e3d","visits":8}],"policy":[{"move":"3e3d","p":1}]}`)
+	s, err := Load([]string{write(t, "4.jsonl", game4), write(t, "5.jsonl", game5)}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := ms.StartPosition()
+	for _, ex := range s.Train {
+		if ex.Pos.Hash() != start.Hash() {
+			continue
+		}
+		got := map[string]float64{}
+		for _, mp := range ex.Policy {
+			got[mp.Move.String()] = float64(mp.P)
+		}
+		if len(got) != 2 || math.Abs(got["4e4d"]-0.75) > 1e-6 || math.Abs(got["3e3d"]-0.25) > 1e-6 || ex.Count != 2 {
+			t.Errorf("start: target %v from %d occurrences; want 4e4d 0.75, 3e3d 0.25 from 2", got, ex.Count)
+		}
+		return
+	}
+	t.Error("the start position is missing")
+}
+
 func mustParse(t *testing.T, pos *ms.Position, usi string) ms.Move {
 	t.Helper()
 	m, err := pos.ParseMove(usi)

@@ -1,49 +1,48 @@
-// Package loop is the self-play learning loop: generation after generation, the current
-// best network plays itself, a candidate is fitted to the games from the best's weights,
-// and the candidate replaces the best only when it beats it in a gating match. It is the
-// loop of AlphaZero as KataGo and Leela Chess Zero run it (Silver et al., "Mastering Chess
-// and Shogi by Self-Play with a General Reinforcement Learning Algorithm", 2017; Wu,
-// "Accelerating Self-Play Learning in Go", 2019), on CPU and at the scale of Minishogi.
+// Package loop is the self-play learning loop: generation after generation the best
+// network plays itself, a candidate is fitted to the latest games from the best's weights,
+// and each generation's network is placed on the fixed rating ladder. It is the loop of
+// AlphaZero as KataGo and Leela Chess Zero run it (Silver et al. 2017; Wu, "Accelerating
+// Self-Play Learning in Go", 2019; Danihelka et al., "Policy improvement by planning with
+// Gumbel", 2022), on CPU and at the scale of Minishogi.
 //
 // A tour:
 //
 //	cfg := loop.DefaultConfig()
-//	cfg.Dir, cfg.Generations, cfg.Openings = "run1", 5, openings
-//	err := loop.Run(ctx, cfg)        // run1/loop.jsonl: one line per generation
-//	gens, err := loop.ReadLog("run1") // for the learning curve (Curve)
+//	cfg.Dir, cfg.Generations, cfg.Openings = "run1", 10, openings
+//	err := loop.Run(ctx, cfg)         // run1/loop.jsonl: one line per generation
+//	gens, err := loop.ReadLog("run1") // the learning curve reads it (analysis/learning)
 //
-// Generation g (1, 2, ...), each step writing its results into RUN/gen-NNN/:
+// A generation is a few steps (step.go), each written once and run through one helper,
+// step, which skips a step whose result file RUN/gen-NNN/STEP.json is there and otherwise
+// runs it and writes that file whole (internal/atomicfile), with its wall and CPU time in
+// times.json:
 //
-//  1. self-play: Games games of the best against itself at Playouts a move, with
-//     Dirichlet noise and TemperaturePlies plies of moves drawn by visits for variety,
-//     from the openings in turn (records/, package selfplay; Parallel games at once, or a
-//     Slurm job array);
-//  2. fit: a candidate network fitted (package netfit) from the best's weights to the
-//     positions of the last Window generations' games (candidate.nnue, fit.json);
-//  3. gate: a match of the candidate against the best at GatePlayouts, game pairs from
-//     the openings, stopped by the SPRT or after GateGames games (gate/, gate.json). The
-//     candidate is promoted when the SPRT accepts H1, or when the match reaches its bound
-//     undecided with a positive log-likelihood ratio (the evidence leans to H1); else it
-//     is rejected;
-//  4. anchor: every AnchorEvery generations (and at the last) the best after the gate
-//     plays a fixed anchor, by default the built-in network at AnchorPlayouts, for the
-//     learning curve; a best that did not change since the last anchor match keeps that
-//     match's result (anchor.json);
-//  5. the generation's line is appended to RUN/loop.jsonl, and a promoted candidate is
-//     copied to RUN/best.nnue.
+//  1. selfplay: SelfPlay.Games games of the best against itself (records/), with a Gumbel
+//     root (GumbelMoves) or PUCT with Dirichlet noise, and KataGo's playout cap (CapFast,
+//     CapProb): the records mark the fast moves and keep each full search's policy target;
+//  2. fit: a candidate (candidate.nnue) fitted from the best's weights, or from random
+//     weights of the sizes Net when the initial evaluation is the hand-set one, to the
+//     replay window: the latest generations' positions, up to WindowPositions. The value
+//     learns λ·result + (1-λ)·root value (Fit.Lambda), the policy head the searches'
+//     targets (train/data); the hyperparameters are netfit.Hyper, the type train fit has;
+//  3. gate, only with GateGames > 0: an SPRT match of the candidate against the best; the
+//     candidate is promoted only when the test accepts H1. Without a gate every candidate
+//     becomes the best;
+//  4. rate: the candidate's gauntlet against Rate.Anchors of the ladder (analysis/ladder,
+//     datasets/ladder), Rate.Games games against each, and its rating with its 95%
+//     interval on the ladder's fixed scale;
+//  5. log: the generation's line appended to RUN/loop.jsonl, a promoted candidate copied
+//     to RUN/best.nnue.
 //
-// Line 0 of loop.jsonl is generation 0, the initial network, with its anchor result
-// (exactly 0 when the initial network is the anchor itself).
+// Generation 0 is the initial network's rating alone.
 //
-// Resuming. Every step's result is a file written whole (written beside and renamed), and
-// the match and self-play records resume as selfplay does; Run on a directory with a
-// partly done generation skips the finished steps and resumes the unfinished one, so a
-// run killed anywhere and started again writes the same loop.jsonl as one that was not,
-// given one game at a time (Parallel 1) and one fitting thread: the times of things are
-// kept out of loop.jsonl for that reason (they are in the steps' files). The
-// configuration is stored in RUN/provenance.json; a resume with another configuration
-// is refused, naming what differs (Generations may grow).
+// Resuming. A run killed anywhere and started again skips the finished steps and resumes
+// the unfinished one (the match and self-play records resume as selfplay does), and so
+// writes the same loop.jsonl as one that was not killed, given one game at a time
+// (Parallel 1) and one fitting thread: times are kept out of loop.jsonl for that reason.
+// The configuration is stored in RUN/provenance.json; a resume with another is refused,
+// naming what differs (Generations may grow).
 //
-// Every random choice flows from Config.Seed: the self-play, gate and anchor matches'
-// seeds and the fit's are SplitMix64 mixes of it, the generation and the step.
+// Every random choice flows from Config.Seed: the matches' and the fit's seeds are
+// SplitMix64 mixes of it, the generation and the step.
 package loop

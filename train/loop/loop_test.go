@@ -55,7 +55,17 @@ var nets = sync.OnceValues(func() ([2][]byte, error) {
 	return out, nil
 })
 
-// tinyConfig is a loop of a few short games in dir, starting from the network bytes.
+// testLadder is a ladder of two anchors whose ratings are set by hand, not fitted: the
+// hand-set evaluation at 16 playouts (0) and the uniformly random mover (-600), with a
+// draw parameter, so that a game drawn at the play limit is counted.
+const testLadder = `{"zero":"hand-16","draw_parameter":0.5,"anchors":[
+{"name":"hand-16","spec":"mcts:EvalFile=handset,playouts=16,Threads=1","elo":0},
+{"name":"random","spec":"random","elo":-600}]}`
+
+// tinyConfig is a loop of a few short games in dir, starting from the network bytes, or
+// from the hand-set evaluation when initial is nil; every network is rated by 2 games
+// against each anchor of testLadder. Self-play has a Gumbel root of 4 moves and the
+// playout cap (full searches of 24 playouts with probability 0.5, else 6).
 func tinyConfig(t *testing.T, dir string, initial []byte) Config {
 	t.Helper()
 	openings, err := selfplay.ReadOpenings(filepath.Join("..", "..", "datasets", "openings", "balanced.sfen"))
@@ -65,36 +75,44 @@ func tinyConfig(t *testing.T, dir string, initial []byte) Config {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, "initial.nnue")
-	if err := os.WriteFile(path, initial, 0o644); err != nil {
+	c := DefaultConfig()
+	c.Initial = "handset"
+	if initial != nil {
+		c.Initial = filepath.Join(dir, "initial.nnue")
+		if err := os.WriteFile(c.Initial, initial, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.Rate.Ladder = filepath.Join(dir, "ladder.json")
+	if err := os.WriteFile(c.Rate.Ladder, []byte(testLadder), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	c := DefaultConfig()
-	c.Dir, c.Generations, c.Initial, c.Openings, c.OpeningsName = dir, 2, path, openings, "balanced.sfen"
-	c.Games, c.Playouts, c.MaxPlies = 4, 60, 80
-	c.Fit.Epochs, c.Fit.Threads, c.HeldOut = 2, 1, 0.25
-	c.GatePlayouts, c.GateGames = 60, 8
-	// A gate of 8 games decides only a test this wide: the planted good network wins 8-0
-	// and must be accepted (H1), since an undecided gate promotes nothing.
-	c.SPRT = sprt.Test{Elo0: 0, Elo1: 400, Alpha: 0.1, Beta: 0.1, Model: sprt.Logistic}
-	c.AnchorPlayouts, c.AnchorGames = 60, 4
+	c.Rate.Anchors, c.Rate.Games, c.Rate.Playouts = []string{"hand-16", "random"}, 2, 16
+	c.Dir, c.Generations, c.Openings, c.OpeningsName = dir, 2, openings, "balanced.sfen"
+	c.Net = NetSizes{Hidden1: 8, Hidden2: 4, Policy: 4}
+	c.SelfPlay = SelfPlay{Games: 4, Playouts: 24, GumbelMoves: 4, CapFast: 6, CapProb: 0.5}
+	c.MaxPlies, c.WindowPositions = 60, 1000
+	c.Fit.Epochs, c.Fit.Threads, c.Fit.HeldOut, c.Fit.LearningRate = 2, 1, 0.25, 3e-3
 	c.Version = "loop-test"
 	return c
 }
 
-// TestLoopPromotesBetterRejectsWorse runs two generations from the bad network whose
-// candidates are replaced after the fit: by the good network in generation 1 (it must be
-// promoted: it beats the bad one) and by the bad one in generation 2 (rejected against
-// the good one, now the best).
-func TestLoopPromotesBetterRejectsWorse(t *testing.T) {
+// TestLoopGate runs two generations with a gate from the bad network whose candidates are
+// replaced after the fit: by the good network in generation 1 (it must be promoted: it
+// beats the bad one) and by the bad one in generation 2 (rejected against the good one,
+// now the best). A gate of 8 games decides only a test this wide: the planted good network
+// wins 8-0 and must be accepted (H1), since an undecided gate promotes nothing.
+func TestLoopGate(t *testing.T) {
 	n, err := nets()
 	if err != nil {
 		t.Fatal(err)
 	}
 	good, bad := n[0], n[1]
 	c := tinyConfig(t, filepath.Join(t.TempDir(), "run"), bad)
+	c.GatePlayouts, c.GateGames, c.Rate.Playouts = 60, 8, 60
+	c.SPRT = sprt.Test{Elo0: 0, Elo1: 400, Alpha: 0.1, Beta: 0.1, Model: sprt.Logistic}
 	c.Hook = func(g int, step string) error {
-		if step != "fit" {
+		if step != StepFit {
 			return nil
 		}
 		planted := map[int][]byte{1: good, 2: bad}[g]
@@ -112,7 +130,7 @@ func TestLoopPromotesBetterRejectsWorse(t *testing.T) {
 	}
 	for _, g := range gens[1:] {
 		t.Logf("generation %d: gate %+v, %s", g.N, *g.Gate, g.Result)
-		if g.Games != 4 || g.Positions < 4 || g.TrainExamples == 0 || g.Gate == nil || g.Gate.Games < 2 || g.Anchor == nil {
+		if g.Games != 4 || g.Positions < 4 || g.TrainExamples == 0 || g.Gate == nil || g.Gate.Games < 2 || g.Rating == nil || g.Rating.Games != 4 {
 			t.Errorf("generation %d: %+v", g.N, g)
 		}
 	}
@@ -125,35 +143,38 @@ func TestLoopPromotesBetterRejectsWorse(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(c.Dir, "best.nnue")); err != nil || !bytes.Equal(b, good) {
 		t.Errorf("best.nnue is not the promoted network (%v)", err)
 	}
-	// Generation 2's best did not change: its anchor result is generation 1's match.
-	if a := gens[2].Anchor; a.From != 1 || a.Of != "gen-001" || a.Games != gens[1].Anchor.Games {
-		t.Errorf("generation 2's anchor %+v; want generation 1's match carried over", *a)
-	}
-	if a := gens[0].Anchor; a.Exact || a.Games != 4 || a.Of != "initial" {
-		t.Errorf("generation 0's anchor %+v; want a match of 4 games", *a)
+	// A planted better network is rated above a planted worse one: generation 1's
+	// candidate is the good network, 2's and the initial one the bad.
+	if r0, r1, r2 := gens[0].Rating, gens[1].Rating, gens[2].Rating; !(r1.Elo > r0.Elo && r1.Elo > r2.Elo) {
+		t.Errorf("ratings: bad %v, good %v, bad %v; want the good one above both", r0.Elo, r1.Elo, r2.Elo)
 	}
 	for _, f := range []string{"provenance.json", "gen-001/records/games-0-of-1.jsonl", "gen-001/gate/games-0-of-1.jsonl",
-		"gen-002/fit.json", "gen-002/gate.json", "gen-002/anchor.json", "gen-002/times.json"} {
+		"gen-002/fit.json", "gen-002/gate.json", "gen-002/rate.json", "gen-002/times.json", "gen-002/rate/gen-002-vs-random/games-0-of-1.jsonl"} {
 		if _, err := os.Stat(filepath.Join(c.Dir, f)); err != nil {
 			t.Errorf("run directory: %v", err)
 		}
 	}
 	// A resume with another setting is refused, naming it.
-	c.Games = 6
-	if err := Run(context.Background(), c); err == nil || !bytes.Contains([]byte(err.Error()), []byte("games was 4, now 6")) {
+	c.SelfPlay.Games = 6
+	if err := Run(context.Background(), c); err == nil || !strings.Contains(err.Error(), `selfplay was`) {
 		t.Errorf("resume with other games: %v", err)
 	}
 }
 
-// TestLoopResumes: a run killed three times (its context cancelled in the middle of a
-// self-play and of a fit, and stopped by the step hook after a gate) and run again until it
-// finishes writes the same loop.jsonl, byte for byte, as a run that was not interrupted.
-func TestLoopResumes(t *testing.T) {
-	n, err := nets()
-	if err != nil {
-		t.Fatal(err)
-	}
-	whole := tinyConfig(t, filepath.Join(t.TempDir(), "whole"), n[0])
+// TestMiniLoop is the loop end to end at the smallest scale, from zero (the hand-set
+// evaluation and priors, a network of 8×4 with a policy head of 4 fitted from random
+// weights), with a Gumbel root and the playout cap: two generations. The self-play's
+// targets are the full searches alone, so fewer than the positions (a cap of 0.5 leaves
+// about half), and the fits train the policy head on them.
+//
+// Then resumes: a run killed after each step of each generation in turn (by the step
+// hook), and in the middle of a self-play and of a fit (its context cancelled), and run
+// again until it finishes writes the same loop.jsonl, byte for byte, as the run that was
+// not interrupted.
+func TestMiniLoop(t *testing.T) {
+	whole := tinyConfig(t, filepath.Join(t.TempDir(), "whole"), nil)
+	var steps [][2]any
+	whole.Hook = func(g int, step string) error { steps = append(steps, [2]any{g, step}); return nil }
 	if err := Run(context.Background(), whole); err != nil {
 		t.Fatal(err)
 	}
@@ -162,31 +183,65 @@ func TestLoopResumes(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("uninterrupted:\n%s", want)
+	gens, err := ReadLog(whole.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantSteps := "[[0 rate] [0 log] [1 selfplay] [1 fit] [1 rate] [1 log] [2 selfplay] [2 fit] [2 rate] [2 log]]"
+	if got := fmt.Sprint(steps); got != wantSteps {
+		t.Errorf("steps %s, want %s", got, wantSteps)
+	}
+	for _, g := range gens[1:] {
+		if !(g.Targets > 0 && g.Targets < g.Positions-g.Games) || g.PolicyExamples == 0 || g.Result != "promoted" || g.Rating == nil {
+			t.Errorf("generation %d: %d targets of %d positions (%d games), %d policy examples, %s", g.N, g.Targets, g.Positions, g.Games, g.PolicyExamples, g.Result)
+		}
+		net, err := nnue.ReadFile(filepath.Join(whole.Dir, genDir(g.N), "candidate.nnue"))
+		if err != nil || net.PolicySize() != 4 {
+			t.Errorf("generation %d's network: %v", g.N, err)
+		}
+	}
+	// The window of 1,000 positions holds both generations' games at generation 2; a fit
+	// reads the positions a move was played from, one fewer a game than the positions
+	// counted with the last.
+	if g := gens[2]; g.WindowGames != 8 || g.WindowPositions != gens[1].Positions-4+g.Positions-4 {
+		t.Errorf("generation 2's window: %d games, %d positions, want 8, %d - 4 + %d - 4", g.WindowGames, g.WindowPositions, gens[1].Positions, g.Positions)
+	}
+	times, err := ReadTimes(whole.Dir, 1)
+	if err != nil || times[StepSelfplay].CPU <= 0 || times[StepFit].Wall <= 0 {
+		t.Errorf("generation 1's times %+v (%v)", times, err)
+	}
+	if testing.Short() {
+		return
+	}
 
-	c := tinyConfig(t, filepath.Join(t.TempDir(), "killed"), n[0])
+	c := tinyConfig(t, filepath.Join(t.TempDir(), "killed"), nil)
 	errHook := errors.New("killed by the hook")
-	kills := []struct {
+	type kill struct {
 		step  string
 		gen   int
 		done  int  // cancel when the step reports this far (by Progress)
 		after bool // stop by the hook after the step instead
-	}{
-		{step: "self-play", gen: 1, done: 2},
-		{step: "fit", gen: 2, done: 1},
-		{step: "gate", gen: 2, after: true},
+	}
+	// In the order of the steps, each killed after it ends, and generation 1's self-play
+	// and generation 2's fit killed first in their middle.
+	var kills []kill
+	for _, s := range steps {
+		g, name := s[0].(int), s[1].(string)
+		if (g == 1 && name == StepSelfplay) || (g == 2 && name == StepFit) {
+			kills = append(kills, kill{step: name, gen: g, done: 1})
+		}
+		kills = append(kills, kill{step: name, gen: g, after: true})
 	}
 	for _, k := range kills {
 		ctx, cancel := context.WithCancel(context.Background())
-		gen := 0
 		c.Hook = func(g int, step string) error {
-			gen = g
 			if k.after && g == k.gen && step == k.step {
 				return errHook
 			}
 			return nil
 		}
 		c.Progress = func(step string, done, _ int) {
-			if !k.after && step == k.step && done >= k.done && gen >= k.gen-1 {
+			if !k.after && step == k.step && done >= k.done {
 				cancel()
 			}
 		}
@@ -195,7 +250,9 @@ func TestLoopResumes(t *testing.T) {
 		if err == nil {
 			t.Fatalf("kill %+v: the run finished", k)
 		}
-		t.Logf("kill %+v: %v", k, err)
+		if _, err := os.Stat(c.path(genDir(k.gen), k.step+".json")); !k.after && err == nil {
+			t.Fatalf("kill %+v: the step finished before its context was cancelled", k)
+		}
 	}
 	c.Hook, c.Progress = nil, nil
 	if err := Run(context.Background(), c); err != nil {
@@ -303,7 +360,7 @@ func TestSlurmRefusesLineBreaks(t *testing.T) {
 	dir := filepath.Join(tmp, "run\n#SBATCH --partition=other")
 	out := filepath.Join(dir, "gen-001", "records")
 	os.MkdirAll(out, 0o755)
-	c := Config{Dir: dir, Games: 2, OpeningsName: "/x/openings.sfen"}
+	c := Config{Dir: dir, SelfPlay: SelfPlay{Games: 2}, OpeningsName: "/x/openings.sfen"}
 	s := &Slurm{Selfplay: "/bin/selfplay", Shards: 2, Sbatch: sbatch}
 	err := s.run(context.Background(), &c, 1, "mcts:playouts=8", out)
 	if err == nil || !strings.Contains(err.Error(), "control character") || strings.Count(err.Error(), "\n") > 0 {
@@ -338,8 +395,7 @@ func TestSecondLoopRefused(t *testing.T) {
 		t.Error("the refused loop wrote loop.jsonl")
 	}
 	held.Release()
-	c.Generations = 0 // generation 0 alone: the initial network is not the anchor, so it plays
-	c.AnchorGames = 2
+	c.Generations = 0 // generation 0 alone: the initial network's rating
 	if err := Run(context.Background(), c); err != nil {
 		t.Fatal(err)
 	}

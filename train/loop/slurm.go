@@ -40,7 +40,7 @@ func (s *Slurm) script(c *Config, g int, spec, out string) string {
 set -euo pipefail
 exec %s run --sente %s --gote %s --start %s --games %d --seed %d --max-plies %d --parallel 1 --threads 1 --shards %d --out %s
 `, g, g, q(s.Selfplay), q(spec), q(spec), q("@"+c.OpeningsName),
-		c.Games, c.seed(g, seedSelfplay), c.MaxPlies, s.Shards, q(out))
+		c.SelfPlay.Games, c.seed(g, seedSelfplay), c.MaxPlies, s.Shards, q(out))
 }
 
 // logFlag is the sbatch flag for the array tasks' log files, beside the shards.
@@ -88,9 +88,9 @@ func (s *Slurm) run(ctx context.Context, c *Config, g int, spec, out string) err
 	}
 	for i := range s.Shards {
 		sh := shard.Shard{Index: i, Count: s.Shards}
-		lo, hi := sh.IDs(c.Games)
+		lo, hi := sh.IDs(c.SelfPlay.Games)
 		f := filepath.Join(out, sh.FileName(string(selfplay.JSONL)))
-		n, _, err := countGames(f)
+		n, _, _, err := countGames(f)
 		if err != nil {
 			return fmt.Errorf("loop: slurm: shard %s: %w", sh, err)
 		}

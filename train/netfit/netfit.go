@@ -857,3 +857,46 @@ func (m Metrics) MarshalJSON() ([]byte, error) {
 		Labelled int      `json:"labelled"`
 	}{num(m.Value), num(m.Policy), num(m.Top1), num(m.Top3), m.Labelled})
 }
+
+// Hyper is a fit's hyperparameters: the one type of the settings train fit and train loop
+// share (their flags are made from it, cmd/train), with the targets' mix and the held-out
+// split beside the optimiser's. A loop's provenance keeps it under these keys.
+type Hyper struct {
+	Epochs       int     `json:"epochs"`        // the most passes over the training positions
+	Patience     int     `json:"patience"`      // epochs without a better held-out loss before stopping
+	Batch        int     `json:"batch"`         // positions per minibatch
+	LearningRate float64 `json:"learning_rate"` // Adam's step size
+	Threads      int     `json:"threads"`       // shards of a minibatch (the result depends on it)
+	Decay        float64 `json:"decay"`         // AdamW's decay of the king-square rows (Options.Decay)
+	PolicyWeight float64 `json:"policy_weight"` // the policy's cross-entropy against the value's squared error
+	// Lambda is the weight of the game's result in the value's target, the rest the
+	// search's root value (data.Example.Target): lc0's and KataGo's mix of the two.
+	Lambda  float64 `json:"lambda"`
+	HeldOut float64 `json:"held_out"` // fraction of games held out, by a hash of the game id
+}
+
+// DefaultHyper is DefaultOptions' optimiser with λ = 0.5 and a tenth of the games held out.
+func DefaultHyper() Hyper {
+	d := DefaultOptions()
+	return Hyper{Epochs: d.Epochs, Patience: d.Patience, Batch: d.Batch, LearningRate: d.LearningRate,
+		Threads: d.Threads, Decay: d.Decay, PolicyWeight: d.PolicyWeight, Lambda: 0.5, HeldOut: 0.1}
+}
+
+// Apply sets o's optimiser settings to h's.
+func (h Hyper) Apply(o *Options) {
+	o.Epochs, o.Patience, o.Batch, o.LearningRate, o.Threads, o.Decay, o.PolicyWeight =
+		h.Epochs, h.Patience, h.Batch, h.LearningRate, h.Threads, h.Decay, h.PolicyWeight
+}
+
+// Validate reports the first of h's settings out of range, by the name of its flag.
+func (h Hyper) Validate() error {
+	switch {
+	case !(h.Lambda >= 0 && h.Lambda <= 1):
+		return fmt.Errorf("netfit: lambda %v: need 0 to 1", h.Lambda)
+	case !(h.HeldOut >= 0 && h.HeldOut < 1):
+		return fmt.Errorf("netfit: held-out %v: need 0 to below 1", h.HeldOut)
+	}
+	o := DefaultOptions()
+	h.Apply(&o)
+	return o.Validate()
+}

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSlurmLoop submits deploy/loop.slurm, the driver job of a loop, to a real Slurm
+// (ci/slurm-setup.sh starts a single-node one) with a tiny run from zero (Gumbel root and
+// playout cap, two anchors of a ladder written here), for one generation; then submits it
+// again with --generations 2, as a requeued or resubmitted driver would be: the run
+// resumes, keeping its first two lines, and holds generations 0 to 2.
+func TestSlurmLoop(t *testing.T) {
+	sbatch, err := exec.LookPath("sbatch")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("sbatch not found (run ci/slurm-setup.sh as root)")
+		}
+		t.Skipf("sbatch not installed (run ci/slurm-setup.sh as root); skipping")
+	}
+	if out, err := exec.Command("scontrol", "ping").CombinedOutput(); err != nil || !strings.Contains(string(out), "UP") {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("slurmctld is not up (run ci/slurm-setup.sh): %s", out)
+		}
+		t.Skipf("slurmctld is not up (run ci/slurm-setup.sh): %s", out)
+	}
+	script, err := filepath.Abs("../../deploy/loop.slurm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	openings, err := filepath.Abs(balanced)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	binary := filepath.Join(dir, "train")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	lad := filepath.Join(dir, "ladder.json")
+	if err := os.WriteFile(lad, []byte(`{"zero":"hand-8","draw_parameter":0.5,"anchors":[
+{"name":"hand-8","spec":"mcts:EvalFile=handset,playouts=8,Threads=1","elo":0},
+{"name":"random","spec":"random","elo":-600}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	runDir := filepath.Join(dir, "run")
+	args := "--initial handset --hidden1 4 --hidden2 2 --policy 2 --openings " + openings + " --games 2 --playouts 16 --gumbel-moves 4 --cap-fast 4 --cap-prob 0.5 " +
+		"--ladder " + lad + " --anchors hand-8,random --rate-games 2 --rate-playouts 8 --max-plies 40 --epochs 1 --json"
+	submit := func(gens string) {
+		cmd := exec.Command(sbatch, "--wait", "--time=10", script)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "TRAIN="+binary, "RUN="+runDir, "LOOP_ARGS="+args+" --generations "+gens)
+		if o, err := cmd.CombinedOutput(); err != nil {
+			logs, _ := filepath.Glob(filepath.Join(dir, "loop-*.log"))
+			var text string
+			for _, l := range logs {
+				b, _ := os.ReadFile(l)
+				text += l + ":\n" + string(b)
+			}
+			t.Fatalf("sbatch: %v\n%s\n%s", err, o, text)
+		}
+	}
+	submit("1")
+	first, err := os.ReadFile(filepath.Join(runDir, "loop.jsonl"))
+	if err != nil || bytes.Count(first, []byte("\n")) != 2 {
+		t.Fatalf("after the first job loop.jsonl holds %q (%v); want generations 0 and 1", first, err)
+	}
+	submit("2")
+	both, err := os.ReadFile(filepath.Join(runDir, "loop.jsonl"))
+	if err != nil || bytes.Count(both, []byte("\n")) != 3 || !bytes.HasPrefix(both, first) {
+		t.Errorf("after the second job loop.jsonl holds %q (%v); want the first job's lines and generation 2", both, err)
+	}
+}
