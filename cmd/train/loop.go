@@ -74,9 +74,10 @@ func runLoop(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return cli.Usagef("-openings %s: %s", *openings, strings.TrimPrefix(err.Error(), "selfplay: "))
 	}
-	abs, _ := filepath.Abs(*openings)
+	// The openings file as given, not made absolute: the run's provenance.json is shipped
+	// and holds no machine's paths (a Slurm job script gets the absolute path).
 	c := d
-	c.Dir, c.Generations, c.Initial, c.Openings, c.OpeningsName = fs.Arg(0), *gens, *initial, ops, abs
+	c.Dir, c.Generations, c.Initial, c.Openings, c.OpeningsName = fs.Arg(0), *gens, *initial, ops, *openings
 	c.Net = loop.NetSizes{Hidden1: *hidden1, Hidden2: *hidden2, Policy: *policy}
 	c.SelfPlay = loop.SelfPlay{Games: *games, Playouts: *playouts, GumbelMoves: *gumbel, Noise: *noise, TemperaturePlies: *temp,
 		ForcedPlayouts: *forced, CapFast: *capFast, CapProb: *capProb}

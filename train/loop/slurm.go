@@ -30,6 +30,10 @@ type Slurm struct {
 // comment or a directive, and is refused (checkWords).
 func (s *Slurm) script(c *Config, g int, spec, out string) string {
 	q := func(x string) string { return "'" + strings.ReplaceAll(x, "'", `'\''`) + "'" }
+	openings, err := filepath.Abs(c.OpeningsName)
+	if err != nil {
+		openings = c.OpeningsName
+	}
 	return fmt.Sprintf(`#!/usr/bin/env bash
 # Generation %d of a train loop run: one shard of its self-play per array task
 # (selfplay reads the shard from SLURM_ARRAY_TASK_ID and --shards).
@@ -39,7 +43,7 @@ func (s *Slurm) script(c *Config, g int, spec, out string) string {
 #SBATCH --signal=B:TERM@60
 set -euo pipefail
 exec %s run --sente %s --gote %s --start %s --games %d --seed %d --max-plies %d --parallel 1 --threads 1 --shards %d --out %s
-`, g, g, q(s.Selfplay), q(spec), q(spec), q("@"+c.OpeningsName),
+`, g, g, q(s.Selfplay), q(spec), q(spec), q("@"+openings),
 		c.SelfPlay.Games, c.seed(g, seedSelfplay), c.MaxPlies, s.Shards, q(out))
 }
 
