@@ -142,30 +142,12 @@ func Plot(points []Point, a Axis) (*figure.Plot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("learning: %w", err)
 	}
-	var bars errBars
+	iv := make([]figure.Interval, 0, len(points))
 	for _, q := range points {
-		if math.IsNaN(q.Elo) || math.IsInf(q.Elo, 0) {
-			continue
-		}
-		bars = append(bars, errBar{x: a.x(q), y: q.Elo, low: math.Min(q.Elo-q.Low, clip), high: math.Min(q.High-q.Elo, clip)})
+		iv = append(iv, figure.Interval{X: a.x(q), Y: q.Elo, Low: q.Low, High: q.High})
 	}
-	if len(bars) > 0 {
-		eb, err := plotter.NewYErrorBars(bars)
-		if err != nil {
-			return nil, fmt.Errorf("learning: intervals: %w", err)
-		}
-		eb.LineStyle = figure.LineStyle(6)
-		eb.LineStyle.Dashes = nil
-		p.Add(eb)
-		p.AddLegend("95% interval", &plotter.Line{LineStyle: eb.LineStyle})
+	if err := p.AddIntervals(iv, clip); err != nil {
+		return nil, fmt.Errorf("learning: %w", err)
 	}
 	return p, nil
 }
-
-type errBar struct{ x, y, low, high float64 }
-
-type errBars []errBar
-
-func (e errBars) Len() int                        { return len(e) }
-func (e errBars) XY(i int) (float64, float64)     { return e[i].x, e[i].y }
-func (e errBars) YError(i int) (float64, float64) { return e[i].low, e[i].high }

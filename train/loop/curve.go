@@ -75,34 +75,18 @@ func PlotCurve(points []CurvePoint, anchor string) (*figure.Plot, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loop: curve: %w", err)
 	}
-	var iv errBars
+	var iv []figure.Interval
 	for _, q := range points {
-		if math.IsNaN(q.Elo) || math.IsInf(q.Elo, 0) || q.Low == q.High {
+		if q.Low == q.High { // no interval to draw
 			continue
 		}
-		iv = append(iv, errBar{x: float64(q.Generation), y: q.Elo,
-			low: math.Min(q.Elo-q.Low, curveClip), high: math.Min(q.High-q.Elo, curveClip)})
+		iv = append(iv, figure.Interval{X: float64(q.Generation), Y: q.Elo, Low: q.Low, High: q.High})
 	}
-	if len(iv) > 0 {
-		bars, err := plotter.NewYErrorBars(iv)
-		if err != nil {
-			return nil, fmt.Errorf("loop: curve: intervals: %w", err)
-		}
-		bars.LineStyle = figure.LineStyle(6) // black, solid: the colour of reference marks
-		bars.LineStyle.Dashes = nil
-		p.Add(bars)
-		p.AddLegend("95% interval", &plotter.Line{LineStyle: bars.LineStyle})
+	if err := p.AddIntervals(iv, curveClip); err != nil {
+		return nil, fmt.Errorf("loop: curve: %w", err)
 	}
 	return p, nil
 }
-
-type errBar struct{ x, y, low, high float64 }
-
-type errBars []errBar
-
-func (e errBars) Len() int                        { return len(e) }
-func (e errBars) XY(i int) (float64, float64)     { return e[i].x, e[i].y }
-func (e errBars) YError(i int) (float64, float64) { return e[i].low, e[i].high }
 
 // AnchorName describes a configuration's anchor for a plot's title.
 func (c *Config) AnchorName() string {
