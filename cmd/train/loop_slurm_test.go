@@ -5,8 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/shogilab/shogilab/internal/shard/slurmtest"
 )
 
 // TestSlurmLoop submits deploy/loop.slurm, the driver job of a loop, to a real Slurm
@@ -15,23 +16,7 @@ import (
 // again with --generations 2, as a requeued or resubmitted driver would be: the run
 // resumes, keeping its first two lines, and holds generations 0 to 2.
 func TestSlurmLoop(t *testing.T) {
-	sbatch, err := exec.LookPath("sbatch")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("sbatch not found (run ci/slurm-setup.sh as root)")
-		}
-		t.Skipf("sbatch not installed (run ci/slurm-setup.sh as root); skipping")
-	}
-	if out, err := exec.Command("scontrol", "ping").CombinedOutput(); err != nil || !strings.Contains(string(out), "UP") {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("slurmctld is not up (run ci/slurm-setup.sh): %s", out)
-		}
-		t.Skipf("slurmctld is not up (run ci/slurm-setup.sh): %s", out)
-	}
-	script, err := filepath.Abs("../../deploy/loop.slurm")
-	if err != nil {
-		t.Fatal(err)
-	}
+	slurm := slurmtest.Need(t)
 	openings, err := filepath.Abs(balanced)
 	if err != nil {
 		t.Fatal(err)
@@ -51,18 +36,7 @@ func TestSlurmLoop(t *testing.T) {
 	args := "--initial handset --hidden1 4 --hidden2 2 --policy 2 --openings " + openings + " --games 2 --playouts 16 --gumbel-moves 4 --cap-fast 4 --cap-prob 0.5 " +
 		"--ladder " + lad + " --anchors hand-8,random --rate-games 2 --rate-playouts 8 --max-plies 40 --epochs 1 --json"
 	submit := func(gens string) {
-		cmd := exec.Command(sbatch, "--wait", "--time=10", script)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "TRAIN="+binary, "RUN="+runDir, "LOOP_ARGS="+args+" --generations "+gens)
-		if o, err := cmd.CombinedOutput(); err != nil {
-			logs, _ := filepath.Glob(filepath.Join(dir, "loop-*.log"))
-			var text string
-			for _, l := range logs {
-				b, _ := os.ReadFile(l)
-				text += l + ":\n" + string(b)
-			}
-			t.Fatalf("sbatch: %v\n%s\n%s", err, o, text)
-		}
+		slurm.Run(t, dir, "../../deploy/loop.slurm", "", "TRAIN="+binary, "RUN="+runDir, "LOOP_ARGS="+args+" --generations "+gens)
 	}
 	submit("1")
 	first, err := os.ReadFile(filepath.Join(runDir, "loop.jsonl"))

@@ -36,15 +36,20 @@ func Need(t testing.TB) Cluster {
 	return Cluster{sbatch}
 }
 
-// Submit runs script as an array job of the task ids array ("0-2") from dir, with env added
-// to ours, ten minutes and one CPU a task, and waits for it (sbatch --wait): sbatch's output,
-// and an error when a task failed.
+// Submit runs script as an array job of the task ids array ("0-2"), or as one job when
+// array is "" (a driver such as deploy/loop.slurm), from dir, with env added to ours, ten
+// minutes and one CPU a task, and waits for it (sbatch --wait): sbatch's output, and an
+// error when a task failed.
 func (c Cluster) Submit(dir, script, array string, env ...string) ([]byte, error) {
 	script, err := filepath.Abs(script)
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(c.sbatch, "--wait", "--array="+array, "--time=10", "--cpus-per-task=1", script)
+	args := []string{"--wait", "--time=10", "--cpus-per-task=1"}
+	if array != "" {
+		args = append(args, "--array="+array)
+	}
+	cmd := exec.Command(c.sbatch, append(args, script)...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	return cmd.CombinedOutput()
