@@ -183,10 +183,7 @@ func TestSlurmLabel(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	binary := filepath.Join(dir, "train")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	binary := buildTrain(t, dir)
 	out := filepath.Join(dir, "out")
 	engine, args := fsfSpec(t, "3"), "--limit 6 --block 2"
 	slurm.Run(t, dir, "../../deploy/label.slurm", "0-1", "TRAIN="+binary, "FILES="+files, "OUT="+out, "ENGINE="+engine, "LABEL_ARGS="+args)

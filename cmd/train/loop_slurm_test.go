@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -22,16 +21,8 @@ func TestSlurmLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	binary := filepath.Join(dir, "train")
-	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	lad := filepath.Join(dir, "ladder.json")
-	if err := os.WriteFile(lad, []byte(`{"zero":"hand-8","draw_parameter":0.5,"anchors":[
-{"name":"hand-8","spec":"mcts:EvalFile=handset,playouts=8,Threads=1","elo":0},
-{"name":"random","spec":"random","elo":-600}]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	binary := buildTrain(t, dir)
+	lad := tinyLadder(t, dir)
 	runDir := filepath.Join(dir, "run")
 	args := "--initial handset --hidden1 4 --hidden2 2 --policy 2 --openings " + openings + " --games 2 --playouts 16 --gumbel-moves 4 --cap-fast 4 --cap-prob 0.5 " +
 		"--ladder " + lad + " --anchors hand-8,random --rate-games 2 --rate-playouts 8 --max-plies 40 --epochs 1 --json"

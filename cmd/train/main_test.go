@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -171,12 +172,7 @@ func TestLinearPriorsFile(t *testing.T) {
 // and the learning curve drawn from the run's logs.
 func TestLoopAndCurve(t *testing.T) {
 	dir := t.TempDir()
-	lad := filepath.Join(dir, "ladder.json")
-	if err := os.WriteFile(lad, []byte(`{"zero":"hand-8","draw_parameter":0.5,"anchors":[
-{"name":"hand-8","spec":"mcts:EvalFile=handset,playouts=8,Threads=1","elo":0},
-{"name":"random","spec":"random","elo":-600}]}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	lad := tinyLadder(t, dir)
 	runDir := filepath.Join(dir, "run")
 	args := []string{"loop", "-initial", "handset", "-hidden1", "4", "-hidden2", "2", "-policy", "2", "-openings", balanced,
 		"-generations", "2", "-games", "4", "-playouts", "16", "-gumbel-moves", "4", "-cap-fast", "4", "-cap-prob", "0.5",
@@ -266,4 +262,27 @@ func TestFitBothHeads(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tinyLadder writes a ladder of two anchors for the loop's tests into dir: the hand-set
+// evaluation at 8 playouts (Elo 0) and uniformly random moves (Elo -600).
+func tinyLadder(t *testing.T, dir string) string {
+	t.Helper()
+	lad := filepath.Join(dir, "ladder.json")
+	if err := os.WriteFile(lad, []byte(`{"zero":"hand-8","draw_parameter":0.5,"anchors":[
+{"name":"hand-8","spec":"mcts:EvalFile=handset,playouts=8,Threads=1","elo":0},
+{"name":"random","spec":"random","elo":-600}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return lad
+}
+
+// buildTrain builds this command into dir for the Slurm tests' jobs, and returns its path.
+func buildTrain(t *testing.T, dir string) string {
+	t.Helper()
+	binary := filepath.Join(dir, "train")
+	if out, err := exec.Command("go", "build", "-o", binary, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return binary
 }
