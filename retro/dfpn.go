@@ -265,7 +265,7 @@ func (ms *MateSearch[S, M, K]) MinimalMateFrom(s S, attacker bool, minPlies, max
 // whether that is decided there at all.
 func (ms *MateSearch[S, M, K]) known(s S, plies int, attacker bool) (mates_, decided bool) {
 	k := ms.key(s, plies, attacker)
-	phi, delta, _, ok := ms.tt.lookup(&k)
+	phi, delta, ok := ms.tt.lookup(&k)
 	if !ok {
 		return false, false
 	}
@@ -288,7 +288,7 @@ func (ms *MateSearch[S, M, K]) firstMove(s S, attacker bool, plies int, want boo
 	for _, m := range moves {
 		c := ms.game.Play(s, m)
 		k := ms.key(c, plies, !attacker)
-		phi, delta, _, ok := ms.tt.lookup(&k)
+		phi, delta, ok := ms.tt.lookup(&k)
 		if ok {
 			if mates, decided := mates(!attacker, phi, delta); decided {
 				if mates == want {
@@ -334,7 +334,7 @@ func (w *worker[S, M, K]) halt() bool { return w.err != nil || w.ms.stop.Load() 
 func (w *worker[S, M, K]) mid(s S, k nodeKey[K], thPhi, thDelta uint32, ply int) (phi, delta uint32) {
 	ms := w.ms
 	tt := ms.tt
-	if p, d, _, ok := tt.lookup(&k); ok && (p >= thPhi || d >= thDelta) {
+	if p, d, ok := tt.lookup(&k); ok && (p >= thPhi || d >= thDelta) {
 		return p, d
 	}
 	f := w.frame(ply)
@@ -385,37 +385,37 @@ func (w *worker[S, M, K]) mid(s S, k nodeKey[K], thPhi, thDelta uint32, ply int)
 	}
 	parallel := len(ms.workers) > 1
 	if parallel {
-		tt.enter(&k, 1, 1)
+		tt.enter(&k)
 	}
 	done := false
 	for !w.halt() {
 		// The node's phi is the least delta of its children (one child that fails for the
 		// opponent suffices), its delta the sum of their phis (all must succeed for the
-		// opponent). In a parallel search each child's numbers are read again (the other
-		// workers may have moved them), and at an attacker node a child that n other
-		// workers are in looks n halves of its delta worse for the choice of the best
-		// (virtual numbers), so that the workers spread over the attacker's moves. Only
-		// there: most of a minimal-mate search disproves the lengths below the minimum, and
-		// a disproof needs every attacker move refuted but one defence per defender node, so
-		// a second worker sent to another defence mostly searches what no one needs. At a
-		// defender node the workers follow the same best defence and part at the attacker
-		// node below it. On the three-piece search to 12 plies two workers visited 16.8 to
-		// 17.6 million nodes so, against 20.4 to 22.2 million with virtual numbers at every
-		// node and 16.4 million for one worker (datasets/handicap/README.md, Two workers).
-		best, best2 := -1, -1
+		// opponent). In a parallel search, at an attacker node a child that n other workers
+		// are in looks n halves of its delta worse for the choice of the best (virtual
+		// numbers), so that the workers spread over the attacker's moves. Only there: most of
+		// a minimal-mate search disproves the lengths below the minimum, and a disproof needs
+		// every attacker move refuted but one defence per defender node, so a second worker
+		// sent to another defence mostly searches what no one needs. At a defender node the
+		// workers follow the same best defence and part at the attacker node below it. On the
+		// three-piece search to 12 plies two workers visited 16.8 to 17.6 million nodes so,
+		// against 20.4 to 22.2 million with virtual numbers at every node and 16.4 million
+		// for one worker (datasets/handicap/README.md, Two workers).
+		//
+		// The children's own numbers are not read again from the table at each step, though
+		// the other workers may have moved them: the search of a child that has moved starts
+		// from the table (mid's first lookup) and returns at once if the move crossed its
+		// thresholds, so a stale number costs one step. Reading all of them again at every
+		// step cost more than it saved: the full three-piece search took 34-39 s with two
+		// workers so, 30-34 s without (back to back, quiet machine).
+		best, best2, least := -1, -1, -1
 		var bestEff, eff2 uint32 = infinity, infinity
 		phi, delta = infinity, 0
 		for i := range f.children {
 			cd := f.delta[i]
 			eff := cd
-			if parallel && cd != 0 && f.phi[i] != 0 {
-				p, d, in, ok := tt.lookup(&f.keys[i])
-				if ok {
-					f.phi[i], f.delta[i] = p, d
-					cd = d
-				}
-				eff = cd
-				if in > 0 && cd != 0 && cd < infinity && k.attacker {
+			if parallel && k.attacker && cd != 0 && cd < infinity && f.phi[i] != 0 {
+				if in := tt.workersIn(&f.keys[i]); in > 0 {
 					eff = uint32(min(uint64(cd)+uint64(in)*(uint64(cd)/2+1), infinity-1))
 				}
 			}
@@ -425,12 +425,21 @@ func (w *worker[S, M, K]) mid(s S, k nodeKey[K], thPhi, thDelta uint32, ply int)
 			} else if eff < eff2 {
 				best2, eff2 = i, eff
 			}
+			if least < 0 || cd < phi {
+				least = i
+			}
 			phi = min(phi, cd)
 			delta = saturatingAdd(delta, f.phi[i])
 		}
 		if phi >= thPhi || delta >= thDelta {
 			done = true
 			break
+		}
+		if f.delta[best] >= thPhi {
+			// The others are inside every child that can still fall below the threshold;
+			// searching the best by the virtual numbers would return at once, again and again
+			// (two workers can wait on each other so), so search the least by its own numbers.
+			best = least
 		}
 		delta2 := uint32(infinity)
 		if best2 >= 0 {
@@ -475,7 +484,7 @@ func leaf[K comparable](moves int, k *nodeKey[K]) (phi, delta uint32, ok bool) {
 // it is a leaf, else its initial numbers (df-pn+).
 func (w *worker[S, M, K]) evaluate(c S, ck *nodeKey[K], ply int) (phi, delta uint32) {
 	ms := w.ms
-	if p, d, _, ok := ms.tt.lookup(ck); ok {
+	if p, d, ok := ms.tt.lookup(ck); ok {
 		return p, d
 	}
 	f := w.frame(ply)

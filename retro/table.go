@@ -47,8 +47,8 @@ type nodeKey[K comparable] struct {
 
 // entry is one slot of the table: a node and its numbers from the side to move's view (phi:
 // how hard it is for the mover to reach its goal, delta: how hard for the opponent; phi = 0
-// means the mover succeeds, delta = 0 that it fails), the nodes its last search generated
-// (the replacement keeps the large subtrees) and how many workers are inside it now.
+// means the mover succeeds, delta = 0 that it fails) and the nodes its last search generated
+// (the replacement keeps the large subtrees).
 type entry[K comparable] struct {
 	board      K
 	hash       uint64
@@ -58,7 +58,6 @@ type entry[K comparable] struct {
 	plies      int16
 	attacker   bool
 	used       bool
-	inflight   uint8
 }
 
 // table is the transposition table: a fixed array of buckets of ways entries, a node's
@@ -74,11 +73,29 @@ type table[K comparable] struct {
 	ways  int
 	mask  uint64 // buckets - 1
 	grow  bool
-	limit int // the most entries (0: no limit)
-	used  atomic.Int64
-	locks []sync.Mutex // nil in a single-worker search
-	seed  maphash.Seed
+	limit int          // the most entries (0: no limit)
+	used  atomic.Int64 // entries in use, but for those counted in locks
+	locks []stripe     // nil in a single-worker search
+	// inside counts the workers searching inside each node, by a hash of its key, apart from
+	// the entries (nil in a single-worker search). Lock-free: a worker reads the counts of its
+	// children at every step of an attacker node (the virtual numbers), and doing so under the
+	// bucket locks took 38% of two workers' time (the three-piece search to 12 plies). Two
+	// nodes that share a count make each look busier than it is, which only steers the choice.
+	inside []atomic.Int32
+	seed   maphash.Seed
 }
+
+// stripe is the lock of a share of the buckets, and the entries in use there that the
+// table's own count leaves out: a count shared by two workers, changed at every new entry,
+// moved its cache line between the cores at every change.
+type stripe struct {
+	mu   sync.Mutex
+	used atomic.Int64 // changed under mu; read without it by size
+}
+
+// insideSlots is the number of in-flight counts: far more than the nodes two workers are in
+// at once (two search paths, some 20 nodes each), and 256 KiB, which stays in the cache.
+const insideSlots = 1 << 16
 
 // bucketWays is 16: every hand, depth and role of a board shares its bucket, and the tags of
 // 16 entries fill one cache line.
@@ -114,29 +131,85 @@ func (t *table[K]) mayHold(n int) bool { return t.grow && (t.limit == 0 || n <= 
 // parallel makes the table safe for concurrent workers: it stops growing and locks buckets.
 func (t *table[K]) parallel(on bool) {
 	if !on {
-		t.locks = nil
+		for i := range t.locks {
+			t.used.Add(t.locks[i].used.Load())
+		}
+		t.locks, t.inside = nil, nil
 		return
 	}
 	t.grow = false
 	if t.locks == nil {
-		t.locks = make([]sync.Mutex, min(int(t.mask)+1, 1<<14))
+		t.locks = make([]stripe, min(int(t.mask)+1, 1<<14))
+		t.inside = make([]atomic.Int32, insideSlots)
 	}
 }
 
-func (t *table[K]) bucket(hash uint64) (lo, hi int, mu *sync.Mutex) {
+// insideOf returns the in-flight count of the node with this board hash, hand, depth and role.
+func (t *table[K]) insideOf(hash uint64, hand Hand, plies int16, attacker bool) *atomic.Int32 {
+	x := hash ^ uint64(hand)*0x9e3779b97f4a7c15 ^ uint64(plies)<<1
+	if attacker {
+		x ^= 1
+	}
+	x ^= x >> 29
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 32
+	return &t.inside[x&(insideSlots-1)]
+}
+
+// busy reports whether a worker is inside the entry's node (always false in one worker's search).
+func (t *table[K]) busy(e *entry[K]) bool {
+	return t.inside != nil && t.insideOf(e.hash, e.hand, e.plies, e.attacker).Load() > 0
+}
+
+// workersIn returns the number of workers inside node k (0 in one worker's search).
+func (t *table[K]) workersIn(k *nodeKey[K]) int32 {
+	if t.inside == nil {
+		return 0
+	}
+	return t.insideOf(k.hash, k.hand, k.plies, k.attacker).Load()
+}
+
+// bucket returns the entries of the bucket of hash, locked in a parallel search (then st is
+// its stripe, for unlock and count).
+func (t *table[K]) bucket(hash uint64) (lo, hi int, st *stripe) {
 	b := int(hash & t.mask)
 	if t.locks != nil {
-		mu = &t.locks[b&(len(t.locks)-1)]
-		mu.Lock()
+		st = &t.locks[b&(len(t.locks)-1)]
+		st.mu.Lock()
 	}
-	return b * t.ways, (b + 1) * t.ways, mu
+	return b * t.ways, (b + 1) * t.ways, st
+}
+
+// count adds n to the entries in use of a bucket of stripe st (nil: not locked).
+func (t *table[K]) count(st *stripe, n int64) {
+	if st != nil {
+		st.used.Add(n)
+		return
+	}
+	t.used.Add(n)
+}
+
+// mayHave reports, without the bucket's lock, whether an entry of the bucket of hash has its
+// tag: most lookups are of nodes never stored (the children df-pn evaluates), and in two
+// workers' search taking the lock for them cost 12% of the time (the three-piece handicap).
+// The tags are written atomically for it. A node stored while this looks is missed, as if
+// the lookup came first.
+func (t *table[K]) mayHave(hash uint64) bool {
+	b := int(hash & t.mask)
+	tag := tagOf(hash)
+	for i := b * t.ways; i < (b+1)*t.ways; i++ {
+		if atomic.LoadUint32(&t.tags[i]) == tag {
+			return true
+		}
+	}
+	return false
 }
 
 func tagOf(hash uint64) uint32 { return uint32(hash>>32) | 1 }
 
-func unlock(mu *sync.Mutex) {
-	if mu != nil {
-		mu.Unlock()
+func unlock(st *stripe) {
+	if st != nil {
+		st.mu.Unlock()
 	}
 }
 
@@ -161,11 +234,13 @@ func mates(attacker bool, phi, delta uint32) (yes, known bool) {
 
 // lookup returns what the table knows of node k: a decision that an entry implies by hand
 // and depth superiority (a mate within fewer plies with no more in hand, an escape over more
-// plies with no less), else the node's own undecided numbers. inflight counts the workers
-// inside the node.
-func (t *table[K]) lookup(k *nodeKey[K]) (phi, delta uint32, inflight uint8, found bool) {
-	lo, hi, mu := t.bucket(k.hash)
-	defer unlock(mu)
+// plies with no less), else the node's own undecided numbers.
+func (t *table[K]) lookup(k *nodeKey[K]) (phi, delta uint32, found bool) {
+	if t.locks != nil && !t.mayHave(k.hash) {
+		return 0, 0, false
+	}
+	lo, hi, st := t.bucket(k.hash)
+	defer unlock(st)
 	tag := tagOf(k.hash)
 	for i := lo; i < hi; i++ {
 		if t.tags[i] != tag {
@@ -178,57 +253,37 @@ func (t *table[K]) lookup(k *nodeKey[K]) (phi, delta uint32, inflight uint8, fou
 		if m, known := mates(e.attacker, e.phi, e.delta); known {
 			if m && e.plies <= k.plies && k.hand.Covers(e.hand) || !m && e.plies >= k.plies && e.hand.Covers(k.hand) {
 				phi, delta = decided(k.attacker, m)
-				return phi, delta, 0, true
+				return phi, delta, true
 			}
 			continue
 		}
 		if e.hand == k.hand && e.plies == k.plies {
-			phi, delta, inflight, found = e.phi, e.delta, e.inflight, true
+			phi, delta, found = e.phi, e.delta, true
 		}
 	}
-	return phi, delta, inflight, found
+	return phi, delta, found
 }
 
 // store records node k's numbers and the work its search took. A decision frees the
 // entries of the bucket it implies (by the same superiority rules as lookup).
 func (t *table[K]) store(k *nodeKey[K], phi, delta, work uint32) {
 	t.update(k, func(e *entry[K], _ bool) { e.phi, e.delta, e.work = phi, delta, work }, phi, delta)
-	if int(t.used.Load()) > len(t.entries)/2 && t.canGrow() {
+	if t.canGrow() && int(t.used.Load()) > len(t.entries)/2 {
 		t.resize()
 	}
 }
 
 // enter and leave count the workers inside node k (the virtual numbers of the parallel
-// search); enter creates the entry if needed with the node's present numbers.
-func (t *table[K]) enter(k *nodeKey[K], phi, delta uint32) {
-	t.update(k, func(e *entry[K], fresh bool) {
-		if fresh {
-			e.phi, e.delta = phi, delta
-		}
-		e.inflight++
-	}, 1, 1)
-}
+// search).
+func (t *table[K]) enter(k *nodeKey[K]) { t.insideOf(k.hash, k.hand, k.plies, k.attacker).Add(1) }
 
-func (t *table[K]) leave(k *nodeKey[K]) {
-	lo, hi, mu := t.bucket(k.hash)
-	defer unlock(mu)
-	tag := tagOf(k.hash)
-	for i := lo; i < hi; i++ {
-		e := &t.entries[i]
-		if t.tags[i] == tag && e.board == k.board && e.hand == k.hand && e.plies == k.plies && e.attacker == k.attacker {
-			if e.inflight > 0 {
-				e.inflight--
-			}
-			return
-		}
-	}
-}
+func (t *table[K]) leave(k *nodeKey[K]) { t.insideOf(k.hash, k.hand, k.plies, k.attacker).Add(-1) }
 
 // update finds or makes node k's entry and applies set to it. phi and delta are the numbers
 // being stored, so that a decision can free the entries it implies.
 func (t *table[K]) update(k *nodeKey[K], set func(e *entry[K], fresh bool), phi, delta uint32) {
-	lo, hi, mu := t.bucket(k.hash)
-	defer unlock(mu)
+	lo, hi, st := t.bucket(k.hash)
+	defer unlock(st)
 	m, known := mates(k.attacker, phi, delta)
 	slot, free, victim := -1, -1, -1
 	tag := tagOf(k.hash)
@@ -245,12 +300,13 @@ func (t *table[K]) update(k *nodeKey[K], set func(e *entry[K], fresh bool), phi,
 				slot = i
 				continue
 			}
-			if known && e.inflight == 0 {
+			if known && !t.busy(e) {
 				// A proof covers the entries with more plies and no less in hand; an escape
 				// those with fewer plies and no more in hand.
 				if m && e.plies >= k.plies && e.hand.Covers(k.hand) || !m && e.plies <= k.plies && k.hand.Covers(e.hand) {
-					e.used, t.tags[i] = false, 0
-					t.used.Add(-1)
+					e.used = false
+					atomic.StoreUint32(&t.tags[i], 0)
+					t.count(st, -1)
 					if free < 0 {
 						free = i
 					}
@@ -258,7 +314,7 @@ func (t *table[K]) update(k *nodeKey[K], set func(e *entry[K], fresh bool), phi,
 				}
 			}
 		}
-		if e.inflight == 0 && (victim < 0 || keep(e) < keep(&t.entries[victim])) {
+		if !t.busy(e) && (victim < 0 || keep(e) < keep(&t.entries[victim])) {
 			victim = i
 		}
 	}
@@ -266,7 +322,7 @@ func (t *table[K]) update(k *nodeKey[K], set func(e *entry[K], fresh bool), phi,
 	case slot >= 0:
 	case free >= 0:
 		slot = free
-		t.used.Add(1)
+		t.count(st, 1)
 	case victim >= 0:
 		slot = victim
 	default:
@@ -276,7 +332,7 @@ func (t *table[K]) update(k *nodeKey[K], set func(e *entry[K], fresh bool), phi,
 	fresh := !e.used || e.board != k.board || e.hand != k.hand || e.plies != k.plies || e.attacker != k.attacker
 	if fresh {
 		*e = entry[K]{board: k.board, hash: k.hash, hand: k.hand, plies: k.plies, attacker: k.attacker, used: true}
-		t.tags[slot] = tag
+		atomic.StoreUint32(&t.tags[slot], tag)
 	}
 	set(e, fresh)
 }
@@ -305,6 +361,9 @@ func (t *table[K]) resizeBy(doublings int) {
 	hugePages(t.tags)
 	t.mask = (t.mask+1)<<doublings - 1
 	t.used.Store(0)
+	for i := range t.locks {
+		t.locks[i].used.Store(0)
+	}
 	for i := range old {
 		e := &old[i]
 		if !e.used {
@@ -317,4 +376,10 @@ func (t *table[K]) resizeBy(doublings int) {
 }
 
 // size returns the number of entries in use.
-func (t *table[K]) size() int { return int(t.used.Load()) }
+func (t *table[K]) size() int {
+	n := t.used.Load()
+	for i := range t.locks {
+		n += t.locks[i].used.Load()
+	}
+	return int(n)
+}
