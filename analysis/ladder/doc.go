@@ -11,7 +11,9 @@
 // likely, and its 95% interval is where the log-likelihood is within 1.92
 // (half the 95% point of χ² with one degree of freedom) of the maximum, which
 // stays finite on one side when the player won or lost every game. Games are
-// counted one by one, as BayesElo and Ordo count them.
+// counted one by one, as BayesElo and Ordo count them; against a ladder whose
+// round robin had no draws (ν = 0) a draw counts as half a win and half a
+// loss, as Ordo counts it.
 //
 //	l, _ := ladder.ReadFile("datasets/ladder/ladder.json")
 //	g := l.NewGauntlet("candidate")

@@ -230,20 +230,19 @@ func (g *Gauntlet) Rate() (Rating, error) {
 		return out, ErrNoGames
 	}
 	nu := g.ladder.DrawParameter
-	for _, x := range out.Results {
-		if x.Draws > 0 && nu == 0 {
-			return out, fmt.Errorf("ladder: %s drew against %s, but the ladder's round robin had no draws, so its model gives a draw no chance", g.player, x.Anchor)
-		}
-	}
 	// ℓ(r) and ℓ'(r) in Davidson's model, r in Elo; the factor
-	// sqrt(π_i π_j) cancelled as in package ratings.
+	// sqrt(π_i π_j) cancelled as in package ratings. A ladder whose round robin
+	// had no draws has ν = 0, where the model gives a draw no chance; there a
+	// draw counts as half a win and half a loss (Bradley-Terry's usual
+	// convention, Ordo's default), which is the same ℓ without the draw's
+	// ln ν term: ½(d/2 - ln c) + ½(-d/2 - ln c) = -ln c.
 	ll := func(r float64) (l, dl float64) {
 		for _, x := range out.Results {
 			d := (r - x.Elo) / eloPerNat
 			n := float64(x.Wins + x.Draws + x.Losses)
 			c := 2*math.Cosh(d/2) + nu
 			l += float64(x.Wins-x.Losses)*d/2 - n*math.Log(c)
-			if x.Draws > 0 {
+			if x.Draws > 0 && nu > 0 {
 				l += float64(x.Draws) * math.Log(nu)
 			}
 			dl += (float64(x.Wins-x.Losses)/2 - n*math.Sinh(d/2)/c) / eloPerNat

@@ -143,9 +143,30 @@ func TestGauntletRejects(t *testing.T) {
 	if _, err := g.Rate(); err != ErrNoGames {
 		t.Errorf("no games: %v", err)
 	}
-	g.Add(games("p", "z", 0, 1, 0)[0])
-	if _, err := g.Rate(); err == nil {
-		t.Error("a draw against a ladder without draws was rated")
+}
+
+// TestRateDrawWithoutDrawModel: against a ladder whose round robin had no
+// draws (ν = 0), a draw counts as half a win and half a loss, so a win and a
+// draw against an anchor at 0 are a score of 3/4: 400·log10(3) = 190.85, as
+// three wins and a loss are (TestRateBinomial), and a win, a draw and a loss
+// are an even score: 0.
+func TestRateDrawWithoutDrawModel(t *testing.T) {
+	l := &Ladder{Anchors: []Anchor{{Name: "z", Elo: 0}, {Name: "y", Elo: 500}}}
+	for _, c := range []struct {
+		name                string
+		wins, draws, losses int
+		want                float64
+	}{
+		{"a win and a draw", 1, 1, 0, 400 * math.Log10(3)},
+		{"a win, a draw and a loss", 1, 1, 1, 0},
+		{"draws only", 0, 3, 0, 0},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := rate(t, l, "p", games("p", "z", c.wins, c.draws, c.losses))
+			if math.Abs(r.Elo-c.want) > 0.01 || math.IsInf(r.Low, 0) || math.IsInf(r.High, 0) {
+				t.Errorf("rating %s, want %.2f with a finite interval", r, c.want)
+			}
+		})
 	}
 }
 
