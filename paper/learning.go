@@ -8,8 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/shogilab/shogilab/analysis/ladder"
+	"github.com/shogilab/shogilab/analysis/learning"
+	"github.com/shogilab/shogilab/analysis/selection"
 	"github.com/shogilab/shogilab/analysis/sprt"
 	"github.com/shogilab/shogilab/internal/figure"
+	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/train/loop"
 )
 
@@ -17,6 +21,15 @@ import (
 // loop.jsonl and provenance.json, as `train loop` wrote them; datasets/README.md has the
 // command.
 const LoopRun = "datasets/loop/run1"
+
+// ZeroRun is the shipped loop run from zero (the hand-set evaluation and priors, nothing
+// learned from fairy-stockfish), each generation rated on the ladder.
+const ZeroRun = "datasets/loop/zero"
+
+// BuiltInPlayer is today's built-in network (the one with the policy head, issue 31) at
+// 1,000 playouts as its shipped gauntlet against the ladder's anchors names it
+// (datasets/ladder/gauntlet): what a run from zero means to overtake.
+const BuiltInPlayer = "shogilab-p8-1k"
 
 // LoopStudy is the section on the learning loop: each generation's self-play, fit and gate,
 // and the learning curve against the fixed anchor.
@@ -28,6 +41,12 @@ type LoopStudy struct {
 	// the ladder: an anchor match, a gate, a window of generations).
 	Settings run1Settings
 	Promoted int // candidates promoted
+
+	// Zero is the run from zero's curve on the ladder, ZeroConfig its configuration, and
+	// BuiltIn the built-in network's place on the same ladder, from its gauntlet.
+	Zero       []learning.Point
+	ZeroConfig loop.Config
+	BuiltIn    ladder.Rating
 }
 
 // NewLoopStudy reads the shipped loop run under root.
@@ -58,6 +77,33 @@ func NewLoopStudy(root string) (*LoopStudy, error) {
 			s.Promoted++
 		}
 	}
+	zero := filepath.Join(root, ZeroRun)
+	if s.Zero, err = learning.Read(zero); err != nil {
+		return nil, fmt.Errorf("paper: loop: %w", err)
+	}
+	zp, err := loop.ReadProvenance(zero)
+	if err != nil {
+		return nil, fmt.Errorf("paper: loop: %w", err)
+	}
+	s.ZeroConfig = zp.Config
+	l, err := ladder.ReadFile(filepath.Join(root, s.ZeroConfig.Rate.Ladder))
+	if err != nil {
+		return nil, fmt.Errorf("paper: loop: %w", err)
+	}
+	gauntlet, err := filepath.Glob(filepath.Join(root, "datasets/ladder/gauntlet", BuiltInPlayer+"-vs-*", "*.jsonl.gz"))
+	if err == nil && len(gauntlet) == 0 {
+		err = fmt.Errorf("no gauntlet of %s in datasets/ladder/gauntlet", BuiltInPlayer)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("paper: loop: %w", err)
+	}
+	g := l.NewGauntlet(BuiltInPlayer)
+	if _, err := selection.Stream(gauntlet, selection.Filter{}, selection.Options{Fields: record.FieldID | record.FieldPlayers | record.FieldResult}, g.Add); err != nil {
+		return nil, fmt.Errorf("paper: loop: %w", err)
+	}
+	if s.BuiltIn, err = g.Rate(); err != nil {
+		return nil, fmt.Errorf("paper: loop: %w", err)
+	}
 	return s, nil
 }
 
@@ -81,7 +127,56 @@ func (s *LoopStudy) Figures() []Figure {
 	caption := fmt.Sprintf("The self-play learning loop (package train/loop) from %s, %d generations, run datasets/loop/run1 (made by `go run ./cmd/train loop`; `go run ./cmd/train curve datasets/loop/run1` prints the points): the Elo of the best network after each generation against %s, in matches of %d games (game pairs from the 100 balanced openings) at %d playouts a move, with 95%% intervals; generation 0 is the initial network. Each generation played %d self-play games at %d playouts (noise %g, %d plies drawn by visits), fitted a candidate from the best's weights to the last %d generations' games, and gated it against the best at %d playouts (SPRT %s, at most %d games); %d of %d candidates were promoted. %s.",
 		initial, len(s.Generations)-1, anchor, c.AnchorGames, c.AnchorPlayouts, c.Games, c.Playouts, c.Noise, c.TemperaturePlies, c.Window,
 		c.GatePlayouts, c.SPRT, c.GateGames, s.Promoted, len(s.Generations)-1, capitalize(strings.Join(parts, "; ")))
-	return []Figure{{Name: "loop_curve", Caption: caption, Draw: func() (*figure.Plot, error) { return loop.PlotCurve(s.Curve, anchor) }}}
+	figs := []Figure{{Name: "loop_curve", Caption: caption, Draw: func() (*figure.Plot, error) { return loop.PlotCurve(s.Curve, anchor) }}}
+	return append(figs, s.zeroFigures()...)
+}
+
+// zeroFigures are the run from zero's learning curve, against CPU-hours and against games.
+func (s *LoopStudy) zeroFigures() []Figure {
+	c := s.ZeroConfig
+	last := s.Zero[len(s.Zero)-1]
+	var parts []string
+	for _, p := range s.Zero {
+		if math.IsNaN(p.Elo) {
+			continue
+		}
+		parts = append(parts, fmt.Sprintf("generation %d %s", p.Generation, eloRange(p.Elo, p.Low, p.High)))
+	}
+	gate := "every candidate became the best (no gate, as in AlphaZero)"
+	if c.GateGames > 0 {
+		gate = fmt.Sprintf("a candidate became the best on an SPRT's H1 (%s, at most %d games at %d playouts)", c.SPRT, c.GateGames, c.GatePlayouts)
+	}
+	sp := c.SelfPlay
+	ref := learning.Reference{Label: "today's built-in network", Elo: s.BuiltIn.Elo}
+	builtInGames := 0
+	for _, x := range s.BuiltIn.Results {
+		builtInGames += x.Wins + x.Draws + x.Losses
+	}
+	caption := func(axis string) string {
+		return fmt.Sprintf("The self-play learning loop from zero (package train/loop), run %s (made by `go run ./cmd/train loop`, the command in its provenance.json; `go run ./cmd/train curve %s` prints the points): the Elo on the rating ladder (datasets/ladder, fsf-1k = 0) of each generation's network at %d playouts, from a gauntlet of %d games against each of %s, with 95%% likelihood intervals, against %s; generation 0 is the hand-set evaluation and priors, nothing learned from fairy-stockfish. The level line is today's built-in network, fitted to fairy-stockfish's games, at the same playouts on the same ladder (%s, from its gauntlet of %d games in datasets/ladder/gauntlet: %s). Each generation played %d self-play games at %d playouts (Gumbel root sampling %d moves, playout cap randomization: a share %g of moves searched in full and used as policy targets, the others at %d playouts), fitted a candidate to a replay window of the latest %d positions, and %s. %d generations: %d games, %d positions, %.2f CPU-hours of self-play and fits. %s.",
+			ZeroRun, ZeroRun, c.Rate.Playouts, c.Rate.Games, strings.Join(c.Rate.Anchors, ", "), axis, BuiltInPlayer, builtInGames, eloRange(s.BuiltIn.Elo, s.BuiltIn.Low, s.BuiltIn.High),
+			sp.Games, sp.Playouts, sp.GumbelMoves, sp.CapProb, sp.CapFast, c.WindowPositions, gate,
+			last.Generation, last.Games, last.Positions, last.CPUHours, capitalize(strings.Join(parts, "; ")))
+	}
+	return []Figure{
+		{Name: "loop_zero_cpu", Caption: caption("the cumulative CPU-hours of self-play and fits"), Draw: func() (*figure.Plot, error) {
+			return learning.Plot(s.Zero, learning.ByCPUHours, ref)
+		}},
+		{Name: "loop_zero_games", Caption: caption("the cumulative self-play games"), Draw: func() (*figure.Plot, error) {
+			return learning.Plot(s.Zero, learning.ByGames, ref)
+		}},
+	}
+}
+
+// eloRange is an Elo with its 95% interval, "+243 [+175, +311]"; an open end is "unbounded".
+func eloRange(elo, low, high float64) string {
+	f := func(x float64) string {
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return "unbounded"
+		}
+		return fmt.Sprintf("%+.0f", x)
+	}
+	return fmt.Sprintf("%s [%s, %s]", f(elo), f(low), f(high))
 }
 
 // run1Settings are the settings of a loop run from before the ladder.
@@ -99,13 +194,7 @@ type run1Settings struct {
 	AnchorGames      int       `json:"anchor_games"`
 }
 
-// eloInterval is an Elo with its 95% interval, "+12 [-30, +54]".
+// eloInterval is a match's Elo with its 95% interval, "+12 [-30, +54] Elo".
 func eloInterval(m *loop.MatchResult) string {
-	f := func(x loop.Num) string {
-		if math.IsNaN(float64(x)) {
-			return "unbounded"
-		}
-		return fmt.Sprintf("%+.0f", float64(x))
-	}
-	return fmt.Sprintf("%s [%s, %s] Elo", f(m.Elo), f(m.Low), f(m.High))
+	return eloRange(float64(m.Elo), float64(m.Low), float64(m.High)) + " Elo"
 }

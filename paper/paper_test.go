@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -238,5 +241,87 @@ func TestLoopFacts(t *testing.T) {
 		if !strings.Contains(c, want) {
 			t.Errorf("the loop caption does not say %q:\n%s", want, c)
 		}
+	}
+}
+
+// TestLoopZeroFacts checks the run from zero's captions against its files read here: each
+// generation's Elo is worked again from its gauntlet's wins and losses in rate.json (a grid
+// search of the Bradley-Terry likelihood over the anchors' ladder Elo, written here, a draw
+// half a win and half a loss as on a ladder without draws), and the games and CPU-hours are summed from the loop.jsonl lines
+// and the times.json files (self-play and fit).
+func TestLoopZeroFacts(t *testing.T) {
+	root := testRoot(t)
+	dir := filepath.Join(root, ZeroRun)
+	s, err := NewLoopStudy(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs := s.Figures()
+	if len(figs) != 3 || figs[1].Name != "loop_zero_cpu" || figs[2].Name != "loop_zero_games" {
+		t.Fatalf("figures %v, want loop_curve, loop_zero_cpu, loop_zero_games", figs)
+	}
+	caption := figs[1].Caption
+	raw, err := os.ReadFile(filepath.Join(dir, "loop.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	games, cpu := 0, 0.0
+	for n, l := range lines {
+		var g struct{ Games int }
+		if err := json.Unmarshal([]byte(l), &g); err != nil {
+			t.Fatal(err)
+		}
+		games += g.Games
+		var times map[string]struct {
+			CPU float64 `json:"cpu_seconds"`
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("gen-%03d", n), "times.json")); err == nil {
+			if err := json.Unmarshal(b, &times); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cpu += times["selfplay"].CPU + times["fit"].CPU
+		var rate struct {
+			Results []struct {
+				AnchorElo    float64 `json:"anchor_elo"`
+				Wins, Losses int
+				Draws        int
+			}
+		}
+		b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("gen-%03d", n), "rate.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(b, &rate); err != nil {
+			t.Fatal(err)
+		}
+		best, top := 0.0, math.Inf(-1)
+		for e := -1500.0; e <= 1500; e += 0.1 {
+			l := 0.0
+			for _, r := range rate.Results {
+				p := 1 / (1 + math.Pow(10, (r.AnchorElo-e)/400))
+				w, d := float64(r.Wins)+float64(r.Draws)/2, float64(r.Losses)+float64(r.Draws)/2
+				l += w*math.Log(p) + d*math.Log(1-p)
+			}
+			if l > top {
+				best, top = e, l
+			}
+		}
+		m := regexp.MustCompile(fmt.Sprintf(`(?i)generation %d ([+-][0-9]+) \[`, n)).FindStringSubmatch(caption)
+		if m == nil {
+			t.Errorf("the caption has no Elo for generation %d:\n%s", n, caption)
+			continue
+		}
+		if got, _ := strconv.Atoi(m[1]); math.Abs(float64(got)-best) > 1 {
+			t.Errorf("generation %d: the caption says %d Elo, the likelihood here peaks at %.1f", n, got, best)
+		}
+	}
+	want := fmt.Sprintf("%d generations: %d games", len(lines)-1, games)
+	if !strings.Contains(caption, want) {
+		t.Errorf("the caption does not say %q:\n%s", want, caption)
+	}
+	if want := fmt.Sprintf("%.2f CPU-hours", cpu/3600); !strings.Contains(caption, want) {
+		t.Errorf("the caption does not say %q:\n%s", want, caption)
 	}
 }

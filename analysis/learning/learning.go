@@ -122,23 +122,39 @@ func (a Axis) label() string {
 	return "CPU-hours (self-play, fits, gates)"
 }
 
-// Chart is the curve's data: the rated generations' Elo against the axis.
-func Chart(points []Point, a Axis) figure.Chart {
+// Reference is a fixed player drawn across the curve as a level line: an anchor of the
+// ladder, such as the network the run means to overtake.
+type Reference struct {
+	Label string
+	Elo   float64
+}
+
+// Chart is the curve's data: the rated generations' Elo against the axis, and each
+// reference as a level line over the same span.
+func Chart(points []Point, a Axis, refs ...Reference) figure.Chart {
 	s := figure.Series{Label: "the generation's network", Kind: figure.LinePoints}
+	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, p := range points {
 		if !math.IsNaN(p.Elo) && !math.IsInf(p.Elo, 0) {
 			s.XYs = append(s.XYs, plotter.XY{X: a.x(p), Y: p.Elo})
+			lo, hi = math.Min(lo, a.x(p)), math.Max(hi, a.x(p))
 		}
 	}
-	return figure.Chart{Title: "Learning curve: Elo on the ladder", XLabel: a.label(), YLabel: "Elo on the ladder (fsf-1k = 0)", Series: []figure.Series{s}}
+	c := figure.Chart{Title: "Learning curve: Elo on the ladder", XLabel: a.label(), YLabel: "Elo on the ladder (fsf-1k = 0)", Series: []figure.Series{s}}
+	if len(s.XYs) > 0 {
+		for _, r := range refs {
+			c.Series = append(c.Series, figure.Series{Label: r.Label, Kind: figure.Line, XYs: plotter.XYs{{X: lo, Y: r.Elo}, {X: hi, Y: r.Elo}}})
+		}
+	}
+	return c
 }
 
 // clip bounds a drawn interval's open end, in Elo beyond the point.
 const clip = 400
 
 // Plot draws the curve with each point's 95% interval.
-func Plot(points []Point, a Axis) (*figure.Plot, error) {
-	p, err := Chart(points, a).Plot()
+func Plot(points []Point, a Axis, refs ...Reference) (*figure.Plot, error) {
+	p, err := Chart(points, a, refs...).Plot()
 	if err != nil {
 		return nil, fmt.Errorf("learning: %w", err)
 	}

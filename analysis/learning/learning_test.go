@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"gonum.org/v1/plot/plotter"
 )
 
 // TestRead: a run of three lines written by hand. Generation 0 (no self-play, its rating's
@@ -59,5 +61,22 @@ func TestRead(t *testing.T) {
 		if xs := Chart(pts, a).Series[0].XYs; len(xs) != 3 || xs[2].X != map[Axis]float64{ByCPUHours: 4, ByGames: 200}[a] {
 			t.Errorf("axis %d: %v", a, xs)
 		}
+	}
+}
+
+// TestChartReference: a reference is a level line at its Elo over the span of the rated
+// points (CPU-hours 1 to 3 here, the unrated generation left out), drawn after the curve.
+func TestChartReference(t *testing.T) {
+	pts := []Point{
+		{Generation: 0, CPUHours: 0, Elo: math.NaN()},
+		{Generation: 1, CPUHours: 1, Elo: -50},
+		{Generation: 2, CPUHours: 3, Elo: 120},
+	}
+	c := Chart(pts, ByCPUHours, Reference{Label: "built-in", Elo: 369})
+	if len(c.Series) != 2 {
+		t.Fatalf("%d series, want the curve and the reference", len(c.Series))
+	}
+	if r := c.Series[1]; r.Label != "built-in" || len(r.XYs) != 2 || r.XYs[0] != (plotter.XY{X: 1, Y: 369}) || r.XYs[1] != (plotter.XY{X: 3, Y: 369}) {
+		t.Errorf("reference %+v, want a line at 369 from 1 to 3", r)
 	}
 }

@@ -149,8 +149,8 @@ func TestGalleryIsCurrent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(page), "!["); n != 16 {
-		t.Errorf("the gallery shows %d figures; want the paper's 16 (README.md, cmd/figures)", n)
+	if n := strings.Count(string(page), "!["); n != 18 {
+		t.Errorf("the gallery shows %d figures; want the paper's 18 (README.md, cmd/figures)", n)
 	}
 }
 
