@@ -218,8 +218,8 @@ func (opt DFPNOptions) Header(root minishogi.Position, attacker minishogi.Color)
 }
 
 // BytesPerTableEntry is the memory one df-pn table entry takes (retro.MateSearch.EntryBytes
-// for Minishogi's code; the table is one flat array); the memory budget is divided by it.
-const BytesPerTableEntry = 56
+// for Minishogi's code: the entry and its tag); the memory budget is divided by it.
+const BytesPerTableEntry = 52
 
 // SolveDFPN finds the minimal forced mate with df-pn and iterative deepening on the mate
 // length (retro.MateSearch), then reads a proof and a principal variation off the table.
