@@ -41,11 +41,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	most := fs.Int("max", 50, "positions kept of each length, the first found")
 	fsfPath := fs.String("fsf", "/usr/games/fairy-stockfish", "fairy-stockfish, which confirms each mate's length")
 	asJSON := fs.Bool("json", false, "print the counts as JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tactics --out DIR [flags] RECORDS...\n\nFinds the tactical suite's mates in the positions of game records (jsonl, jsonl.gz, or games tables .parquet).")
-		fs.PrintDefaults()
-	}
-	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+	if err := cli.ParseHelp(fs, args, stdout, "usage: tactics --out DIR [flags] RECORDS...\n\nFinds the tactical suite's mates in the positions of game records (jsonl, jsonl.gz, or games tables .parquet)."); err != nil {
 		return err
 	}
 	if *out == "" || fs.NArg() == 0 {
