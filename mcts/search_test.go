@@ -275,18 +275,20 @@ func TestTemperatureSampling(t *testing.T) {
 	s.pool.nodes[root.children+1].meta.Store(packMeta(expanded, Proof{}, 0)) // forget its proof
 	s.pool.nodes[root.children+1].counts.Store(300 << 32)
 	for _, c := range []struct{ tau, want float64 }{{1, 0.75}, {0.5, 0.9}} {
-		const draws = 20000
-		second := 0
-		for range draws {
-			if s.sampleChild(0, c.tau) == root.children+1 {
-				second++
+		t.Run(fmt.Sprintf("tau=%g", c.tau), func(t *testing.T) {
+			const draws = 20000
+			second := 0
+			for range draws {
+				if s.sampleChild(0, c.tau) == root.children+1 {
+					second++
+				}
 			}
-		}
-		// Five standard deviations of a binomial proportion.
-		got, tol := float64(second)/draws, 5*0.0031
-		if got < c.want-tol || got > c.want+tol {
-			t.Errorf("τ=%v: second move drawn %.4f of the time, want %.2f", c.tau, got, c.want)
-		}
+			// Five standard deviations of a binomial proportion.
+			got, tol := float64(second)/draws, 5*0.0031
+			if got < c.want-tol || got > c.want+tol {
+				t.Errorf("τ=%v: second move drawn %.4f of the time, want %.2f", c.tau, got, c.want)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -151,24 +152,26 @@ func TestUpperOnly(t *testing.T) {
 		plies int
 		found bool
 	}{{10, true}, {12, true}, {8, false}} {
-		d, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: c.plies, Upper: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		lower := -1
-		if !c.found {
-			lower = c.plies
-		}
-		if d.Found != c.found || d.Minimal || d.Lower != lower {
-			t.Fatalf("within %d: found %v, minimal %v, lower %d", c.plies, d.Found, d.Minimal, d.Lower)
-		}
-		if d.Found {
-			if d.Proof.Plies != c.plies {
-				t.Fatalf("the proof is for %d plies", d.Proof.Plies)
-			}
-			if err := CheckProof(root, d.Proof); err != nil {
+		t.Run(fmt.Sprintf("%d-plies", c.plies), func(t *testing.T) {
+			d, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: c.plies, Upper: true})
+			if err != nil {
 				t.Fatal(err)
 			}
-		}
+			lower := -1
+			if !c.found {
+				lower = c.plies
+			}
+			if d.Found != c.found || d.Minimal || d.Lower != lower {
+				t.Fatalf("within %d: found %v, minimal %v, lower %d", c.plies, d.Found, d.Minimal, d.Lower)
+			}
+			if d.Found {
+				if d.Proof.Plies != c.plies {
+					t.Fatalf("the proof is for %d plies", d.Proof.Plies)
+				}
+				if err := CheckProof(root, d.Proof); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
 	}
 }

@@ -160,16 +160,18 @@ func TestFairyStockfishPositionWithMoves(t *testing.T) {
 		{"startpos", []string{"2e3d"}},
 		{"rbsgk/4p/5/P1B2/KGS1R w - 2", nil}, // the bishop on 3d, Gote to move
 	} {
-		if err := c.Position(pos.sfen, pos.moves); err != nil {
-			t.Fatal(err)
-		}
-		got, err := c.Perft(ctx, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got.Nodes != want {
-			t.Errorf("position %q moves %v: perft 1 = %d, want %d", pos.sfen, pos.moves, got.Nodes, want)
-		}
+		t.Run(pos.sfen, func(t *testing.T) {
+			if err := c.Position(pos.sfen, pos.moves); err != nil {
+				t.Fatal(err)
+			}
+			got, err := c.Perft(ctx, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Nodes != want {
+				t.Errorf("position %q moves %v: perft 1 = %d, want %d", pos.sfen, pos.moves, got.Nodes, want)
+			}
+		})
 	}
 }
 

@@ -60,18 +60,20 @@ func TestLegendPlacement(t *testing.T) {
 			outside: true,
 		},
 	} {
-		p, err := tc.chart.Plot()
-		if err != nil {
-			t.Fatal(err)
-		}
-		lay, err := p.Layout(figure.Paper())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !tc.want(lay) || lay.LegendOutside != tc.outside {
-			t.Errorf("%s: legend at %v (outside %v) of the plot area %v, y up to %v", tc.name, lay.Legend, lay.LegendOutside, lay.Data, lay.Y.Max)
-		}
-		figuretest.Check(t, tc.name, p)
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := tc.chart.Plot()
+			if err != nil {
+				t.Fatal(err)
+			}
+			lay, err := p.Layout(figure.Paper())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.want(lay) || lay.LegendOutside != tc.outside {
+				t.Errorf("%s: legend at %v (outside %v) of the plot area %v, y up to %v", tc.name, lay.Legend, lay.LegendOutside, lay.Data, lay.Y.Max)
+			}
+			figuretest.Check(t, tc.name, p)
+		})
 	}
 }
 
