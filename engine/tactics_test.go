@@ -100,20 +100,9 @@ func startFSFSearch(t *testing.T) *fsfSearch {
 // search of sfen to depth from a fresh hash (its USI `score mate` counts plies).
 func (f *fsfSearch) score(t *testing.T, sfen string, depth int) usi.SearchInfo {
 	t.Helper()
-	if err := f.c.NewGame(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.c.Position(sfen, nil); err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var last usi.SearchInfo
-	_, err := f.c.Go(ctx, usi.GoParams{Depth: depth}, func(in usi.SearchInfo) {
-		if in.HasScore() && in.Bound == "" {
-			last = in
-		}
-	})
+	last, err := f.c.Score(ctx, sfen, depth)
 	if err != nil {
 		t.Fatal(err)
 	}

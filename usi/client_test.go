@@ -77,6 +77,22 @@ func TestFairyStockfishHandshake(t *testing.T) {
 	}
 }
 
+// TestFairyStockfishScore asks for the verdict on a mate in one worked by hand: in
+// 4k/5/4G/5/K4 b G the gold dropped on 1b takes 2a and 2b from the king on 1a and is
+// guarded by the gold on 1c, so the last unbounded score is mate in 1 ply.
+func TestFairyStockfishScore(t *testing.T) {
+	c := startMinishogi(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	got, err := c.Score(ctx, "4k/5/4G/5/K4 b G 1", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Kind != ScoreMate || got.MateLengthUnknown || got.Mate != 1 || got.Bound != "" {
+		t.Errorf("Score = %q; want an exact score mate 1", got.Format())
+	}
+}
+
 type lockedWriter struct {
 	mu *sync.Mutex
 	b  *strings.Builder

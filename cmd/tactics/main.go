@@ -164,20 +164,9 @@ func startFSF(ctx context.Context, path string) (*fsf, error) {
 // mateIn reports whether fairy-stockfish's search of sfen to depth, from a fresh hash, ends
 // on a score of mate in plies (USI counts plies): its last score that is not a bound.
 func (f *fsf) mateIn(ctx context.Context, sfen string, depth, plies int) (bool, error) {
-	if err := f.c.NewGame(); err != nil {
-		return false, err
-	}
-	if err := f.c.Position(sfen, nil); err != nil {
-		return false, err
-	}
 	ctx, cancel := context.WithTimeout(ctx, searchLimit)
 	defer cancel()
-	var last usi.SearchInfo
-	_, err := f.c.Go(ctx, usi.GoParams{Depth: depth}, func(in usi.SearchInfo) {
-		if in.HasScore() && in.Bound == "" {
-			last = in
-		}
-	})
+	last, err := f.c.Score(ctx, sfen, depth)
 	if err != nil {
 		return false, fmt.Errorf("%s: %w", sfen, err)
 	}
