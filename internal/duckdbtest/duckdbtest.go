@@ -11,6 +11,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/shogilab/shogilab/internal/nodetest"
 )
 
 // Dir is where ci/install-duckdb.sh put the client.
@@ -37,16 +39,7 @@ const { DuckDBInstance } = require('@duckdb/node-api');
 // instead of skipping (the CI script installs it).
 func Available(t testing.TB) bool {
 	t.Helper()
-	_, nodeErr := exec.LookPath("node")
-	_, modErr := os.Stat(filepath.Join(Dir(), "node_modules", "@duckdb", "node-api"))
-	if nodeErr == nil && modErr == nil {
-		return true
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("DuckDB not found: node %v, %s: %v (bash ci/install-duckdb.sh installs it)", nodeErr, Dir(), modErr)
-	}
-	t.Skipf("DuckDB not installed (bash ci/install-duckdb.sh); skipping")
-	return false
+	return nodetest.Available(t, "DuckDB", Dir(), filepath.Join("@duckdb", "node-api"), "ci/install-duckdb.sh")
 }
 
 // Query runs sql and returns its rows, failing t on an error. The caller checks Available

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shogilab/shogilab/internal/nodetest"
 )
 
 // Dir is where ci/install-shogiops.sh put the package.
@@ -25,16 +27,7 @@ func Dir() string {
 // instead of skipping (the CI script installs it).
 func Available(t testing.TB) bool {
 	t.Helper()
-	_, nodeErr := exec.LookPath("node")
-	_, modErr := os.Stat(filepath.Join(Dir(), "node_modules", "shogiops", "package.json"))
-	if nodeErr == nil && modErr == nil {
-		return true
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("shogiops not found: node %v, %s: %v (bash ci/install-shogiops.sh installs it)", nodeErr, Dir(), modErr)
-	}
-	t.Skipf("shogiops not installed (bash ci/install-shogiops.sh); skipping")
-	return false
+	return nodetest.Available(t, "shogiops", Dir(), filepath.Join("shogiops", "package.json"), "ci/install-shogiops.sh")
 }
 
 // Run runs module, an ECMAScript module that imports from "shogiops/..." (shogiops is a
