@@ -16,12 +16,7 @@ import (
 )
 
 // Dir is where ci/install-duckdb.sh put the client.
-func Dir() string {
-	if d := os.Getenv("SHOGILAB_DUCKDB"); d != "" {
-		return d
-	}
-	return "/opt/shogilab-duckdb"
-}
+func Dir() string { return nodetest.Dir("SHOGILAB_DUCKDB", "/opt/shogilab-duckdb") }
 
 // script runs the SQL of its first argument and prints the rows as one JSON array; DuckDB's
 // JSON form gives 64-bit integers as strings.

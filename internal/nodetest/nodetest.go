@@ -7,6 +7,15 @@ import (
 	"testing"
 )
 
+// Dir is where an installer put its package: the directory named by the environment
+// variable env, or def where env is unset or empty.
+func Dir(env, def string) string {
+	if d := os.Getenv(env); d != "" {
+		return d
+	}
+	return def
+}
+
 // Available reports whether node runs here and finds file (a path below dir/node_modules)
 // of the package that the script installer put in dir; name names the package in the
 // failure or the skip.

@@ -6,7 +6,6 @@ package shogiopstest
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -16,12 +15,7 @@ import (
 )
 
 // Dir is where ci/install-shogiops.sh put the package.
-func Dir() string {
-	if d := os.Getenv("SHOGILAB_SHOGIOPS"); d != "" {
-		return d
-	}
-	return "/opt/shogilab-shogiops"
-}
+func Dir() string { return nodetest.Dir("SHOGILAB_SHOGIOPS", "/opt/shogilab-shogiops") }
 
 // Available reports whether shogiops can run here. Under CI=true a test that needs it fails
 // instead of skipping (the CI script installs it).
