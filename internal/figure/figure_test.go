@@ -158,14 +158,16 @@ func TestChartErrors(t *testing.T) {
 		t.Errorf("NaN line: %v", err)
 	}
 	for _, xys := range []plotter.XYs{{{X: 0.5, Y: 1}}, {{X: 2, Y: 1}, {X: 1, Y: 1}}} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("bars at %v did not panic", xys)
-				}
+		t.Run(fmt.Sprint(xys), func(t *testing.T) {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("bars at %v did not panic", xys)
+					}
+				}()
+				Chart{Series: []Series{{"bad", Bars, xys}}}.Plot()
 			}()
-			Chart{Series: []Series{{"bad", Bars, xys}}}.Plot()
-		}()
+		})
 	}
 }
 
