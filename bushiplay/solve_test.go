@@ -1,6 +1,7 @@
 package bushiplay
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -36,24 +37,26 @@ func TestSolveAgreesWithValueIteration(t *testing.T) {
 	}
 	var rs rootSolver
 	for _, l := range layouts {
-		r, err := bushi.NewRules(l)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := Solve(r)
-		val, dist := valueIteration(r)
-		for c := range bushi.NumPositions {
-			p := bushi.PositionFromCode(c)
-			v, d := s.Value(p)
-			if v != val[c] || d != int(dist[c]) {
-				t.Fatalf("layout %v, %v: retro %v in %d, value iteration %v in %d", l.Compact(), p, v, d, val[c], dist[c])
+		t.Run(fmt.Sprint(l), func(t *testing.T) {
+			r, err := bushi.NewRules(l)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		// The study's root-only solve agrees with the complete one.
-		res, plies := rs.solve(r)
-		if v, d := s.Value(bushi.Start()); res != resultOf(v, bushi.Black) || plies != d {
-			t.Errorf("layout %v: root solve %v in %d, complete solve %v in %d", l.Compact(), res, plies, v, d)
-		}
+			s := Solve(r)
+			val, dist := valueIteration(r)
+			for c := range bushi.NumPositions {
+				p := bushi.PositionFromCode(c)
+				v, d := s.Value(p)
+				if v != val[c] || d != int(dist[c]) {
+					t.Fatalf("layout %v, %v: retro %v in %d, value iteration %v in %d", l.Compact(), p, v, d, val[c], dist[c])
+				}
+			}
+			// The study's root-only solve agrees with the complete one.
+			res, plies := rs.solve(r)
+			if v, d := s.Value(bushi.Start()); res != resultOf(v, bushi.Black) || plies != d {
+				t.Errorf("layout %v: root solve %v in %d, complete solve %v in %d", l.Compact(), res, plies, v, d)
+			}
+		})
 	}
 }
 

@@ -119,9 +119,11 @@ func TestImportRulesCatchViolations(t *testing.T) {
 		{"no block here", "no ```importrules block"},
 		{"```importrules\nrules/... only nothing\n", "not closed"},
 	} {
-		if _, err := parseImportRules(c.block); err == nil || !strings.Contains(err.Error(), c.wantErr) {
-			t.Errorf("%q: error %v, want one containing %q", c.block, err, c.wantErr)
-		}
+		t.Run(c.wantErr, func(t *testing.T) {
+			if _, err := parseImportRules(c.block); err == nil || !strings.Contains(err.Error(), c.wantErr) {
+				t.Errorf("%q: error %v, want one containing %q", c.block, err, c.wantErr)
+			}
+		})
 	}
 	stale, err := parseImportRules("```importrules\nsolver only nothing\nmcts only lab/...\n```")
 	if err != nil {
@@ -140,11 +142,13 @@ func TestCitedSectionsExist(t *testing.T) {
 	root, _ := repoRoot(t)
 	anchors := map[string]map[string]bool{}
 	for _, doc := range []string{"rules.md", "architecture.md", "proofs.md"} {
-		text, err := os.ReadFile(filepath.Join(root, "docs", doc))
-		if err != nil {
-			t.Fatal(err)
-		}
-		anchors[doc] = anchorIDs(string(text))
+		t.Run(doc, func(t *testing.T) {
+			text, err := os.ReadFile(filepath.Join(root, "docs", doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			anchors[doc] = anchorIDs(string(text))
+		})
 	}
 	cite := regexp.MustCompile(`docs/(rules|architecture|proofs)\.md#([A-Za-z0-9_-]+)`)
 	link := regexp.MustCompile(`\]\(((rules|architecture|proofs)\.md)?#([^)\s]+)\)`)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/shogilab/shogilab/mcts"
@@ -178,20 +179,22 @@ func TestRepeats(t *testing.T) {
 		{minishogi.RepetitionDraws, []string{"1e1d", "5a5b", "1d1e", "5b5a", "1e1d"}, []float32{2, 2, 2, 0, 0}},
 		{minishogi.GoteWins, []string{"1e1d", "5a5b", "1d1e", "5b5a", "1e1d"}, []float32{2, 2, 2, -1, 1}},
 	} {
-		g := NewGame(minishogi.StartPosition(), nil, minishogi.GameOptions{Repetition: c.rule})
-		for i, s := range c.moves {
-			m, err := g.Position().ParseMove(s)
-			if err != nil {
-				t.Fatal(err)
+		t.Run(strings.Join(c.moves, " "), func(t *testing.T) {
+			g := NewGame(minishogi.StartPosition(), nil, minishogi.GameOptions{Repetition: c.rule})
+			for i, s := range c.moves {
+				m, err := g.Position().ParseMove(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g.Play(mcts.Move(m))
+				repeats, v := g.Repeats()
+				if !repeats {
+					v = 2
+				}
+				if v != c.want[i] {
+					t.Errorf("%v after %v: Repeats %v %v, want %v", c.rule, c.moves[:i+1], repeats, v, c.want[i])
+				}
 			}
-			g.Play(mcts.Move(m))
-			repeats, v := g.Repeats()
-			if !repeats {
-				v = 2
-			}
-			if v != c.want[i] {
-				t.Errorf("%v after %v: Repeats %v %v, want %v", c.rule, c.moves[:i+1], repeats, v, c.want[i])
-			}
-		}
+		})
 	}
 }

@@ -60,14 +60,16 @@ func TestThinkFindsMates(t *testing.T) {
 		// Mate in 3 by R*2a (engine/eval's TestMates): the score is mate in 3 plies.
 		{"4k/5/5/5/K2R1 b Rg 1", "R*2a", 3},
 	} {
-		p := newTestPlayer(t, 1, 1)
-		d, err := p.Think(context.Background(), gameAt(t, c.sfen), mcts.Limits{Playouts: 5000})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d.Move.String() != c.move || d.Score.Mate != c.mate || d.Stop != mcts.StopProven {
-			t.Errorf("%s: %s score %s stop %v, want %s mate %d, proven", c.sfen, d.Move, d.Score, d.Stop, c.move, c.mate)
-		}
+		t.Run(c.sfen, func(t *testing.T) {
+			p := newTestPlayer(t, 1, 1)
+			d, err := p.Think(context.Background(), gameAt(t, c.sfen), mcts.Limits{Playouts: 5000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d.Move.String() != c.move || d.Score.Mate != c.mate || d.Stop != mcts.StopProven {
+				t.Errorf("%s: %s score %s stop %v, want %s mate %d, proven", c.sfen, d.Move, d.Score, d.Stop, c.move, c.mate)
+			}
+		})
 	}
 }
 
@@ -309,9 +311,11 @@ func TestTimeBudget(t *testing.T) {
 		{"managed byoyomi", usi.GoParams{Byoyomi: 1000 * ms}, minishogi.Gote, true, mcts.Limits{Time: 970 * ms}},
 		{"managed movetime", usi.GoParams{MoveTime: 100 * ms}, minishogi.Sente, true, mcts.Limits{Time: 70 * ms}},
 	} {
-		if got := TimeBudget(c.p, c.stm, margin, c.manage); !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := TimeBudget(c.p, c.stm, margin, c.manage); !reflect.DeepEqual(got, c.want) {
+				t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -195,9 +196,11 @@ func TestPlayoutNodes(t *testing.T) {
 		playouts int64
 		want     int
 	}{{1, 1 << 16}, {400, 1 << 16}, {1000, 128000}, {100000, 1 << 22}, {math.MaxInt64, 1 << 22}} {
-		if got := PlayoutNodes(c.playouts); got != c.want {
-			t.Errorf("PlayoutNodes(%d) = %d, want %d", c.playouts, got, c.want)
-		}
+		t.Run(fmt.Sprintf("playouts=%d", c.playouts), func(t *testing.T) {
+			if got := PlayoutNodes(c.playouts); got != c.want {
+				t.Errorf("PlayoutNodes(%d) = %d, want %d", c.playouts, got, c.want)
+			}
+		})
 	}
 }
 
@@ -244,10 +247,12 @@ func TestBuiltinEval(t *testing.T) {
 		t.Fatalf("EvalFile=%s: network %v, error %v; want none", HandSetEval, st.Player.Eval.Net != nil, err)
 	}
 	for _, v := range []string{BuiltinEval, "<empty>"} {
-		st.Player.Eval.Net = nil
-		if err := s.Set(&st, v); err != nil || st.Player.Eval.Net != BuiltinNet() {
-			t.Errorf("EvalFile=%s: error %v, or not the built-in network", v, err)
-		}
+		t.Run(v, func(t *testing.T) {
+			st.Player.Eval.Net = nil
+			if err := s.Set(&st, v); err != nil || st.Player.Eval.Net != BuiltinNet() {
+				t.Errorf("EvalFile=%s: error %v, or not the built-in network", v, err)
+			}
+		})
 	}
 }
 
@@ -270,8 +275,10 @@ func TestEvalFileLinear(t *testing.T) {
 		t.Fatalf("EvalFile=%s: error %v, network %v, weights %+v", path, err, st.Player.Eval.Net != nil, st.Player.Eval.Weights)
 	}
 	for _, v := range []string{HandSetEval, BuiltinEval} {
-		if err := s.Set(&st, v); err != nil || st.Player.Eval.Weights != eval.DefaultWeights() {
-			t.Errorf("EvalFile=%s after a linear file: error %v, weights not the defaults", v, err)
-		}
+		t.Run(v, func(t *testing.T) {
+			if err := s.Set(&st, v); err != nil || st.Player.Eval.Weights != eval.DefaultWeights() {
+				t.Errorf("EvalFile=%s after a linear file: error %v, weights not the defaults", v, err)
+			}
+		})
 	}
 }

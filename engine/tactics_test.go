@@ -100,20 +100,9 @@ func startFSFSearch(t *testing.T) *fsfSearch {
 // search of sfen to depth from a fresh hash (its USI `score mate` counts plies).
 func (f *fsfSearch) score(t *testing.T, sfen string, depth int) usi.SearchInfo {
 	t.Helper()
-	if err := f.c.NewGame(); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.c.Position(sfen, nil); err != nil {
-		t.Fatal(err)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	var last usi.SearchInfo
-	_, err := f.c.Go(ctx, usi.GoParams{Depth: depth}, func(in usi.SearchInfo) {
-		if in.HasScore() && in.Bound == "" {
-			last = in
-		}
-	})
+	last, err := f.c.Score(ctx, sfen, depth)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,37 +128,39 @@ func TestTacticsSuite(t *testing.T) {
 	}{{"default", DefaultPlayerConfig()}, {"MateDepth=3,MateNodes=400", old}}
 	solved := map[string]int{}
 	for _, c := range configs {
-		p, err := NewPlayer(c.cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var rates []string
-		for _, n := range []int{3, 5, 7} {
-			count := 0
-			for _, pos := range suite[n] {
-				p.NewGame(1)
-				g := minishogi.NewGame(pos, minishogi.GameOptions{})
-				d, err := p.Think(context.Background(), g, mcts.Limits{Playouts: *tacticsPlayouts})
-				if err != nil {
-					t.Fatal(err)
-				}
-				after := pos
-				after.MakeMove(d.Move)
-				ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](minishogi.Tsume{Attacker: pos.SideToMove()}, 1<<20)
-				mated, err := ms.Prove(after, false, n-1)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if mated || d.Score.Proven && d.Score.Mate > 0 {
-					count++
-				} else if c.name == "default" && n <= c.cfg.Eval.MateDepth {
-					t.Errorf("%s: a mate in %d, the default plays %s (score %s)", pos.SFEN(), n, d.Move, d.Score)
-				}
+		t.Run(c.name, func(t *testing.T) {
+			p, err := NewPlayer(c.cfg)
+			if err != nil {
+				t.Fatal(err)
 			}
-			solved[c.name] += count
-			rates = append(rates, fmt.Sprintf("mate in %d: %d/%d", n, count, len(suite[n])))
-		}
-		t.Logf("%s at %d playouts: %s", c.name, *tacticsPlayouts, strings.Join(rates, ", "))
+			var rates []string
+			for _, n := range []int{3, 5, 7} {
+				count := 0
+				for _, pos := range suite[n] {
+					p.NewGame(1)
+					g := minishogi.NewGame(pos, minishogi.GameOptions{})
+					d, err := p.Think(context.Background(), g, mcts.Limits{Playouts: *tacticsPlayouts})
+					if err != nil {
+						t.Fatal(err)
+					}
+					after := pos
+					after.MakeMove(d.Move)
+					ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](minishogi.Tsume{Attacker: pos.SideToMove()}, 1<<20)
+					mated, err := ms.Prove(after, false, n-1)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if mated || d.Score.Proven && d.Score.Mate > 0 {
+						count++
+					} else if c.name == "default" && n <= c.cfg.Eval.MateDepth {
+						t.Errorf("%s: a mate in %d, the default plays %s (score %s)", pos.SFEN(), n, d.Move, d.Score)
+					}
+				}
+				solved[c.name] += count
+				rates = append(rates, fmt.Sprintf("mate in %d: %d/%d", n, count, len(suite[n])))
+			}
+			t.Logf("%s at %d playouts: %s", c.name, *tacticsPlayouts, strings.Join(rates, ", "))
+		})
 	}
 	if solved["default"] < solved[configs[1].name] {
 		t.Errorf("the defaults solve %d positions, the old settings %d", solved["default"], solved[configs[1].name])

@@ -245,13 +245,15 @@ func TestUSIAnalysisSession(t *testing.T) {
 // TestUSIQuitDuringSearch: quit and the end of input both end a search and Serve.
 func TestUSIQuitDuringSearch(t *testing.T) {
 	for _, end := range []string{"quit", "eof"} {
-		s := startSession(t)
-		s.send("setoption name USI_Hash value 1", "position startpos", "go infinite")
-		s.expect("info ")
-		if end == "quit" {
-			s.send("d", "quit")
-		}
-		s.finish()
+		t.Run(end, func(t *testing.T) {
+			s := startSession(t)
+			s.send("setoption name USI_Hash value 1", "position startpos", "go infinite")
+			s.expect("info ")
+			if end == "quit" {
+				s.send("d", "quit")
+			}
+			s.finish()
+		})
 	}
 }
 
@@ -741,12 +743,14 @@ func TestUSIEvalFileBounded(t *testing.T) {
 		{sparse("huge.nnue", nnue.Magic), "nnue: " + dir + "/huge.nnue: 1073741824 bytes, more than the"},
 		{sparse("huge.lin", eval.WeightsMagic), "eval: " + dir + "/huge.lin: 1073741824 bytes, more than the"},
 	} {
-		boundedtest.Within(t, "setoption EvalFile "+c.file, 16<<20, func() {
-			s.send("setoption name EvalFile value "+c.file, "isready")
-			l, before := s.expect("readyok")
-			if len(before) != 1 || !strings.HasPrefix(before[0], "info string error: ") || !strings.Contains(before[0], c.want) || len(before[0]) > 300 {
-				t.Errorf("%s: %q before %q; want one short info string error with %q", c.file, before, l, c.want)
-			}
+		t.Run(c.file, func(t *testing.T) {
+			boundedtest.Within(t, "setoption EvalFile "+c.file, 16<<20, func() {
+				s.send("setoption name EvalFile value "+c.file, "isready")
+				l, before := s.expect("readyok")
+				if len(before) != 1 || !strings.HasPrefix(before[0], "info string error: ") || !strings.Contains(before[0], c.want) || len(before[0]) > 300 {
+					t.Errorf("%s: %q before %q; want one short info string error with %q", c.file, before, l, c.want)
+				}
+			})
 		})
 	}
 	s.send("setoption name EvalFile value ../datasets/evaluation/fsf5000-64x16.nnue", "isready")

@@ -105,6 +105,10 @@ type nim struct {
 
 func newNim(maxTake int, heaps ...int) *nim { return &nim{heaps: heaps, maxTake: maxTake} }
 
+// String names a nim position in subtest names and failure messages: its heaps, and the
+// most a move may take (0: any number).
+func (g *nim) String() string { return fmt.Sprintf("nim%v-take-%d", g.heaps, g.maxTake) }
+
 func (g *nim) LegalMoves(dst []Move) []Move {
 	for h, n := range g.heaps {
 		for t := 1; t <= n && (g.maxTake == 0 || t <= g.maxTake); t++ {

@@ -157,14 +157,17 @@ func TestGumbelSequentialHalving(t *testing.T) {
 	// logit + σ = (26.625, -1.204, 53.185, 21.326, 53.004). Moves 2 and 4 differ by 0.18058:
 	// p(2) = 1/(1 + e^-0.18058) = 0.54502, p(4) = 0.45498; move 0 gets e^(26.625-53.185),
 	// about 3e-12, and the others less.
-	t.Run("target", func(t *testing.T) {
-		want := []float64{0, 0, 0.54502, 0, 0.45498}
-		for i, p := range res.Target {
-			if math.Abs(float64(p)-want[i]) > 5e-5 {
-				t.Errorf("target of move %d: %v, want %v", i, p, want[i])
-			}
+	t.Run("target", func(t *testing.T) { checkTarget(t, res.Target, []float64{0, 0, 0.54502, 0, 0.45498}) })
+}
+
+// checkTarget compares a search's policy target with one worked by hand, to 5e-5.
+func checkTarget(t *testing.T, target []float32, want []float64) {
+	t.Helper()
+	for i, p := range target {
+		if math.Abs(float64(p)-want[i]) > 5e-5 {
+			t.Errorf("target of move %d: %v, want %v", i, p, want[i])
 		}
-	})
+	}
 }
 
 // TestGumbelTargetScale runs TestGumbelSequentialHalving's example at c_scale 0.1 (the
@@ -202,14 +205,7 @@ func TestGumbelTargetScale(t *testing.T) {
 			t.Errorf("played move %d, want 2", res.Best)
 		}
 	})
-	t.Run("target", func(t *testing.T) {
-		want := []float64{0.10800, 0.00516, 0.63614, 0.01826, 0.23244}
-		for i, p := range res.Target {
-			if math.Abs(float64(p)-want[i]) > 5e-5 {
-				t.Errorf("target of move %d: %v, want %v", i, p, want[i])
-			}
-		}
-	})
+	t.Run("target", func(t *testing.T) { checkTarget(t, res.Target, []float64{0.10800, 0.00516, 0.63614, 0.01826, 0.23244}) })
 }
 
 func TestGumbelNoNoise(t *testing.T) {

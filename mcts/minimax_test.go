@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -53,22 +54,24 @@ func TestMinimaxBackups(t *testing.T) {
 	cfg := testConfig()
 	cfg.MinimaxWeight = 0.3
 	for _, g := range []Game{newTicTacToe("........."), newTicTacToe("X...O...."), newNim(0, 2, 3, 4), newNim(3, 17)} {
-		s := newSearcher(t, cfg, rollouts)
-		res := search(t, s, g, Limits{Playouts: 5000})
-		checkTree(t, s, g)
-		checkMinimax(t, s)
-		want := solve(g, map[uint64]Proof{})
-		g.Play(res.Best)
-		if got := solve(g, map[uint64]Proof{}).parent(); got.Outcome != want.Outcome {
-			t.Errorf("%v: best move gives %v, not %v", g, got, want)
-		}
-		if over, _ := g.Outcome(); !over {
-			// The kept subtree keeps its minimax values.
-			search(t, s, g, Limits{Playouts: 1000})
+		t.Run(fmt.Sprint(g), func(t *testing.T) {
+			s := newSearcher(t, cfg, rollouts)
+			res := search(t, s, g, Limits{Playouts: 5000})
 			checkTree(t, s, g)
 			checkMinimax(t, s)
-		}
-		g.Undo()
+			want := solve(g, map[uint64]Proof{})
+			g.Play(res.Best)
+			if got := solve(g, map[uint64]Proof{}).parent(); got.Outcome != want.Outcome {
+				t.Errorf("%v: best move gives %v, not %v", g, got, want)
+			}
+			if over, _ := g.Outcome(); !over {
+				// The kept subtree keeps its minimax values.
+				search(t, s, g, Limits{Playouts: 1000})
+				checkTree(t, s, g)
+				checkMinimax(t, s)
+			}
+			g.Undo()
+		})
 	}
 }
 

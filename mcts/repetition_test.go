@@ -101,31 +101,33 @@ func checkRepetitionTree(t *testing.T, s *Searcher, g *shuttle) (leaves int) {
 // the search plays it; without, the repetition is just another position.
 func TestRepetitionLeaves(t *testing.T) {
 	for _, on := range []bool{false, true} {
-		for _, threads := range []int{1, 2} {
-			cfg := testConfig()
-			cfg.RepetitionLeaves = on
-			cfg.Threads = threads
-			s := newSearcher(t, cfg, uniform)
-			g := &shuttle{history: []int{2, 1}}
-			res := search(t, s, g, Limits{Playouts: 3000})
-			leaves := checkRepetitionTree(t, s, g)
-			back := res.Root[1] // right: back to 2
-			if back.Proof.Outcome != outcome.Unknown {
-				t.Errorf("on=%v threads=%d: the repetition is proven %v", on, threads, back.Proof)
+		t.Run(fmt.Sprintf("RepetitionLeaves=%v", on), func(t *testing.T) {
+			for _, threads := range []int{1, 2} {
+				cfg := testConfig()
+				cfg.RepetitionLeaves = on
+				cfg.Threads = threads
+				s := newSearcher(t, cfg, uniform)
+				g := &shuttle{history: []int{2, 1}}
+				res := search(t, s, g, Limits{Playouts: 3000})
+				leaves := checkRepetitionTree(t, s, g)
+				back := res.Root[1] // right: back to 2
+				if back.Proof.Outcome != outcome.Unknown {
+					t.Errorf("on=%v threads=%d: the repetition is proven %v", on, threads, back.Proof)
+				}
+				switch {
+				case on && (back.Q != 1 || g.MoveString(res.Best) != "right" || leaves == 0):
+					t.Errorf("threads=%d: repeating is worth %v, best %s, %d repetition leaves", threads, back.Q, g.MoveString(res.Best), leaves)
+				case !on && (back.Q == 1 || leaves != 0):
+					t.Errorf("off, threads=%d: repeating is worth %v, %d repetition leaves", threads, back.Q, leaves)
+				}
+				// The tree is kept: the next search from the repeated position, now the
+				// root, searches it afresh.
+				g.Play(res.Best)
+				if res2 := search(t, s, g, Limits{Playouts: 500}); len(res2.Root) == 0 {
+					t.Errorf("on=%v threads=%d: no root moves after the repetition", on, threads)
+				}
+				checkRepetitionTree(t, s, g)
 			}
-			switch {
-			case on && (back.Q != 1 || g.MoveString(res.Best) != "right" || leaves == 0):
-				t.Errorf("threads=%d: repeating is worth %v, best %s, %d repetition leaves", threads, back.Q, g.MoveString(res.Best), leaves)
-			case !on && (back.Q == 1 || leaves != 0):
-				t.Errorf("off, threads=%d: repeating is worth %v, %d repetition leaves", threads, back.Q, leaves)
-			}
-			// The tree is kept: the next search from the repeated position, now the
-			// root, searches it afresh.
-			g.Play(res.Best)
-			if res2 := search(t, s, g, Limits{Playouts: 500}); len(res2.Root) == 0 {
-				t.Errorf("on=%v threads=%d: no root moves after the repetition", on, threads)
-			}
-			checkRepetitionTree(t, s, g)
-		}
+		})
 	}
 }

@@ -101,39 +101,41 @@ func TestReproducible(t *testing.T) {
 // game exactly as a new searcher with that seed, on one goroutine and on two.
 func TestReseed(t *testing.T) {
 	for _, threads := range []int{1, 2} {
-		cfg := testConfig()
-		cfg.Threads = threads
-		cfg.DirichletEpsilon = 0.25
-		cfg.DirichletAlpha = 0.3
-		cfg.TemperaturePlies = 4
-		cfg.Seed = 5
-		used := newSearcher(t, cfg, rollouts)
-		selfPlayWith(t, used, 300)
-		used.Reseed(11)
-		if used.Nodes() != 1 || used.Config().Seed != 11 {
-			t.Fatalf("after Reseed: %d nodes, seed %d", used.Nodes(), used.Config().Seed)
-		}
-		cfg.Seed = 11
-		if threads == 1 {
-			again, _ := selfPlayWith(t, used, 300)
-			fresh, _ := selfPlay(t, cfg, 300)
-			if !reflect.DeepEqual(withoutTimes(again), withoutTimes(fresh)) {
-				t.Fatalf("a reseeded searcher and a new one with seed 11 differ:\n%+v\n%+v", again, fresh)
+		t.Run(fmt.Sprintf("threads=%d", threads), func(t *testing.T) {
+			cfg := testConfig()
+			cfg.Threads = threads
+			cfg.DirichletEpsilon = 0.25
+			cfg.DirichletAlpha = 0.3
+			cfg.TemperaturePlies = 4
+			cfg.Seed = 5
+			used := newSearcher(t, cfg, rollouts)
+			selfPlayWith(t, used, 300)
+			used.Reseed(11)
+			if used.Nodes() != 1 || used.Config().Seed != 11 {
+				t.Fatalf("after Reseed: %d nodes, seed %d", used.Nodes(), used.Config().Seed)
 			}
-			continue
-		}
-		// Two goroutines do not repeat a game, but the root's generator
-		// does: the noise of the first search is the new seed's.
-		fresh := newSearcher(t, cfg, rollouts)
-		g := newTicTacToe(".........")
-		search(t, used, g, Limits{Playouts: 1})
-		search(t, fresh, g, Limits{Playouts: 1})
-		for i := range 9 {
-			a, b := used.pool.nodes[used.pool.nodes[0].children+uint32(i)].prior, fresh.pool.nodes[fresh.pool.nodes[0].children+uint32(i)].prior
-			if a != b {
-				t.Fatalf("root prior %d after Reseed %v, new searcher %v", i, a, b)
+			cfg.Seed = 11
+			if threads == 1 {
+				again, _ := selfPlayWith(t, used, 300)
+				fresh, _ := selfPlay(t, cfg, 300)
+				if !reflect.DeepEqual(withoutTimes(again), withoutTimes(fresh)) {
+					t.Fatalf("a reseeded searcher and a new one with seed 11 differ:\n%+v\n%+v", again, fresh)
+				}
+				return
 			}
-		}
+			// Two goroutines do not repeat a game, but the root's generator
+			// does: the noise of the first search is the new seed's.
+			fresh := newSearcher(t, cfg, rollouts)
+			g := newTicTacToe(".........")
+			search(t, used, g, Limits{Playouts: 1})
+			search(t, fresh, g, Limits{Playouts: 1})
+			for i := range 9 {
+				a, b := used.pool.nodes[used.pool.nodes[0].children+uint32(i)].prior, fresh.pool.nodes[fresh.pool.nodes[0].children+uint32(i)].prior
+				if a != b {
+					t.Fatalf("root prior %d after Reseed %v, new searcher %v", i, a, b)
+				}
+			}
+		})
 	}
 }
 
@@ -142,26 +144,28 @@ func TestParallelSearch(t *testing.T) {
 	cfg := testConfig()
 	cfg.Threads = 4
 	for _, g := range []Game{newTicTacToe("........."), newTicTacToe("X...O...."), newNim(0, 2, 3, 4), newNim(3, 17)} {
-		s := newSearcher(t, cfg, rollouts)
-		res := search(t, s, g, Limits{Playouts: 20000})
-		checkTree(t, s, g)
-		if res.Playouts > 20000 || res.Stop != StopPlayouts && res.Stop != StopProven {
-			t.Errorf("%v: %d playouts, stop %v", g, res.Playouts, res.Stop)
-		}
-		if res.Stop == StopPlayouts && res.Playouts != 20000 {
-			t.Errorf("%v: %d playouts, want 20000", g, res.Playouts)
-		}
-		want := solve(g, map[uint64]Proof{})
-		g.Play(res.Best)
-		if got := solve(g, map[uint64]Proof{}).parent(); got.Outcome != want.Outcome {
-			t.Errorf("best move gives %v, not %v", got, want)
-		}
-		if over, _ := g.Outcome(); !over {
-			// Reuse the tree of a parallel search for another.
-			search(t, s, g, Limits{Playouts: 2000})
+		t.Run(fmt.Sprint(g), func(t *testing.T) {
+			s := newSearcher(t, cfg, rollouts)
+			res := search(t, s, g, Limits{Playouts: 20000})
 			checkTree(t, s, g)
-		}
-		g.Undo()
+			if res.Playouts > 20000 || res.Stop != StopPlayouts && res.Stop != StopProven {
+				t.Errorf("%v: %d playouts, stop %v", g, res.Playouts, res.Stop)
+			}
+			if res.Stop == StopPlayouts && res.Playouts != 20000 {
+				t.Errorf("%v: %d playouts, want 20000", g, res.Playouts)
+			}
+			want := solve(g, map[uint64]Proof{})
+			g.Play(res.Best)
+			if got := solve(g, map[uint64]Proof{}).parent(); got.Outcome != want.Outcome {
+				t.Errorf("best move gives %v, not %v", got, want)
+			}
+			if over, _ := g.Outcome(); !over {
+				// Reuse the tree of a parallel search for another.
+				search(t, s, g, Limits{Playouts: 2000})
+				checkTree(t, s, g)
+			}
+			g.Undo()
+		})
 	}
 
 	// Four goroutines filling a small pool.
@@ -275,18 +279,20 @@ func TestTemperatureSampling(t *testing.T) {
 	s.pool.nodes[root.children+1].meta.Store(packMeta(expanded, Proof{}, 0)) // forget its proof
 	s.pool.nodes[root.children+1].counts.Store(300 << 32)
 	for _, c := range []struct{ tau, want float64 }{{1, 0.75}, {0.5, 0.9}} {
-		const draws = 20000
-		second := 0
-		for range draws {
-			if s.sampleChild(0, c.tau) == root.children+1 {
-				second++
+		t.Run(fmt.Sprintf("tau=%g", c.tau), func(t *testing.T) {
+			const draws = 20000
+			second := 0
+			for range draws {
+				if s.sampleChild(0, c.tau) == root.children+1 {
+					second++
+				}
 			}
-		}
-		// Five standard deviations of a binomial proportion.
-		got, tol := float64(second)/draws, 5*0.0031
-		if got < c.want-tol || got > c.want+tol {
-			t.Errorf("τ=%v: second move drawn %.4f of the time, want %.2f", c.tau, got, c.want)
-		}
+			// Five standard deviations of a binomial proportion.
+			got, tol := float64(second)/draws, 5*0.0031
+			if got < c.want-tol || got > c.want+tol {
+				t.Errorf("τ=%v: second move drawn %.4f of the time, want %.2f", c.tau, got, c.want)
+			}
+		})
 	}
 }
 

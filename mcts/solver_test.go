@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/shogilab/shogilab/outcome"
@@ -92,29 +93,31 @@ func TestNimBouton(t *testing.T) {
 	// Bouton (1901): a Nim position is lost for the side to move iff the
 	// heaps' XOR is 0, and a winning move leaves XOR 0.
 	for _, heaps := range [][]int{{1, 2}, {1, 2, 3}, {2, 2}, {1, 3, 5}, {3, 4, 5}, {2, 3, 4}} {
-		xor := 0
-		for _, h := range heaps {
-			xor ^= h
-		}
-		g := newNim(0, heaps...)
-		s := newSearcher(t, testConfig(), rollouts)
-		res := search(t, s, g, Limits{Playouts: 200000})
-		if wantLoss := xor == 0; (res.Proof.Outcome == outcome.Loss) != wantLoss || res.Proof.Outcome == outcome.Unknown {
-			t.Errorf("%v: proof %v, xor %d", heaps, res.Proof, xor)
-			continue
-		}
-		if res.Proof.Outcome == outcome.Win {
-			g.Play(res.Best)
-			after := 0
-			for _, h := range g.heaps {
-				after ^= h
+		t.Run(fmt.Sprint(heaps), func(t *testing.T) {
+			xor := 0
+			for _, h := range heaps {
+				xor ^= h
 			}
-			g.Undo()
-			if after != 0 {
-				t.Errorf("%v: move %s leaves xor %d", heaps, g.MoveString(res.Best), after)
+			g := newNim(0, heaps...)
+			s := newSearcher(t, testConfig(), rollouts)
+			res := search(t, s, g, Limits{Playouts: 200000})
+			if wantLoss := xor == 0; (res.Proof.Outcome == outcome.Loss) != wantLoss || res.Proof.Outcome == outcome.Unknown {
+				t.Errorf("%v: proof %v, xor %d", heaps, res.Proof, xor)
+				return
 			}
-		}
-		checkTree(t, s, g)
+			if res.Proof.Outcome == outcome.Win {
+				g.Play(res.Best)
+				after := 0
+				for _, h := range g.heaps {
+					after ^= h
+				}
+				g.Undo()
+				if after != 0 {
+					t.Errorf("%v: move %s leaves xor %d", heaps, g.MoveString(res.Best), after)
+				}
+			}
+			checkTree(t, s, g)
+		})
 	}
 }
 

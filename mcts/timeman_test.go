@@ -130,12 +130,14 @@ func TestRootRace(t *testing.T) {
 		{[]uint32{30, 100, 25, 5}, []float64{0.3, 0.1, 0.1, 0.5}, 100, 30, true, "the top is the second child; the first has a fair share and a better value"},
 		{[]uint32{30, 100, 25, 5}, []float64{0.1, 0.2, 0.2, 0.5}, 100, 30, false, "a tie is not better"},
 	} {
-		set(c.visits, c.q)
-		top, second, unsettled := s.rootRace()
-		if top != c.top || second != c.second || unsettled != c.unsettled {
-			t.Errorf("%v at %v: rootRace = %d, %d, %v; want %d, %d, %v (%s)",
-				c.visits, c.q, top, second, unsettled, c.top, c.second, c.unsettled, c.why)
-		}
+		t.Run(c.why, func(t *testing.T) {
+			set(c.visits, c.q)
+			top, second, unsettled := s.rootRace()
+			if top != c.top || second != c.second || unsettled != c.unsettled {
+				t.Errorf("%v at %v: rootRace = %d, %d, %v; want %d, %d, %v (%s)",
+					c.visits, c.q, top, second, unsettled, c.top, c.second, c.unsettled, c.why)
+			}
+		})
 	}
 }
 
@@ -148,9 +150,11 @@ func TestTimeManagerLimits(t *testing.T) {
 		{Limits{Time: time.Second, MaxTime: -time.Second}, "negative limit"},
 		{Limits{MaxTime: time.Second}, "max time 1s without a time to aim at"},
 	} {
-		_, err := s.Search(context.Background(), &endless{width: 2}, c.lim)
-		if err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("Search with %+v: error %v; want %q", c.lim, err, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			_, err := s.Search(context.Background(), &endless{width: 2}, c.lim)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("Search with %+v: error %v; want %q", c.lim, err, c.want)
+			}
+		})
 	}
 }

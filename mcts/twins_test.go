@@ -1,6 +1,7 @@
 package mcts
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"testing"
@@ -39,18 +40,20 @@ func TestTwinIsTheNextChoice(t *testing.T) {
 		{TwinsOff, []uint32{2, 0, 0}, 0},
 		{TwinsAuto, []uint32{2, 0, 0}, 0}, // one thread: off
 	} {
-		cfg := testConfig()
-		cfg.Twins = tc.twins
-		s := newSearcher(t, cfg, func() Evaluator { return treeEvaluator{} })
-		res := search(t, s, twinTree(0, 0).game(), Limits{Playouts: 2})
-		var visits []uint32
-		for _, c := range res.Root {
-			visits = append(visits, c.Visits)
-		}
-		if !reflect.DeepEqual(visits, tc.visits) || res.Playouts != 2 || res.Twins != tc.count {
-			t.Errorf("twins %v: root visits %v, %d playouts, %d twins; want %v, 2, %d",
-				tc.twins, visits, res.Playouts, res.Twins, tc.visits, tc.count)
-		}
+		t.Run(fmt.Sprint(tc.visits), func(t *testing.T) {
+			cfg := testConfig()
+			cfg.Twins = tc.twins
+			s := newSearcher(t, cfg, func() Evaluator { return treeEvaluator{} })
+			res := search(t, s, twinTree(0, 0).game(), Limits{Playouts: 2})
+			var visits []uint32
+			for _, c := range res.Root {
+				visits = append(visits, c.Visits)
+			}
+			if !reflect.DeepEqual(visits, tc.visits) || res.Playouts != 2 || res.Twins != tc.count {
+				t.Errorf("twins %v: root visits %v, %d playouts, %d twins; want %v, 2, %d",
+					tc.twins, visits, res.Playouts, res.Twins, tc.visits, tc.count)
+			}
+		})
 	}
 }
 

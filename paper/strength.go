@@ -190,13 +190,9 @@ func (s *StrengthStudy) PlotLadder() (*figure.Plot, error) {
 			b.low = append(b.low, r.Estimate.Elo-finiteElo(r.Estimate.EloLow))
 			b.high = append(b.high, finiteElo(r.Estimate.EloHigh)-r.Estimate.Elo)
 		}
-		bars, err := plotter.NewYErrorBars(b)
-		if err != nil {
-			return nil, fmt.Errorf("paper: strength: intervals: %w", err)
+		if err := p.AddYErrorBars(b, i, ""); err != nil { // the series' colour
+			return nil, err
 		}
-		bars.LineStyle = figure.LineStyle(i) // the series' colour, solid
-		bars.LineStyle.Dashes = nil
-		p.Add(bars)
 		i++
 	}
 	// Error bars draw no legend thumbnail: one solid black line stands for the intervals
@@ -239,14 +235,9 @@ func (s *StrengthStudy) PlotTimed() (*figure.Plot, error) {
 		b.low = append(b.low, r.Estimate.Elo-finiteElo(r.Estimate.EloLow))
 		b.high = append(b.high, finiteElo(r.Estimate.EloHigh)-r.Estimate.Elo)
 	}
-	bars, err := plotter.NewXErrorBars(b)
-	if err != nil {
-		return nil, fmt.Errorf("paper: strength: intervals: %w", err)
+	if err := p.AddXErrorBars(b, 0, "95% interval"); err != nil {
+		return nil, err
 	}
-	bars.LineStyle = figure.LineStyle(0)
-	bars.LineStyle.Dashes = nil
-	p.Add(bars)
-	p.AddLegend("95% interval", &plotter.Line{LineStyle: bars.LineStyle})
 	p.Y.Min, p.Y.Max = -0.5, float64(len(rows))-0.5
 	return p, nil
 }

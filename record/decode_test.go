@@ -1,11 +1,9 @@
 package record
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -188,14 +186,7 @@ func TestDecodeAgreesWithEncodingJSON(t *testing.T) {
 }
 
 func FuzzDecode(f *testing.F) {
-	data, err := os.ReadFile("testdata/valid.jsonl")
-	if err != nil {
-		f.Fatal(err)
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		f.Add(append([]byte(nil), sc.Bytes()...))
-	}
+	addValidSeeds(f)
 	f.Fuzz(func(t *testing.T, line []byte) {
 		agree(t, line)
 		// A projection decodes its fields as the whole decode does.

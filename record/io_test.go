@@ -331,43 +331,45 @@ func TestRecordKillWriterProcess(t *testing.T) {
 
 func TestKilledWriter(t *testing.T) {
 	for _, name := range []string{"run.jsonl", "run.jsonl.gz"} {
-		path := filepath.Join(t.TempDir(), name)
-		cmd := exec.Command(os.Args[0], "-test.run=^TestRecordKillWriterProcess$")
-		cmd.Env = append(os.Environ(), killWriterEnv+"="+path)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		// Wait until the writer has written something, then kill it mid-run.
-		deadline := time.Now().Add(10 * time.Second)
-		for {
-			if info, err := os.Stat(path); err == nil && info.Size() > 100_000 {
-				break
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), name)
+			cmd := exec.Command(os.Args[0], "-test.run=^TestRecordKillWriterProcess$")
+			cmd.Env = append(os.Environ(), killWriterEnv+"="+path)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
 			}
-			if time.Now().After(deadline) {
-				cmd.Process.Kill()
-				cmd.Wait()
-				t.Fatal("the writer wrote nothing in 10s")
+			// Wait until the writer has written something, then kill it mid-run.
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				if info, err := os.Stat(path); err == nil && info.Size() > 100_000 {
+					break
+				}
+				if time.Now().After(deadline) {
+					cmd.Process.Kill()
+					cmd.Wait()
+					t.Fatal("the writer wrote nothing in 10s")
+				}
+				time.Sleep(5 * time.Millisecond)
 			}
-			time.Sleep(5 * time.Millisecond)
-		}
-		cmd.Process.Signal(syscall.SIGKILL)
-		cmd.Wait()
+			cmd.Process.Signal(syscall.SIGKILL)
+			cmd.Wait()
 
-		var ids []int
-		end, err := ScanFile(path, func(g *Game) error { ids = append(ids, g.ID); return nil })
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		info, _ := os.Stat(path)
-		if end > info.Size() || len(ids) == 0 {
-			t.Fatalf("%s: end %d of %d bytes, %d games", name, end, info.Size(), len(ids))
-		}
-		for i, id := range ids {
-			if id != i {
-				t.Fatalf("%s: game %d has id %d: lost or duplicated", name, i, id)
+			var ids []int
+			end, err := ScanFile(path, func(g *Game) error { ids = append(ids, g.ID); return nil })
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
 			}
-		}
-		t.Logf("%s: %d whole games, %d bytes of partial record", name, len(ids), info.Size()-end)
+			info, _ := os.Stat(path)
+			if end > info.Size() || len(ids) == 0 {
+				t.Fatalf("%s: end %d of %d bytes, %d games", name, end, info.Size(), len(ids))
+			}
+			for i, id := range ids {
+				if id != i {
+					t.Fatalf("%s: game %d has id %d: lost or duplicated", name, i, id)
+				}
+			}
+			t.Logf("%s: %d whole games, %d bytes of partial record", name, len(ids), info.Size()-end)
+		})
 	}
 }
 

@@ -1,7 +1,6 @@
 package record
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"os"
@@ -41,6 +40,13 @@ func readLines(t testing.TB, path string) [][]byte {
 		t.Fatal(err)
 	}
 	return bytes.Split(bytes.TrimSpace(data), []byte("\n"))
+}
+
+// addValidSeeds seeds a fuzz test with the lines of testdata/valid.jsonl.
+func addValidSeeds(f *testing.F) {
+	for _, line := range readLines(f, "testdata/valid.jsonl") {
+		f.Add(line)
+	}
 }
 
 func TestValidExamples(t *testing.T) {
@@ -213,14 +219,7 @@ func TestMarshalLineNilMoves(t *testing.T) {
 }
 
 func FuzzParseLine(f *testing.F) {
-	data, err := os.ReadFile("testdata/valid.jsonl")
-	if err != nil {
-		f.Fatal(err)
-	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	for sc.Scan() {
-		f.Add(append([]byte(nil), sc.Bytes()...))
-	}
+	addValidSeeds(f)
 	f.Add([]byte(`{"id":0}`))
 	f.Add([]byte(baseRecord))
 	f.Fuzz(func(t *testing.T, line []byte) {

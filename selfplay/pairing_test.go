@@ -40,12 +40,14 @@ func TestPairing(t *testing.T) {
 		{"opening:3", true}, {"opening:3", false}, {"opening:1", true}, {"opening:1", false},
 		{"opening:2", true}, {"opening:2", false},
 	} {
-		if got := paired.Opening(id).Name; got != want.opening {
-			t.Errorf("paired game %d starts from %s, want %s", id, got, want.opening)
-		}
-		if got := paired.AIsSente(id); got != want.aSente {
-			t.Errorf("paired game %d: A is Sente %v, want %v", id, got, want.aSente)
-		}
+		t.Run(fmt.Sprintf("game-%d", id), func(t *testing.T) {
+			if got := paired.Opening(id).Name; got != want.opening {
+				t.Errorf("paired game %d starts from %s, want %s", id, got, want.opening)
+			}
+			if got := paired.AIsSente(id); got != want.aSente {
+				t.Errorf("paired game %d: A is Sente %v, want %v", id, got, want.aSente)
+			}
+		})
 	}
 	single := &Match{Openings: book}
 	for id, want := range []string{"opening:1", "opening:2", "opening:3", "opening:1", "opening:2", "opening:3", "opening:1"} {

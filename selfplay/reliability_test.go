@@ -118,12 +118,14 @@ func TestResumeRefusesOtherSettings(t *testing.T) {
 		{func(m *Match) { m.Version = "other" }, "another toolkit version"},
 	}
 	for _, c := range cases {
-		m := testMatch(t, "random")
-		c.edit(&m)
-		_, err := (&Run{Match: m, Games: 4, OutDir: dir}).Execute(context.Background())
-		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "--allow-changes") {
-			t.Errorf("%s: %v", c.want, err)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			m := testMatch(t, "random")
+			c.edit(&m)
+			_, err := (&Run{Match: m, Games: 4, OutDir: dir}).Execute(context.Background())
+			if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "--allow-changes") {
+				t.Errorf("%s: %v", c.want, err)
+			}
+		})
 	}
 	// An MCTS budget is a setting of the player.
 	fast, slow := testMatch(t, "mcts"), testMatch(t, "mcts")
@@ -193,14 +195,16 @@ func TestEngineNonsenseIsEngineError(t *testing.T) {
 		{`echo "bestmove 9a9b"`, record.IllegalMove, "gote played 9a9b: minishogi: move"},
 		{"exit 3", record.EngineError, "gote's engine failed: "},
 	} {
-		m := testMatch(t, "random")
-		m.B, _ = ParsePlayerSpec("usi:"+scriptEngine(t, c.onGo)+",nodes=1", PlayerSpec{})
-		sum := execute(t, &Run{Match: m, Games: 1, OutDir: t.TempDir()})
-		g := recordtest.ReadSorted(t, sum.Path)[0]
-		if g.Termination != c.want || !strings.HasPrefix(g.Detail, c.detail) {
-			t.Errorf("%s: %s, detail %q; want %s, %q", c.onGo, g.Termination, g.Detail, c.want, c.detail)
-		}
-		schemaCheck(t, sum.Path)
+		t.Run(c.onGo, func(t *testing.T) {
+			m := testMatch(t, "random")
+			m.B, _ = ParsePlayerSpec("usi:"+scriptEngine(t, c.onGo)+",nodes=1", PlayerSpec{})
+			sum := execute(t, &Run{Match: m, Games: 1, OutDir: t.TempDir()})
+			g := recordtest.ReadSorted(t, sum.Path)[0]
+			if g.Termination != c.want || !strings.HasPrefix(g.Detail, c.detail) {
+				t.Errorf("%s: %s, detail %q; want %s, %q", c.onGo, g.Termination, g.Detail, c.want, c.detail)
+			}
+			schemaCheck(t, sum.Path)
+		})
 	}
 }
 
@@ -226,14 +230,16 @@ done
 		{"option.Style=c", `option Style: "c" is not one of a, b`},
 		{"option.depth=5,option.Style=b", ""},
 	} {
-		spec, err := ParsePlayerSpec("usi:"+path+",nodes=1,"+c.opt, PlayerSpec{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		err = spec.CheckEngine(context.Background())
-		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
-			t.Errorf("%s: %v, want %q", c.opt, err, c.want)
-		}
+		t.Run(c.opt, func(t *testing.T) {
+			spec, err := ParsePlayerSpec("usi:"+path+",nodes=1,"+c.opt, PlayerSpec{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = spec.CheckEngine(context.Background())
+			if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+				t.Errorf("%s: %v, want %q", c.opt, err, c.want)
+			}
+		})
 	}
 }
 

@@ -225,10 +225,12 @@ func TestResumeRefusesAnotherRun(t *testing.T) {
 		t.Errorf("a run with another seed on the same directory: %v", err)
 	}
 	for _, f := range []Format{JSONLGzip, Parquet} {
-		_, err = (&Run{Match: m, Games: 3, OutDir: dir, Format: f}).Execute(context.Background())
-		if err == nil || !strings.Contains(err.Error(), "made with --format jsonl;") {
-			t.Errorf("a %s run over a plain one: %v", f, err)
-		}
+		t.Run(string(f), func(t *testing.T) {
+			_, err = (&Run{Match: m, Games: 3, OutDir: dir, Format: f}).Execute(context.Background())
+			if err == nil || !strings.Contains(err.Error(), "made with --format jsonl;") {
+				t.Errorf("a %s run over a plain one: %v", f, err)
+			}
+		})
 	}
 	// Same seed, other players, start or rules: another run's file too.
 	m.Seed--
@@ -516,25 +518,27 @@ func TestEngineFailuresAreRecorded(t *testing.T) {
 		{`echo "bestmove resign"`, record.Resignation},
 	}
 	for _, tc := range tests {
-		m := testMatch(t, "random")
-		gote, err := ParsePlayerSpec("usi:"+scriptEngine(t, tc.onGo)+",nodes=1", PlayerSpec{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		m.B = gote
-		sum := execute(t, &Run{Match: m, Games: 3, Parallel: 2, OutDir: t.TempDir()})
-		games := recordtest.ReadSorted(t, sum.Path)
-		if len(games) != 3 {
-			t.Fatalf("%s: %d games recorded, want 3", tc.want, len(games))
-		}
-		for _, g := range games {
-			if g.Termination != tc.want || g.Result != record.Sente || g.Plies != 1 {
-				t.Errorf("%s: game %d ended %s %s after %d plies", tc.want, g.ID, g.Termination, g.Result, g.Plies)
+		t.Run(tc.onGo, func(t *testing.T) {
+			m := testMatch(t, "random")
+			gote, err := ParsePlayerSpec("usi:"+scriptEngine(t, tc.onGo)+",nodes=1", PlayerSpec{})
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		if _, err := Verify(context.Background(), []string{sum.Path}, VerifyOptions{}); err != nil {
-			t.Error(err)
-		}
+			m.B = gote
+			sum := execute(t, &Run{Match: m, Games: 3, Parallel: 2, OutDir: t.TempDir()})
+			games := recordtest.ReadSorted(t, sum.Path)
+			if len(games) != 3 {
+				t.Fatalf("%s: %d games recorded, want 3", tc.want, len(games))
+			}
+			for _, g := range games {
+				if g.Termination != tc.want || g.Result != record.Sente || g.Plies != 1 {
+					t.Errorf("%s: game %d ended %s %s after %d plies", tc.want, g.ID, g.Termination, g.Result, g.Plies)
+				}
+			}
+			if _, err := Verify(context.Background(), []string{sum.Path}, VerifyOptions{}); err != nil {
+				t.Error(err)
+			}
+		})
 	}
 }
 

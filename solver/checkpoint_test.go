@@ -287,10 +287,12 @@ func TestResumeFromStateByHand(t *testing.T) {
 		{"other attacker", minishogi.Gote, DFPNOptions{MaxPlies: 8, Name: "bare-king"}, "another root position or attacker"},
 		{"upper bound", minishogi.Sente, DFPNOptions{MaxPlies: 8, Name: "bare-king", Upper: true}, "--upper=false, not 8 and true"},
 	} {
-		r.opt.Resume = c
-		if _, err := SolveDFPN(root, r.attacker, r.opt); err == nil || !strings.Contains(err.Error(), r.want) {
-			t.Errorf("%s: %v; want a refusal with %q", r.name, err, r.want)
-		}
+		t.Run(r.name, func(t *testing.T) {
+			r.opt.Resume = c
+			if _, err := SolveDFPN(root, r.attacker, r.opt); err == nil || !strings.Contains(err.Error(), r.want) {
+				t.Errorf("%s: %v; want a refusal with %q", r.name, err, r.want)
+			}
+		})
 	}
 }
 

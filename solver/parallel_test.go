@@ -107,14 +107,7 @@ func TestParallelRandomShortMates(t *testing.T) {
 	const maxPlies = 5
 	mates := 0
 	for trial := range trials {
-		p := roots[trial%len(roots)]
-		for range rng.IntN(6) {
-			moves := p.LegalMoves(nil)
-			if len(moves) == 0 {
-				break
-			}
-			p.MakeMove(moves[rng.IntN(len(moves))])
-		}
+		p := randomPlay(roots[trial%len(roots)], rng)
 		r := SolveRetro(p, minishogi.Sente, RetroOptions{MaxPlies: maxPlies})
 		want := -1
 		if r.Found {

@@ -205,10 +205,12 @@ func TestProofFileRoundTripAndCorruption(t *testing.T) {
 		{"missing", rebuild(missing), "the proof has no attacker move (a hole)"},
 		{"illegal", rebuild(illegal), "the proof's move G*3c is illegal"},
 	} {
-		r, p := read(c.text)
-		if err := CheckProof(r, p); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("%s: %v; want %q", c.name, err, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			r, p := read(c.text)
+			if err := CheckProof(r, p); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s: %v; want %q", c.name, err, c.want)
+			}
+		})
 	}
 	for _, c := range []struct{ text, want string }{
 		{"not a proof\n", `proof line 1: got "not a proof", want "shogilab-mate-proof 1"`},
@@ -217,9 +219,11 @@ func TestProofFileRoundTripAndCorruption(t *testing.T) {
 		{strings.Replace(text, "attacker b", "attacker x", 1), `attacker: solver: side "x" is not b or w`},
 		{rebuild(append(entries[:len(entries):len(entries)], "4k/5/5/P4/KGSBR b - 1e1a+ extra")), "got 5 fields, want 4"},
 	} {
-		if _, _, _, err := ReadProof(strings.NewReader(c.text)); err == nil || !strings.Contains(err.Error(), c.want) {
-			t.Errorf("ReadProof of %q: %v; want %q", c.text[:min(len(c.text), 60)], err, c.want)
-		}
+		t.Run(c.want, func(t *testing.T) {
+			if _, _, _, err := ReadProof(strings.NewReader(c.text)); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("ReadProof of %q: %v; want %q", c.text[:min(len(c.text), 60)], err, c.want)
+			}
+		})
 	}
 	// The format sorts the lines by position (WriteProof), so that a proof's file does
 	// not depend on the order of a map.

@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -56,6 +57,19 @@ func split(g moveRules, p minishogi.Position) (minishogi.Code, retro.Hand, uint6
 	return b, hand, h
 }
 
+// randomPlay plays up to five random legal moves from p (fewer where the game ends): the
+// positions near the small mates and the handicaps that the random comparisons search.
+func randomPlay(p minishogi.Position, rng *rand.Rand) minishogi.Position {
+	for range rng.IntN(6) {
+		moves := p.LegalMoves(nil)
+		if len(moves) == 0 {
+			break
+		}
+		p.MakeMove(moves[rng.IntN(len(moves))])
+	}
+	return p
+}
+
 // TestSuperiorityAgreesWithPlainSearch compares, on positions reached by random play from
 // the small mates and the handicaps, the minimal mate of df-pn with hand and depth
 // superiority (and a tiny table that forgets, so superiority meets partly searched graphs),
@@ -76,14 +90,7 @@ func TestSuperiorityAgreesWithPlainSearch(t *testing.T) {
 	}
 	mates := 0
 	for trial := range trials {
-		p := roots[trial%len(roots)]
-		for range rng.IntN(6) {
-			moves := p.LegalMoves(nil)
-			if len(moves) == 0 {
-				break
-			}
-			p.MakeMove(moves[rng.IntN(len(moves))])
-		}
+		p := randomPlay(roots[trial%len(roots)], rng)
 		attacker := minishogi.Sente
 		const maxPlies = 5
 		want := plainMinimalMate(p, attacker, maxPlies)
@@ -151,24 +158,26 @@ func TestUpperOnly(t *testing.T) {
 		plies int
 		found bool
 	}{{10, true}, {12, true}, {8, false}} {
-		d, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: c.plies, Upper: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		lower := -1
-		if !c.found {
-			lower = c.plies
-		}
-		if d.Found != c.found || d.Minimal || d.Lower != lower {
-			t.Fatalf("within %d: found %v, minimal %v, lower %d", c.plies, d.Found, d.Minimal, d.Lower)
-		}
-		if d.Found {
-			if d.Proof.Plies != c.plies {
-				t.Fatalf("the proof is for %d plies", d.Proof.Plies)
-			}
-			if err := CheckProof(root, d.Proof); err != nil {
+		t.Run(fmt.Sprintf("%d-plies", c.plies), func(t *testing.T) {
+			d, err := SolveDFPN(root, minishogi.Sente, DFPNOptions{MaxPlies: c.plies, Upper: true})
+			if err != nil {
 				t.Fatal(err)
 			}
-		}
+			lower := -1
+			if !c.found {
+				lower = c.plies
+			}
+			if d.Found != c.found || d.Minimal || d.Lower != lower {
+				t.Fatalf("within %d: found %v, minimal %v, lower %d", c.plies, d.Found, d.Minimal, d.Lower)
+			}
+			if d.Found {
+				if d.Proof.Plies != c.plies {
+					t.Fatalf("the proof is for %d plies", d.Proof.Plies)
+				}
+				if err := CheckProof(root, d.Proof); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
 	}
 }

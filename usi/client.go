@@ -471,6 +471,26 @@ func (c *Client) Go(ctx context.Context, p GoParams, info func(SearchInfo)) (Bes
 // It is safe to call while another goroutine waits in Go.
 func (c *Client) Stop() error { return c.send("stop") }
 
+// Score searches sfen to depth from a fresh hash (usinewgame) and returns the
+// last info line with a score that is not a bound: the engine's verdict on the
+// position, as the tactical suite asks Fairy-Stockfish for it (a USI `score
+// mate` counts plies). A depth search has no clock to bound it: ctx should.
+func (c *Client) Score(ctx context.Context, sfen string, depth int) (SearchInfo, error) {
+	var last SearchInfo
+	if err := c.NewGame(); err != nil {
+		return last, err
+	}
+	if err := c.Position(sfen, nil); err != nil {
+		return last, err
+	}
+	_, err := c.Go(ctx, GoParams{Depth: depth}, func(in SearchInfo) {
+		if in.HasScore() && in.Bound == "" {
+			last = in
+		}
+	})
+	return last, err
+}
+
 // PerftResult is the answer to `go perft N`.
 type PerftResult struct {
 	Moves map[string]int64 // leaf count below each legal move (USI notation)

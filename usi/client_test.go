@@ -77,6 +77,22 @@ func TestFairyStockfishHandshake(t *testing.T) {
 	}
 }
 
+// TestFairyStockfishScore asks for the verdict on a mate in one worked by hand: in
+// 4k/5/4G/5/K4 b G the gold dropped on 1b takes 2a and 2b from the king on 1a and is
+// guarded by the gold on 1c, so the last unbounded score is mate in 1 ply.
+func TestFairyStockfishScore(t *testing.T) {
+	c := startMinishogi(t)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	got, err := c.Score(ctx, "4k/5/4G/5/K4 b G 1", 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Kind != ScoreMate || got.MateLengthUnknown || got.Mate != 1 || got.Bound != "" {
+		t.Errorf("Score = %q; want an exact score mate 1", got.Format())
+	}
+}
+
 type lockedWriter struct {
 	mu *sync.Mutex
 	b  *strings.Builder
@@ -160,16 +176,18 @@ func TestFairyStockfishPositionWithMoves(t *testing.T) {
 		{"startpos", []string{"2e3d"}},
 		{"rbsgk/4p/5/P1B2/KGS1R w - 2", nil}, // the bishop on 3d, Gote to move
 	} {
-		if err := c.Position(pos.sfen, pos.moves); err != nil {
-			t.Fatal(err)
-		}
-		got, err := c.Perft(ctx, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got.Nodes != want {
-			t.Errorf("position %q moves %v: perft 1 = %d, want %d", pos.sfen, pos.moves, got.Nodes, want)
-		}
+		t.Run(pos.sfen, func(t *testing.T) {
+			if err := c.Position(pos.sfen, pos.moves); err != nil {
+				t.Fatal(err)
+			}
+			got, err := c.Perft(ctx, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Nodes != want {
+				t.Errorf("position %q moves %v: perft 1 = %d, want %d", pos.sfen, pos.moves, got.Nodes, want)
+			}
+		})
 	}
 }
 

@@ -23,26 +23,28 @@ func TestLengthsChart(t *testing.T) {
 		counts []float64 // at 1, 2, 3, 4 plies
 	}{{"Sente wins (3)", []float64{1, 0, 1, 1}}, {"Gote wins (3)", []float64{1, 1, 1, 0}}, {"draws (1)", []float64{0, 0, 0, 1}}}
 	for i, w := range want {
-		s := c.Series[i]
-		if s.Label != w.label || s.Kind != figure.Line {
-			t.Errorf("series %d is %q; want %q", i, s.Label, w.label)
-		}
-		// An outline: down at 0.5, then each bin's top from edge to edge, down at 4.5.
-		xys := plotter.XYs{{X: 0.5, Y: 0}}
-		for k, n := range w.counts {
-			xys = append(xys, plotter.XY{X: 0.5 + float64(k), Y: n}, plotter.XY{X: 1.5 + float64(k), Y: n})
-		}
-		xys = append(xys, plotter.XY{X: 4.5, Y: 0})
-		if len(s.XYs) != len(xys) {
-			t.Errorf("%s: %v; want %v", w.label, s.XYs, xys)
-			continue
-		}
-		for k := range xys {
-			if s.XYs[k] != xys[k] {
-				t.Errorf("%s: %v; want %v", w.label, s.XYs, xys)
-				break
+		t.Run(w.label, func(t *testing.T) {
+			s := c.Series[i]
+			if s.Label != w.label || s.Kind != figure.Line {
+				t.Errorf("series %d is %q; want %q", i, s.Label, w.label)
 			}
-		}
+			// An outline: down at 0.5, then each bin's top from edge to edge, down at 4.5.
+			xys := plotter.XYs{{X: 0.5, Y: 0}}
+			for k, n := range w.counts {
+				xys = append(xys, plotter.XY{X: 0.5 + float64(k), Y: n}, plotter.XY{X: 1.5 + float64(k), Y: n})
+			}
+			xys = append(xys, plotter.XY{X: 4.5, Y: 0})
+			if len(s.XYs) != len(xys) {
+				t.Errorf("%s: %v; want %v", w.label, s.XYs, xys)
+				return
+			}
+			for k := range xys {
+				if s.XYs[k] != xys[k] {
+					t.Errorf("%s: %v; want %v", w.label, s.XYs, xys)
+					break
+				}
+			}
+		})
 	}
 }
 

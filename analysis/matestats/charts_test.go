@@ -26,13 +26,15 @@ func TestCharts(t *testing.T) {
 		{distances, 0, "", plotter.XYs{{X: 0, Y: 3}, {X: 2, Y: 5}, {X: 3, Y: 40}, {X: 4, Y: 7}, {X: 5, Y: 1}}},
 	}
 	for _, w := range want {
-		s := w.chart.Series[w.series]
-		if s.Label != w.label || !slices.Equal(s.XYs, w.xys) {
-			t.Errorf("%s, series %d: %q %v; want %q %v", w.chart.Title, w.series, s.Label, s.XYs, w.label, w.xys)
-		}
-		if w.chart.YTicks != figure.Log || w.chart.XTicks != figure.Integer {
-			t.Errorf("%s: ticks %v, %v; want integer plies and a log count", w.chart.Title, w.chart.XTicks, w.chart.YTicks)
-		}
+		t.Run(w.label, func(t *testing.T) {
+			s := w.chart.Series[w.series]
+			if s.Label != w.label || !slices.Equal(s.XYs, w.xys) {
+				t.Errorf("%s, series %d: %q %v; want %q %v", w.chart.Title, w.series, s.Label, s.XYs, w.label, w.xys)
+			}
+			if w.chart.YTicks != figure.Log || w.chart.XTicks != figure.Integer {
+				t.Errorf("%s: ticks %v, %v; want integer plies and a log count", w.chart.Title, w.chart.XTicks, w.chart.YTicks)
+			}
+		})
 	}
 	for _, c := range []figure.Chart{layers, distances} {
 		p, err := c.Plot()

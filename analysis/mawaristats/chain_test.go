@@ -1,6 +1,7 @@
 package mawaristats
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -91,21 +92,23 @@ func TestMeanTurnsRenewal(t *testing.T) {
 		{"spoil 0.05 moving back", preset(t, "table"), 7 / 0.95},
 	}
 	for _, tc := range cases {
-		for _, pc := range probs {
-			p := pc.p
-			want := tc.stopsPerMove * pc.subgroup
-			a, err := Analyze(tc.rules, p)
-			if err != nil {
-				t.Fatalf("%s, %v: %v", tc.name, p, err)
+		t.Run(tc.name, func(t *testing.T) {
+			for _, pc := range probs {
+				p := pc.p
+				want := tc.stopsPerMove * pc.subgroup
+				a, err := Analyze(tc.rules, p)
+				if err != nil {
+					t.Fatalf("%s, %v: %v", tc.name, p, err)
+				}
+				if math.Abs(a.MeanTurns-want) > 1e-9*want {
+					t.Errorf("%s, %v: mean turns %.12g; want %.12g", tc.name, p, a.MeanTurns, want)
+				}
+				// The distribution, summed to its tail, must give the same mean.
+				if m := a.Turns.Mean(); math.Abs(m-want) > 1e-6*want {
+					t.Errorf("%s, %v: mean of the distribution %.12g; want %.12g", tc.name, p, m, want)
+				}
 			}
-			if math.Abs(a.MeanTurns-want) > 1e-9*want {
-				t.Errorf("%s, %v: mean turns %.12g; want %.12g", tc.name, p, a.MeanTurns, want)
-			}
-			// The distribution, summed to its tail, must give the same mean.
-			if m := a.Turns.Mean(); math.Abs(m-want) > 1e-6*want {
-				t.Errorf("%s, %v: mean of the distribution %.12g; want %.12g", tc.name, p, m, want)
-			}
-		}
+		})
 	}
 }
 
@@ -133,24 +136,26 @@ func TestDeterministicTurns(t *testing.T) {
 		{"all backs with jumps", preset(t, "jump"), mawari.Probabilities{mawari.Back: 1}, 4},
 	}
 	for _, tc := range cases {
-		a, err := Analyze(tc.rules, tc.probs)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		if a.MeanTurns != float64(tc.turns) && math.Abs(a.MeanTurns-float64(tc.turns)) > 1e-9 {
-			t.Errorf("%s: mean %v; want %d", tc.name, a.MeanTurns, tc.turns)
-		}
-		if a.SDTurns > 1e-6 {
-			t.Errorf("%s: sd %v; want 0", tc.name, a.SDTurns)
-		}
-		if len(a.Turns.PMF) != tc.turns+1 || a.Turns.PMF[tc.turns] != 1 {
-			t.Errorf("%s: distribution %v; want all mass on %d", tc.name, a.Turns.PMF, tc.turns)
-		}
-		// Every player needs the same number of turns, so the first player always wins, in
-		// that round.
-		if a.Race.WinProbability[0] != 1 || a.MeanRounds() != float64(tc.turns) {
-			t.Errorf("%s: race %+v; want seat 0 always winning in round %d", tc.name, a.Race, tc.turns)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := Analyze(tc.rules, tc.probs)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
+			}
+			if a.MeanTurns != float64(tc.turns) && math.Abs(a.MeanTurns-float64(tc.turns)) > 1e-9 {
+				t.Errorf("%s: mean %v; want %d", tc.name, a.MeanTurns, tc.turns)
+			}
+			if a.SDTurns > 1e-6 {
+				t.Errorf("%s: sd %v; want 0", tc.name, a.SDTurns)
+			}
+			if len(a.Turns.PMF) != tc.turns+1 || a.Turns.PMF[tc.turns] != 1 {
+				t.Errorf("%s: distribution %v; want all mass on %d", tc.name, a.Turns.PMF, tc.turns)
+			}
+			// Every player needs the same number of turns, so the first player always wins, in
+			// that round.
+			if a.Race.WinProbability[0] != 1 || a.MeanRounds() != float64(tc.turns) {
+				t.Errorf("%s: race %+v; want seat 0 always winning in round %d", tc.name, a.Race, tc.turns)
+			}
+		})
 	}
 }
 
@@ -192,22 +197,24 @@ func residueDP(r mawari.Rules, p mawari.Probabilities, maxTurns int) []float64 {
 
 func TestTurnDistributionMatchesResidueDP(t *testing.T) {
 	for _, name := range []string{"standard", "gold", "table", "generous"} {
-		r := preset(t, name)
-		p := mawari.DefaultProbabilities()
-		a, err := Analyze(r, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := residueDP(r, p, 200)
-		for turn := 1; turn <= 200; turn++ {
-			got := 0.0
-			if turn < len(a.Turns.PMF) {
-				got = a.Turns.PMF[turn]
+		t.Run(name, func(t *testing.T) {
+			r := preset(t, name)
+			p := mawari.DefaultProbabilities()
+			a, err := Analyze(r, p)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if math.Abs(got-want[turn]) > 1e-14 {
-				t.Errorf("%s: P(T=%d) = %v; residue DP %v", name, turn, got, want[turn])
+			want := residueDP(r, p, 200)
+			for turn := 1; turn <= 200; turn++ {
+				got := 0.0
+				if turn < len(a.Turns.PMF) {
+					got = a.Turns.PMF[turn]
+				}
+				if math.Abs(got-want[turn]) > 1e-14 {
+					t.Errorf("%s: P(T=%d) = %v; residue DP %v", name, turn, got, want[turn])
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -283,31 +290,33 @@ func TestExactAgreesWithSimulation(t *testing.T) {
 		players int
 	}{{"standard", 3}, {"lap", 2}, {"jump", 4}, {"table", 2}}
 	for i, tc := range cases {
-		r := preset(t, tc.preset)
-		r.Players = tc.players
-		p := mawari.DefaultProbabilities()
-		a, err := Analyze(r, p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sim, err := Simulate(r, p, games, uint64(1000*i), nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for seat, f := range sim.WinFrequency() {
-			pw := a.Race.WinProbability[seat]
-			if tol := z * math.Sqrt(pw*(1-pw)/games); math.Abs(f-pw) > tol {
-				t.Errorf("%s, %d players: seat %d won %.4f of games; exact %.4f ± %.4f", tc.preset, tc.players, seat, f, pw, tol)
+		t.Run(fmt.Sprintf("%s/%d-players", tc.preset, tc.players), func(t *testing.T) {
+			r := preset(t, tc.preset)
+			r.Players = tc.players
+			p := mawari.DefaultProbabilities()
+			a, err := Analyze(r, p)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		mean, _ := sim.MeanTurns()
-		if tol := z * a.SDTurns / math.Sqrt(games); math.Abs(mean-a.MeanTurns) > tol {
-			t.Errorf("%s: simulated mean turns %.3f; exact %.3f ± %.3f", tc.preset, mean, a.MeanTurns, tol)
-		}
-		rounds, se := sim.MeanRounds()
-		if math.Abs(rounds-a.MeanRounds()) > z*se {
-			t.Errorf("%s, %d players: simulated mean round %.3f ± %.3f; exact %.3f", tc.preset, tc.players, rounds, se, a.MeanRounds())
-		}
+			sim, err := Simulate(r, p, games, uint64(1000*i), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for seat, f := range sim.WinFrequency() {
+				pw := a.Race.WinProbability[seat]
+				if tol := z * math.Sqrt(pw*(1-pw)/games); math.Abs(f-pw) > tol {
+					t.Errorf("%s, %d players: seat %d won %.4f of games; exact %.4f ± %.4f", tc.preset, tc.players, seat, f, pw, tol)
+				}
+			}
+			mean, _ := sim.MeanTurns()
+			if tol := z * a.SDTurns / math.Sqrt(games); math.Abs(mean-a.MeanTurns) > tol {
+				t.Errorf("%s: simulated mean turns %.3f; exact %.3f ± %.3f", tc.preset, mean, a.MeanTurns, tol)
+			}
+			rounds, se := sim.MeanRounds()
+			if math.Abs(rounds-a.MeanRounds()) > z*se {
+				t.Errorf("%s, %d players: simulated mean round %.3f ± %.3f; exact %.3f", tc.preset, tc.players, rounds, se, a.MeanRounds())
+			}
+		})
 	}
 }
 

@@ -68,23 +68,25 @@ func TestFitOutcomeCounts(t *testing.T) {
 func TestFitScoreCountsRecoversProbabilities(t *testing.T) {
 	truth := mawari.Probabilities{0.4, 0.35, 0.15, 0.07, 0.03}
 	for _, name := range []string{"standard", "jump"} {
-		r := preset(t, name)
-		counts := Counts{Kind: ScoreCounts, Scores: map[string]int{}}
-		for _, e := range r.ThrowDistribution(truth) {
-			counts.Scores[e.Move.Key()] = int(math.Round(e.Probability * 1e6))
-		}
-		fit, err := FitCounts(counts, r, 0.95)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for o, e := range fit.Estimates {
-			if math.Abs(e.P-truth[o]) > 1e-3 {
-				t.Errorf("%s: %s estimated %v; want %v", name, e.Outcome, e.P, truth[o])
+		t.Run(name, func(t *testing.T) {
+			r := preset(t, name)
+			counts := Counts{Kind: ScoreCounts, Scores: map[string]int{}}
+			for _, e := range r.ThrowDistribution(truth) {
+				counts.Scores[e.Move.Key()] = int(math.Round(e.Probability * 1e6))
 			}
-			if !(e.Lower <= truth[o] && truth[o] <= e.Upper) || !(e.Lower < e.P && e.P < e.Upper) {
-				t.Errorf("%s: %s interval [%v, %v] around %v misses %v", name, e.Outcome, e.Lower, e.Upper, e.P, truth[o])
+			fit, err := FitCounts(counts, r, 0.95)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
+			for o, e := range fit.Estimates {
+				if math.Abs(e.P-truth[o]) > 1e-3 {
+					t.Errorf("%s: %s estimated %v; want %v", name, e.Outcome, e.P, truth[o])
+				}
+				if !(e.Lower <= truth[o] && truth[o] <= e.Upper) || !(e.Lower < e.P && e.P < e.Upper) {
+					t.Errorf("%s: %s interval [%v, %v] around %v misses %v", name, e.Outcome, e.Lower, e.Upper, e.P, truth[o])
+				}
+			}
+		})
 	}
 }
 
@@ -151,10 +153,12 @@ func TestReadCounts(t *testing.T) {
 		{"score,count\nlots,3\n", "line 2: score \"lots\" is not an integer or jump"},
 	}
 	for _, tc := range bad {
-		_, err := ReadCounts(strings.NewReader(tc.in), "f.csv")
-		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
-			t.Errorf("ReadCounts(%q) error %v; want one line containing %q", tc.in, err, tc.want)
-		}
+		t.Run(tc.want, func(t *testing.T) {
+			_, err := ReadCounts(strings.NewReader(tc.in), "f.csv")
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("ReadCounts(%q) error %v; want one line containing %q", tc.in, err, tc.want)
+			}
+		})
 	}
 }
 

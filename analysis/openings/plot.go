@@ -63,14 +63,9 @@ func PlotFirstMoves(lines []Line, start string) (*figure.Plot, error) {
 		return nil, err
 	}
 	iv := newScoreIntervals(lines, func(i int, l Line) plotter.XY { return plotter.XY{X: float64(i), Y: l.Score} })
-	bars, err := plotter.NewYErrorBars(iv)
-	if err != nil {
-		return nil, fmt.Errorf("openings: intervals: %w", err)
+	if err := p.AddYErrorBars(iv, 6, "95% Wilson interval"); err != nil { // black: the colour of reference marks
+		return nil, err
 	}
-	bars.LineStyle = figure.LineStyle(6) // black, solid: the colour of reference marks
-	bars.LineStyle.Dashes = nil
-	p.Add(bars)
-	p.AddLegend("95% Wilson interval", &plotter.Line{LineStyle: bars.LineStyle}) // error bars draw no legend thumbnail
 	// Slanted labels: a dozen first moves with their counts do not fit side by side.
 	p.X.Tick.Label.Rotation = math.Pi / 6
 	p.X.Tick.Label.XAlign = draw.XRight
@@ -113,14 +108,9 @@ func PlotTopLines(lines []Line, start string) (*figure.Plot, error) {
 	p.NominalY(rows...)
 	n := len(lines)
 	iv := newScoreIntervals(lines, func(i int, l Line) plotter.XY { return plotter.XY{X: l.Score, Y: float64(n - 1 - i)} })
-	bars, err := plotter.NewXErrorBars(iv)
-	if err != nil {
-		return nil, fmt.Errorf("openings: intervals: %w", err)
+	if err := p.AddXErrorBars(iv, 0, "95% Wilson interval"); err != nil { // the points' colour
+		return nil, err
 	}
-	bars.LineStyle = figure.LineStyle(0) // the points' colour, solid
-	bars.LineStyle.Dashes = nil
-	p.Add(bars)
-	p.AddLegend("95% Wilson interval", &plotter.Line{LineStyle: bars.LineStyle}) // error bars draw no legend thumbnail
 	p.X.Min, p.X.Max = 0, 1
 	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
 	return p, nil

@@ -27,9 +27,11 @@ func TestFirstMovesChart(t *testing.T) {
 		score float64
 	}{{"2e3d (3)", 2.0 / 3}, {"3e2d (2)", 0.75}, {"5d5c (2)", 0}}
 	for i, w := range want {
-		if c.XNames[i] != w.name || c.Series[0].XYs[i].X != float64(i) || c.Series[0].XYs[i].Y != w.score {
-			t.Errorf("bar %d: %s at %v; want %s at %v", i, c.XNames[i], c.Series[0].XYs[i], w.name, w.score)
-		}
+		t.Run(w.name, func(t *testing.T) {
+			if c.XNames[i] != w.name || c.Series[0].XYs[i].X != float64(i) || c.Series[0].XYs[i].Y != w.score {
+				t.Errorf("bar %d: %s at %v; want %s at %v", i, c.XNames[i], c.Series[0].XYs[i], w.name, w.score)
+			}
+		})
 	}
 	if c.Title == "" || c.XLabel == "" || c.YLabel == "" {
 		t.Errorf("unlabelled chart %+v", c)

@@ -49,14 +49,9 @@ func Plot(res *Fit) (*figure.Plot, error) {
 	for i, pl := range res.Players {
 		e.half[n-1-i] = (pl.Interval[1] - pl.Interval[0]) / 2
 	}
-	bars, err := plotter.NewXErrorBars(e)
-	if err != nil {
-		return nil, fmt.Errorf("ratings: intervals: %w", err)
+	if err := p.AddXErrorBars(e, 0, "95% interval"); err != nil { // the points' colour
+		return nil, err
 	}
-	bars.LineStyle = figure.LineStyle(0) // the points' colour, solid
-	bars.LineStyle.Dashes = nil
-	p.Add(bars)
-	p.AddLegend("95% interval", &plotter.Line{LineStyle: bars.LineStyle}) // error bars draw no legend thumbnail
 	p.Y.Min, p.Y.Max = -0.5, float64(n)-0.5
 	return p, nil
 }

@@ -70,21 +70,23 @@ func TestTwoPlayersNoDraws(t *testing.T) {
 	diff := -400 * math.Log10(1/s-1)
 	se := natToElo / math.Sqrt(10*s*(1-s))
 	for _, m := range []Model{Davidson, HalfPoint} {
-		res := fit(t, c, Options{Model: m})
-		a, b := res.Players[0], res.Players[1]
-		if a.Name != "A" || b.Name != "B" {
-			t.Fatalf("%s: order %s, %s", m, a.Name, b.Name)
-		}
-		near(t, string(m)+" A", a.Elo, diff/2, 1e-6)
-		near(t, string(m)+" B", b.Elo, -diff/2, 1e-6)
-		// Mean anchored: each rating is ±d/2, so its error is half the difference's.
-		near(t, string(m)+" se", a.StdErr, se/2, 1e-6)
-		near(t, string(m)+" interval", a.Interval[1]-a.Interval[0], 2*1.959963984540054*se/2, 1e-5)
-		near(t, string(m)+" LOS", res.LOS[0][1], distuv.UnitNormal.CDF(diff/se), 1e-9)
-		near(t, string(m)+" LOS sym", res.LOS[0][1]+res.LOS[1][0], 1, 1e-12)
-		if a.Wins != 7 || a.Losses != 3 || a.Games != 10 || a.Score != s {
-			t.Errorf("%s: counts %+v", m, a)
-		}
+		t.Run(string(m), func(t *testing.T) {
+			res := fit(t, c, Options{Model: m})
+			a, b := res.Players[0], res.Players[1]
+			if a.Name != "A" || b.Name != "B" {
+				t.Fatalf("%s: order %s, %s", m, a.Name, b.Name)
+			}
+			near(t, string(m)+" A", a.Elo, diff/2, 1e-6)
+			near(t, string(m)+" B", b.Elo, -diff/2, 1e-6)
+			// Mean anchored: each rating is ±d/2, so its error is half the difference's.
+			near(t, string(m)+" se", a.StdErr, se/2, 1e-6)
+			near(t, string(m)+" interval", a.Interval[1]-a.Interval[0], 2*1.959963984540054*se/2, 1e-5)
+			near(t, string(m)+" LOS", res.LOS[0][1], distuv.UnitNormal.CDF(diff/se), 1e-9)
+			near(t, string(m)+" LOS sym", res.LOS[0][1]+res.LOS[1][0], 1, 1e-12)
+			if a.Wins != 7 || a.Losses != 3 || a.Games != 10 || a.Score != s {
+				t.Errorf("%s: counts %+v", m, a)
+			}
+		})
 	}
 }
 
@@ -145,47 +147,49 @@ func TestScoreEquations(t *testing.T) {
 		}
 	}
 	for _, m := range []Model{Davidson, HalfPoint} {
-		res := fit(t, c, Options{Model: m})
-		elo := map[string]float64{}
-		for _, p := range res.Players {
-			elo[p.Name] = p.Elo
-		}
-		expected := map[string]float64{}
-		actual := map[string]float64{}
-		var expDraws, draws float64
-		for ij, p := range c.pairs {
-			a, b := c.players[ij[0]].name, c.players[ij[1]].name
-			n := p.wins + p.draws + p.losses
-			pa, pb := math.Pow(10, elo[a]/400), math.Pow(10, elo[b]/400)
-			var ea, pd float64
-			if m == Davidson {
-				den := pa + pb + res.DrawParameter*math.Sqrt(pa*pb)
-				pd = res.DrawParameter * math.Sqrt(pa*pb) / den
-				ea = pa/den + pd/2
-			} else {
-				ea = pa / (pa + pb)
+		t.Run(string(m), func(t *testing.T) {
+			res := fit(t, c, Options{Model: m})
+			elo := map[string]float64{}
+			for _, p := range res.Players {
+				elo[p.Name] = p.Elo
 			}
-			expected[a] += n * ea
-			expected[b] += n * (1 - ea)
-			actual[a] += p.wins + p.draws/2
-			actual[b] += p.losses + p.draws/2
-			expDraws += n * pd
-			draws += p.draws
-		}
-		for _, name := range names {
-			near(t, string(m)+" expected score of "+name, expected[name], actual[name], 1e-6)
-		}
-		if m == Davidson {
-			near(t, "expected draws", expDraws, draws, 1e-6)
-		}
-		if res.Players[0].Name != "p4" || res.Players[4].Name != "p0" {
-			t.Errorf("%s: order %v", m, res.Players)
-		}
-		var mean float64
-		for _, p := range res.Players {
-			mean += p.Elo / 5
-		}
-		near(t, string(m)+" mean", mean, 0, 1e-9)
+			expected := map[string]float64{}
+			actual := map[string]float64{}
+			var expDraws, draws float64
+			for ij, p := range c.pairs {
+				a, b := c.players[ij[0]].name, c.players[ij[1]].name
+				n := p.wins + p.draws + p.losses
+				pa, pb := math.Pow(10, elo[a]/400), math.Pow(10, elo[b]/400)
+				var ea, pd float64
+				if m == Davidson {
+					den := pa + pb + res.DrawParameter*math.Sqrt(pa*pb)
+					pd = res.DrawParameter * math.Sqrt(pa*pb) / den
+					ea = pa/den + pd/2
+				} else {
+					ea = pa / (pa + pb)
+				}
+				expected[a] += n * ea
+				expected[b] += n * (1 - ea)
+				actual[a] += p.wins + p.draws/2
+				actual[b] += p.losses + p.draws/2
+				expDraws += n * pd
+				draws += p.draws
+			}
+			for _, name := range names {
+				near(t, string(m)+" expected score of "+name, expected[name], actual[name], 1e-6)
+			}
+			if m == Davidson {
+				near(t, "expected draws", expDraws, draws, 1e-6)
+			}
+			if res.Players[0].Name != "p4" || res.Players[4].Name != "p0" {
+				t.Errorf("%s: order %v", m, res.Players)
+			}
+			var mean float64
+			for _, p := range res.Players {
+				mean += p.Elo / 5
+			}
+			near(t, string(m)+" mean", mean, 0, 1e-9)
+		})
 	}
 }
 
@@ -258,23 +262,25 @@ func TestRecoversSyntheticElo(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, m := range []Model{Davidson, HalfPoint} {
-		res := fit(t, c, Options{Model: m, Anchor: "weak"})
-		for _, p := range res.Players {
-			var truth float64
-			for _, sp := range synthetic.Players {
-				if sp.Name == p.Name {
-					truth = sp.Elo
+		t.Run(string(m), func(t *testing.T) {
+			res := fit(t, c, Options{Model: m, Anchor: "weak"})
+			for _, p := range res.Players {
+				var truth float64
+				for _, sp := range synthetic.Players {
+					if sp.Name == p.Name {
+						truth = sp.Elo
+					}
+				}
+				// Draws (max_plies games) are spread evenly, which only the
+				// Davidson model keeps apart from the decisive games; the
+				// half-point model shrinks the differences by the draw share.
+				if m == Davidson && math.Abs(p.Elo-truth) > 3*p.StdErr+1e-9 {
+					t.Errorf("%s: %s rated %.1f ± %.1f; true %v", m, p.Name, p.Elo, p.StdErr, truth)
+				}
+				if m == HalfPoint && !(math.Abs(p.Elo) <= math.Abs(truth)+3*p.StdErr) {
+					t.Errorf("%s: %s rated %.1f ± %.1f beyond true %v", m, p.Name, p.Elo, p.StdErr, truth)
 				}
 			}
-			// Draws (max_plies games) are spread evenly, which only the
-			// Davidson model keeps apart from the decisive games; the
-			// half-point model shrinks the differences by the draw share.
-			if m == Davidson && math.Abs(p.Elo-truth) > 3*p.StdErr+1e-9 {
-				t.Errorf("%s: %s rated %.1f ± %.1f; true %v", m, p.Name, p.Elo, p.StdErr, truth)
-			}
-			if m == HalfPoint && !(math.Abs(p.Elo) <= math.Abs(truth)+3*p.StdErr) {
-				t.Errorf("%s: %s rated %.1f ± %.1f beyond true %v", m, p.Name, p.Elo, p.StdErr, truth)
-			}
-		}
+		})
 	}
 }

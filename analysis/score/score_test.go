@@ -1,6 +1,7 @@
 package score
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -22,10 +23,12 @@ func TestWilsonPublished(t *testing.T) {
 		{1, 10, 0.7225, 1},
 		{81.0 / 263, 263, 0.2553, 0.3662}, // Newcombe's 81/263
 	} {
-		lo, hi := Wilson(c.p, c.n, 1.96)
-		if math.Abs(lo-c.lo) > 5e-5 || math.Abs(hi-c.hi) > 5e-5 {
-			t.Errorf("Wilson(%v, %d) = [%.4f, %.4f]; want [%.4f, %.4f]", c.p, c.n, lo, hi, c.lo, c.hi)
-		}
+		t.Run(fmt.Sprintf("p=%g,n=%d", c.p, c.n), func(t *testing.T) {
+			lo, hi := Wilson(c.p, c.n, 1.96)
+			if math.Abs(lo-c.lo) > 5e-5 || math.Abs(hi-c.hi) > 5e-5 {
+				t.Errorf("Wilson(%v, %d) = [%.4f, %.4f]; want [%.4f, %.4f]", c.p, c.n, lo, hi, c.lo, c.hi)
+			}
+		})
 	}
 }
 
@@ -34,31 +37,35 @@ func TestWilsonPublished(t *testing.T) {
 // value, (p - q)² = z² q(1-q)/n.
 func TestWilsonIsInvertedScoreTest(t *testing.T) {
 	for _, n := range []int{1, 7, 40, 1000} {
-		for _, p := range []float64{0.1, 0.37, 0.5, 0.9} {
-			lo, hi := Wilson(p, n, Z95)
-			for _, q := range []float64{lo, hi} {
-				lhs := (p - q) * (p - q)
-				rhs := Z95 * Z95 * q * (1 - q) / float64(n)
-				if math.Abs(lhs-rhs) > 1e-12 {
-					t.Errorf("n=%d p=%v bound %v: (p-q)² = %v but z²q(1-q)/n = %v", n, p, q, lhs, rhs)
+		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
+			for _, p := range []float64{0.1, 0.37, 0.5, 0.9} {
+				lo, hi := Wilson(p, n, Z95)
+				for _, q := range []float64{lo, hi} {
+					lhs := (p - q) * (p - q)
+					rhs := Z95 * Z95 * q * (1 - q) / float64(n)
+					if math.Abs(lhs-rhs) > 1e-12 {
+						t.Errorf("n=%d p=%v bound %v: (p-q)² = %v but z²q(1-q)/n = %v", n, p, q, lhs, rhs)
+					}
+				}
+				if !(lo < p && p < hi) {
+					t.Errorf("n=%d: [%v, %v] does not contain %v", n, lo, hi, p)
 				}
 			}
-			if !(lo < p && p < hi) {
-				t.Errorf("n=%d: [%v, %v] does not contain %v", n, lo, hi, p)
-			}
-		}
+		})
 	}
 }
 
 // TestWilsonEnds: at p = 0 and p = 1 the bound on that side is exactly 0 or 1.
 func TestWilsonEnds(t *testing.T) {
 	for _, n := range []int{1, 3, 40, 1000} {
-		if lo, _ := Wilson(0, n, Z95); lo != 0 {
-			t.Errorf("Wilson(0, %d) low %v", n, lo)
-		}
-		if _, hi := Wilson(1, n, Z95); hi != 1 {
-			t.Errorf("Wilson(1, %d) high %v", n, hi)
-		}
+		t.Run(fmt.Sprintf("n=%d", n), func(t *testing.T) {
+			if lo, _ := Wilson(0, n, Z95); lo != 0 {
+				t.Errorf("Wilson(0, %d) low %v", n, lo)
+			}
+			if _, hi := Wilson(1, n, Z95); hi != 1 {
+				t.Errorf("Wilson(1, %d) high %v", n, hi)
+			}
+		})
 	}
 }
 
@@ -128,12 +135,14 @@ func TestPanics(t *testing.T) {
 // 1/(1 + 10^(-100/400)) = 1/(1 + 0.56234) = 0.64006.
 func TestElo(t *testing.T) {
 	for _, c := range []struct{ s, elo float64 }{{0.5, 0}, {0.75, 190.849}, {0.25, -190.849}, {0.64006, 100}} {
-		if got := Elo(c.s); math.Abs(got-c.elo) > 0.01 {
-			t.Errorf("Elo(%v) = %v, want %v", c.s, got, c.elo)
-		}
-		if got := Expected(c.elo); math.Abs(got-c.s) > 1e-5 {
-			t.Errorf("Expected(%v) = %v, want %v", c.elo, got, c.s)
-		}
+		t.Run(fmt.Sprintf("s=%g", c.s), func(t *testing.T) {
+			if got := Elo(c.s); math.Abs(got-c.elo) > 0.01 {
+				t.Errorf("Elo(%v) = %v, want %v", c.s, got, c.elo)
+			}
+			if got := Expected(c.elo); math.Abs(got-c.s) > 1e-5 {
+				t.Errorf("Expected(%v) = %v, want %v", c.elo, got, c.s)
+			}
+		})
 	}
 	if !math.IsInf(Elo(0), -1) || !math.IsInf(Elo(1), 1) || math.Signbit(Elo(0.5)) {
 		t.Errorf("Elo(0), Elo(1), Elo(0.5) = %v, %v, %v", Elo(0), Elo(1), Elo(0.5))

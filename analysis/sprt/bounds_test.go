@@ -1,6 +1,7 @@
 package sprt
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -13,10 +14,12 @@ func TestBoundsAsymmetric(t *testing.T) {
 		{0.05, 0.2, -1.558145, 2.772589},
 		{0.01, 0.1, -2.292535, 4.499810},
 	} {
-		lo, hi := Test{Alpha: c.alpha, Beta: c.beta}.Bounds()
-		if math.Abs(lo-c.lower) > 1e-6 || math.Abs(hi-c.upper) > 1e-6 {
-			t.Errorf("α = %v, β = %v: bounds %.6f, %.6f; want %.6f, %.6f", c.alpha, c.beta, lo, hi, c.lower, c.upper)
-		}
+		t.Run(fmt.Sprintf("alpha=%g,beta=%g", c.alpha, c.beta), func(t *testing.T) {
+			lo, hi := Test{Alpha: c.alpha, Beta: c.beta}.Bounds()
+			if math.Abs(lo-c.lower) > 1e-6 || math.Abs(hi-c.upper) > 1e-6 {
+				t.Errorf("α = %v, β = %v: bounds %.6f, %.6f; want %.6f, %.6f", c.alpha, c.beta, lo, hi, c.lower, c.upper)
+			}
+		})
 	}
 }
 
@@ -53,16 +56,18 @@ func TestSequenceVerdicts(t *testing.T) {
 		{"30%", []float64{0, 0.5, 1, 0, 0.5, 1.5, 0, 0.5, 1, 1}, H0},
 		{"70%", []float64{2, 1.5, 1, 2, 1.5, 0.5, 2, 1.5, 1, 1}, H1},
 	} {
-		s := NewSequence(test)
-		var p Pentanomial
-		var v Verdict
-		for p.Pairs() < 400 && v.State != H0 && v.State != H1 {
-			p.Add(c.points[p.Pairs()%len(c.points)])
-			v = s.Update(p)
-		}
-		t.Logf("%s: %s after %d pairs", c.name, v.State, p.Pairs())
-		if v.State != c.want {
-			t.Errorf("%s: %s after %d pairs (LLR %.3f, bounds %.3f, %.3f); want %s", c.name, v.State, p.Pairs(), v.LLR, v.Lower, v.Upper, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			s := NewSequence(test)
+			var p Pentanomial
+			var v Verdict
+			for p.Pairs() < 400 && v.State != H0 && v.State != H1 {
+				p.Add(c.points[p.Pairs()%len(c.points)])
+				v = s.Update(p)
+			}
+			t.Logf("%s: %s after %d pairs", c.name, v.State, p.Pairs())
+			if v.State != c.want {
+				t.Errorf("%s: %s after %d pairs (LLR %.3f, bounds %.3f, %.3f); want %s", c.name, v.State, p.Pairs(), v.LLR, v.Lower, v.Upper, c.want)
+			}
+		})
 	}
 }

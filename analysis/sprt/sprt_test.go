@@ -1,6 +1,7 @@
 package sprt
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -29,15 +30,17 @@ var fishtest = []struct {
 
 func TestLLRAgainstFishtest(t *testing.T) {
 	for _, c := range fishtest {
-		for _, m := range []struct {
-			model Model
-			want  float64
-		}{{Logistic, c.logistic}, {Normalized, c.normalized}} {
-			test := Test{Elo0: c.elo0, Elo1: c.elo1, Alpha: 0.05, Beta: 0.05, Model: m.model}
-			if got := test.LLR(c.counts); math.Abs(got-m.want) > 1e-7*max(1, math.Abs(m.want)) {
-				t.Errorf("%v [%v, %v] %s: LLR %.12f, Fishtest %.12f", c.counts, c.elo0, c.elo1, m.model, got, m.want)
+		t.Run(fmt.Sprintf("%v,elo0=%g,elo1=%g", c.counts, c.elo0, c.elo1), func(t *testing.T) {
+			for _, m := range []struct {
+				model Model
+				want  float64
+			}{{Logistic, c.logistic}, {Normalized, c.normalized}} {
+				test := Test{Elo0: c.elo0, Elo1: c.elo1, Alpha: 0.05, Beta: 0.05, Model: m.model}
+				if got := test.LLR(c.counts); math.Abs(got-m.want) > 1e-7*max(1, math.Abs(m.want)) {
+					t.Errorf("%v [%v, %v] %s: LLR %.12f, Fishtest %.12f", c.counts, c.elo0, c.elo1, m.model, got, m.want)
+				}
 			}
-		}
+		})
 	}
 }
 
@@ -90,42 +93,44 @@ func plainMaxLL(t *testing.T, probs []float64, q4 func(q1, q2, q3 float64) (floa
 
 func TestLLRAgainstPlainOptimizer(t *testing.T) {
 	for _, c := range fishtest {
-		_, probs, n := regularized(c.counts)
-		for _, model := range []Model{Logistic, Normalized} {
-			ll := func(elo float64) float64 {
-				if model == Logistic {
-					s := score.Expected(elo)
+		t.Run(fmt.Sprintf("%v,elo0=%g,elo1=%g", c.counts, c.elo0, c.elo1), func(t *testing.T) {
+			_, probs, n := regularized(c.counts)
+			for _, model := range []Model{Logistic, Normalized} {
+				ll := func(elo float64) float64 {
+					if model == Logistic {
+						s := score.Expected(elo)
+						return plainMaxLL(t, probs, func(q1, q2, q3 float64) (float64, bool) {
+							return s - q1/4 - q2/2 - 3*q3/4, true
+						})
+					}
+					tv := elo / (800 / math.Ln10) * math.Sqrt2
 					return plainMaxLL(t, probs, func(q1, q2, q3 float64) (float64, bool) {
-						return s - q1/4 - q2/2 - 3*q3/4, true
+						// mean = c1 + y, E[a²] = c2 + y with y = q4; solve
+						// (c1 + y - 1/2)² = t²·(c2 + y - (c1 + y)²) with mean - 1/2 of t's sign.
+						c1, c2 := q1/4+q2/2+3*q3/4, q1/16+q2/4+9*q3/16
+						d := c1 - 0.5
+						a := 1 + tv*tv
+						b := 2*d - tv*tv + 2*tv*tv*c1
+						cc := d*d - tv*tv*(c2-c1*c1)
+						disc := b*b - 4*a*cc
+						if disc < 0 {
+							return 0, false
+						}
+						for _, y := range []float64{(-b + math.Sqrt(disc)) / (2 * a), (-b - math.Sqrt(disc)) / (2 * a)} {
+							if (c1+y-0.5)*tv >= 0 && y > 0 {
+								return y, true
+							}
+						}
+						return 0, false
 					})
 				}
-				tv := elo / (800 / math.Ln10) * math.Sqrt2
-				return plainMaxLL(t, probs, func(q1, q2, q3 float64) (float64, bool) {
-					// mean = c1 + y, E[a²] = c2 + y with y = q4; solve
-					// (c1 + y - 1/2)² = t²·(c2 + y - (c1 + y)²) with mean - 1/2 of t's sign.
-					c1, c2 := q1/4+q2/2+3*q3/4, q1/16+q2/4+9*q3/16
-					d := c1 - 0.5
-					a := 1 + tv*tv
-					b := 2*d - tv*tv + 2*tv*tv*c1
-					cc := d*d - tv*tv*(c2-c1*c1)
-					disc := b*b - 4*a*cc
-					if disc < 0 {
-						return 0, false
-					}
-					for _, y := range []float64{(-b + math.Sqrt(disc)) / (2 * a), (-b - math.Sqrt(disc)) / (2 * a)} {
-						if (c1+y-0.5)*tv >= 0 && y > 0 {
-							return y, true
-						}
-					}
-					return 0, false
-				})
+				want := n * (ll(c.elo1) - ll(c.elo0))
+				test := Test{Elo0: c.elo0, Elo1: c.elo1, Alpha: 0.05, Beta: 0.05, Model: model}
+				if got := test.LLR(c.counts); math.Abs(got-want) > 1e-6*max(1, math.Abs(want)) {
+					t.Errorf("%v [%v, %v] %s: LLR %.9f, plain optimizer %.9f", c.counts, c.elo0, c.elo1, model, got, want)
+				}
 			}
-			want := n * (ll(c.elo1) - ll(c.elo0))
-			test := Test{Elo0: c.elo0, Elo1: c.elo1, Alpha: 0.05, Beta: 0.05, Model: model}
-			if got := test.LLR(c.counts); math.Abs(got-want) > 1e-6*max(1, math.Abs(want)) {
-				t.Errorf("%v [%v, %v] %s: LLR %.9f, plain optimizer %.9f", c.counts, c.elo0, c.elo1, model, got, want)
-			}
-		}
+		})
 	}
 }
 
@@ -142,9 +147,11 @@ func TestEstimateByHand(t *testing.T) {
 		got, want float64
 	}{{"score", r.Score, 0.625}, {"low", r.ScoreLow, 0.218719}, {"high", r.ScoreHigh, 1}, {"los", r.LOS, 0.726758},
 		{"elo", r.Elo, 88.7395}, {"stddev", r.StdDev, math.Sqrt(0.171875)}} {
-		if math.Abs(c.got-c.want) > 1e-5 {
-			t.Errorf("%s %.6f, want %.6f", c.name, c.got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if math.Abs(c.got-c.want) > 1e-5 {
+				t.Errorf("%s %.6f, want %.6f", c.name, c.got, c.want)
+			}
+		})
 	}
 	if r.Games != 4 || !math.IsInf(r.EloHigh, 1) {
 		t.Errorf("%+v", r)
@@ -162,13 +169,15 @@ func TestEstimateAgainstFishtest(t *testing.T) {
 		{Pentanomial{10, 20, 40, 20, 10}, 0, 37.44205973535754, 0.5},
 		{Pentanomial{3, 12, 30, 25, 9}, 55.43977950533744, 38.987631949620216, 0.9977959408136013},
 	} {
-		r := Estimate(c.counts.Units())
-		if math.Abs(r.Elo-c.elo) > 1e-9 || math.Abs((r.EloHigh-r.EloLow)/2-c.elo95) > 1e-9 || math.Abs(r.LOS-c.los) > 1e-12 {
-			t.Errorf("%v: Elo %v ± %v LOS %v; Fishtest %v ± %v LOS %v", c.counts, r.Elo, (r.EloHigh-r.EloLow)/2, r.LOS, c.elo, c.elo95, c.los)
-		}
-		if r.Games != 2*c.counts.Pairs() {
-			t.Errorf("%v: %d games", c.counts, r.Games)
-		}
+		t.Run(fmt.Sprint(c.counts), func(t *testing.T) {
+			r := Estimate(c.counts.Units())
+			if math.Abs(r.Elo-c.elo) > 1e-9 || math.Abs((r.EloHigh-r.EloLow)/2-c.elo95) > 1e-9 || math.Abs(r.LOS-c.los) > 1e-12 {
+				t.Errorf("%v: Elo %v ± %v LOS %v; Fishtest %v ± %v LOS %v", c.counts, r.Elo, (r.EloHigh-r.EloLow)/2, r.LOS, c.elo, c.elo95, c.los)
+			}
+			if r.Games != 2*c.counts.Pairs() {
+				t.Errorf("%v: %d games", c.counts, r.Games)
+			}
+		})
 	}
 }
 

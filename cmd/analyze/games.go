@@ -16,12 +16,7 @@ import (
 func runGames(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("analyze games", flag.ContinueOnError)
 	rf := addRecordFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: analyze games [flags] FILES...")
-		fmt.Fprintln(fs.Output(), "\nResults by colour with Wilson 95% intervals, terminations and the distribution of game\nlength (plies) of the games in FILES (JSON Lines records, plain or gzip, or\nParquet games tables), and what the lengths count: plies to a proven loss when the\nengine resigned then (Resign=proven), or to the end of the game. With --out, the\nlength histogram as a paper figure (PDF, a column wide) and its caption.\n\nFlags:")
-		fs.PrintDefaults()
-	}
-	paths, err := parseRecordArgs(fs, args, stdout)
+	paths, err := parseRecordArgs(fs, args, stdout, "usage: analyze games [flags] FILES...\n\nResults by colour with Wilson 95% intervals, terminations and the distribution of game\nlength (plies) of the games in FILES (JSON Lines records, plain or gzip, or\nParquet games tables), and what the lengths count: plies to a proven loss when the\nengine resigned then (Resign=proven), or to the end of the game. With --out, the\nlength histogram as a paper figure (PDF, a column wide) and its caption.")
 	if err != nil {
 		return err
 	}

@@ -28,8 +28,6 @@ the ladder (datasets/ladder/ladder.json) with -o.
 rate places player NAME on a ladder from its games against the anchors (a gauntlet, match
 -a SPEC -ladder FILE): its rating with the anchors' held fixed, and the 95% likelihood
 interval.
-
-Flags:
 `
 
 func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -48,11 +46,7 @@ func runLadder(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	ladderFile := fs.String("ladder", "", "rate: the ladder `file`")
 	// rate places the player of the record flags' --player: its games are the ones kept.
 	player := &rf.player
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), ladderUsage)
-		fs.PrintDefaults()
-	}
-	paths, err := parseRecordArgs(fs, args, stdout)
+	paths, err := parseRecordArgs(fs, args, stdout, ladderUsage)
 	if err != nil {
 		return err
 	}

@@ -66,9 +66,11 @@ func TestLadderCommands(t *testing.T) {
 		{[]string{"ladder", "rate", gauntlet[0]}, "rate needs --ladder and --player"},
 		{[]string{"ladder", "fit", gauntlet[0]}, "fit needs --anchors"},
 	} {
-		if code, _, stderr := runArgs(c.args...); code == 0 || !oneLine(stderr) || !strings.Contains(stderr, c.want) {
-			t.Errorf("analyze %v: exit %d, %q; want one line with %q", c.args, code, stderr, c.want)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			if code, _, stderr := runArgs(c.args...); code == 0 || !oneLine(stderr) || !strings.Contains(stderr, c.want) {
+				t.Errorf("analyze %v: exit %d, %q; want one line with %q", c.args, code, stderr, c.want)
+			}
+		})
 	}
 	if _, err := os.Stat(out); err != nil {
 		t.Error(err)

@@ -153,9 +153,11 @@ func TestMawariJSONDefaults(t *testing.T) {
 		t.Errorf("plots %v", got.Plots)
 	}
 	for i, name := range names {
-		if i < len(got.Plots) && got.Plots[i] != filepath.Join(dir, "mawari_"+name+".pdf") {
-			t.Errorf("plot %d is %s; want mawari_%s.pdf (a paper's PDF by default)", i, got.Plots[i], name)
-		}
+		t.Run(name, func(t *testing.T) {
+			if i < len(got.Plots) && got.Plots[i] != filepath.Join(dir, "mawari_"+name+".pdf") {
+				t.Errorf("plot %d is %s; want mawari_%s.pdf (a paper's PDF by default)", i, got.Plots[i], name)
+			}
+		})
 	}
 	captions, err := os.ReadFile(filepath.Join(dir, "captions.md"))
 	if err != nil || !strings.Contains(string(captions), "**Figure mawari_game_length.** Round in which a game of Mawari shogi ends, two players") ||
@@ -267,9 +269,11 @@ func TestMawariFit(t *testing.T) {
 		{nil, "want one counts file, got 0 arguments"},
 		{[]string{"--level", "2", good}, "confidence level 2"},
 	} {
-		code, _, stderr := runArgs(append([]string{"mawari", "fit"}, tc.args...)...)
-		if code == 0 || !oneLine(stderr) || !strings.Contains(stderr, tc.want) {
-			t.Errorf("fit %v: exit %d, %q; want a one-line error containing %q", tc.args, code, stderr, tc.want)
-		}
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			code, _, stderr := runArgs(append([]string{"mawari", "fit"}, tc.args...)...)
+			if code == 0 || !oneLine(stderr) || !strings.Contains(stderr, tc.want) {
+				t.Errorf("fit %v: exit %d, %q; want a one-line error containing %q", tc.args, code, stderr, tc.want)
+			}
+		})
 	}
 }

@@ -23,19 +23,13 @@ logistic and normalized Elo with theirs, and the LOS, all on the distinct game p
 with the same start, players and moves as an earlier one replays it and is left out, and
 so is a pair that replays an earlier pair; the report says how many. With --sprt the
 sequential test is run again on the distinct pairs in the order of their pair numbers.
-
-Flags:
 `
 
 func runMatch(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("analyze match", flag.ContinueOnError)
 	rf := addRecordFlags(fs)
 	sprtText := fs.String("sprt", "", "run the test again: elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=logistic|normalized]")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), matchUsage)
-		fs.PrintDefaults()
-	}
-	paths, err := parseRecordArgs(fs, args, stdout)
+	paths, err := parseRecordArgs(fs, args, stdout, matchUsage)
 	if err != nil {
 		return err
 	}

@@ -135,9 +135,7 @@ func runMawari(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	plots := figure.Paper() // --format png,svg --size full for the web
 	plots.AddFlags(fs)
 	asJSON := fs.Bool("json", false, "print one JSON object instead of tables")
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprint(w, `usage: analyze mawari [flags]
+	if err := cli.ParseHelp(fs, args, stdout, `usage: analyze mawari [flags]
        analyze mawari fit [flags] COUNTS.csv
 
 Exact analysis of Mawari shogi (docs/rules.md#mawari) by Markov chain: the distribution of a
@@ -147,12 +145,7 @@ checked against simulation, with plots ready for a paper (PDF, a column wide, wi
 titles; --format png,svg --size full for the web) and their captions in captions.md.
 
 Presets (--preset; the rule flags override them):
-`+presetList()+`
-Flags:
-`)
-		fs.PrintDefaults()
-	}
-	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+`+presetList()); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -480,9 +473,7 @@ func runMawariFit(args []string, stdout, stderr io.Writer) error {
 	rules := addRuleFlags(fs)
 	level := fs.Float64("level", 0.95, "confidence level of the intervals")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of a table")
-	fs.Usage = func() {
-		w := fs.Output()
-		fmt.Fprint(w, `usage: analyze mawari fit [flags] COUNTS.csv
+	if err := cli.ParseHelp(fs, args, stdout, `usage: analyze mawari fit [flags] COUNTS.csv
 
 Estimates the landing probabilities by maximum likelihood, with profile-likelihood
 confidence intervals, from a CSV file of observed counts: either how single pieces landed
@@ -499,12 +490,7 @@ modelled under the rules chosen by the flags (score data depend on them).
 Print the estimates with --json and pass them to analyze mawari --probs.
 
 Presets (--preset):
-`+presetList()+`
-Flags:
-`)
-		fs.PrintDefaults()
-	}
-	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+`+presetList()); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {

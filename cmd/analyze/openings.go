@@ -29,12 +29,7 @@ func runOpenings(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	minGames := fs.Int("min-games", 1, "show lines and positions played in at least `K` games")
 	asCSV := fs.Bool("csv", false, "print the lines as CSV instead of tables")
 	top := fs.Int("top", 10, "the top-lines plot shows the `K` most played lines of full depth")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: analyze openings [flags] FILES...")
-		fmt.Fprintln(fs.Output(), "\nThe opening tree of the games in FILES (JSON Lines records, plain or gzip, or\nParquet games tables): each move\nsequence to --depth plies with its games, Sente wins, Gote wins, draws, Sente's score with\na Wilson 95% interval and mean length, most played first; and the positions reached by\nmore than one move order (transpositions), merged.\n\nFlags:")
-		fs.PrintDefaults()
-	}
-	paths, err := parseRecordArgs(fs, args, stdout)
+	paths, err := parseRecordArgs(fs, args, stdout, "usage: analyze openings [flags] FILES...\n\nThe opening tree of the games in FILES (JSON Lines records, plain or gzip, or\nParquet games tables): each move\nsequence to --depth plies with its games, Sente wins, Gote wins, draws, Sente's score with\na Wilson 95% interval and mean length, most played first; and the positions reached by\nmore than one move order (transpositions), merged.")
 	if err != nil {
 		return err
 	}

@@ -19,12 +19,7 @@ func runRatings(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	rf := addRecordFlags(fs)
 	model := fs.String("model", string(ratings.Davidson), "`davidson` (draws an outcome of their own, Davidson 1970) or half-point (a draw is half a win)")
 	anchor := fs.String("anchor", "", "rate this `player` 0 (default: the mean rating is 0)")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: analyze ratings [flags] FILES...")
-		fmt.Fprintln(fs.Output(), "\nElo ratings of every player configuration in FILES (JSON Lines records, plain or gzip, or\nParquet games tables)\nby maximum likelihood, with 95% intervals from the observed information, and the\nlikelihood of superiority (LOS) of each player over each other.\n\nFlags:")
-		fs.PrintDefaults()
-	}
-	paths, err := parseRecordArgs(fs, args, stdout)
+	paths, err := parseRecordArgs(fs, args, stdout, "usage: analyze ratings [flags] FILES...\n\nElo ratings of every player configuration in FILES (JSON Lines records, plain or gzip, or\nParquet games tables)\nby maximum likelihood, with 95% intervals from the observed information, and the\nlikelihood of superiority (LOS) of each player over each other.")
 	if err != nil {
 		return err
 	}

@@ -85,9 +85,9 @@ func (f *recordFlags) filter() (selection.Filter, error) {
 	return sel, nil
 }
 
-// parseRecordArgs parses the flags and checks that files were given.
-func parseRecordArgs(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
-	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+// parseRecordArgs parses the flags, with help for -h, and checks that files were given.
+func parseRecordArgs(fs *flag.FlagSet, args []string, stdout io.Writer, help string) ([]string, error) {
+	if err := cli.ParseHelp(fs, args, stdout, help); err != nil {
 		return nil, err
 	}
 	if fs.NArg() == 0 {

@@ -166,10 +166,12 @@ func TestRecordBadInput(t *testing.T) {
 
 func TestRecordHelp(t *testing.T) {
 	for _, sub := range []string{"openings", "games", "ratings", "match"} {
-		code, stdout, _ := runArgs(sub, "-h")
-		if code != 0 || !strings.Contains(stdout, "usage: analyze "+sub) || !strings.Contains(stdout, "-plots") {
-			t.Errorf("%s -h: exit %d\n%s", sub, code, stdout)
-		}
+		t.Run(sub, func(t *testing.T) {
+			code, stdout, _ := runArgs(sub, "-h")
+			if code != 0 || !strings.Contains(stdout, "usage: analyze "+sub) || !strings.Contains(stdout, "-plots") {
+				t.Errorf("%s -h: exit %d\n%s", sub, code, stdout)
+			}
+		})
 	}
 }
 

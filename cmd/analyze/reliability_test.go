@@ -11,10 +11,12 @@ import (
 // says so; none counts it.
 func TestIllegalGamesRejectedAlike(t *testing.T) {
 	for _, sub := range []string{"games", "openings", "ratings"} {
-		code, stdout, stderr := runArgs(sub, "--skip-bad", badRecords)
-		if code != 0 || !strings.Contains(stdout, "1 bad records skipped, 1 games with bad moves skipped") {
-			t.Errorf("%s --skip-bad: exit %d, %s\n%s", sub, code, stderr, stdout)
-		}
+		t.Run(sub, func(t *testing.T) {
+			code, stdout, stderr := runArgs(sub, "--skip-bad", badRecords)
+			if code != 0 || !strings.Contains(stdout, "1 bad records skipped, 1 games with bad moves skipped") {
+				t.Errorf("%s --skip-bad: exit %d, %s\n%s", sub, code, stderr, stdout)
+			}
+		})
 	}
 	// The games table counts the two good games only (games 0 and 3, both Sente wins).
 	_, stdout, _ := runArgs("games", "--json", "--skip-bad", badRecords)
@@ -56,9 +58,11 @@ func TestGamesJSONEmptyAndScoreCount(t *testing.T) {
 // mistake in the command line: exit 2.
 func TestPlotsDirCheckedFirst(t *testing.T) {
 	for _, sub := range []string{"games", "openings", "ratings"} {
-		code, _, stderr := runArgs(sub, "--out", "main.go/plots", "nosuch.jsonl")
-		if code != 2 || !strings.Contains(stderr, "--out: output directory") {
-			t.Errorf("%s: exit %d, stderr %q", sub, code, stderr)
-		}
+		t.Run(sub, func(t *testing.T) {
+			code, _, stderr := runArgs(sub, "--out", "main.go/plots", "nosuch.jsonl")
+			if code != 2 || !strings.Contains(stderr, "--out: output directory") {
+				t.Errorf("%s: exit %d, stderr %q", sub, code, stderr)
+			}
+		})
 	}
 }

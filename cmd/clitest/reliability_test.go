@@ -63,11 +63,13 @@ func TestOutputPathsCheckedFirst(t *testing.T) {
 		{"solve", []string{"shard", split, "--shard", "0/2", "--out", under}},
 		{"solve", []string{"merge", split, split, "--proof", "/nonexistent/x.proof"}},
 	} {
-		out, msg, code := runBin(t, filepath.Join(bin, c.name), c.args...)
-		if code != 2 || strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, c.name) ||
-			!(strings.Contains(msg, "/nonexistent") || strings.Contains(msg, tmp)) || goInternals.MatchString(msg) {
-			t.Errorf("%s %q: exit %d, stdout %.60q, stderr %q; want exit 2 and one line naming the output", c.name, c.args, code, out, msg)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			out, msg, code := runBin(t, filepath.Join(bin, c.name), c.args...)
+			if code != 2 || strings.Count(msg, "\n") != 1 || !strings.HasPrefix(msg, c.name) ||
+				!(strings.Contains(msg, "/nonexistent") || strings.Contains(msg, tmp)) || goInternals.MatchString(msg) {
+				t.Errorf("%s %q: exit %d, stdout %.60q, stderr %q; want exit 2 and one line naming the output", c.name, c.args, code, out, msg)
+			}
+		})
 	}
 	if entries, _ := os.ReadDir(tmp); len(entries) != 2 { // file and four.split
 		t.Errorf("left in the directory: %v", entries)

@@ -59,18 +59,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	gallery := fs.String("gallery", "", "also write a Markdown `file` showing every figure (PNG or SVG, the first of --format) above its caption")
 	opts := figure.Paper()
 	opts.AddFlags(fs)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `usage: figures [flags]
+	if err := cli.ParseHelp(fs, args, stdout, `usage: figures [flags]
 
 Regenerates every figure of the paper and writes captions.md beside them: by default as PDF
 (fonts embedded) one column wide and without titles, ready for LaTeX. The notebooks in
-notebooks/ show the same figures with the same captions.
-
-Flags:
-`)
-		fs.PrintDefaults()
-	}
-	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+notebooks/ show the same figures with the same captions.`); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

@@ -72,9 +72,7 @@ the ladder's anchors (Fairy-Stockfish at fixed nodes and frozen builds of this e
 shogilab-COMMIT, built by datasets/ladder/build.sh into a directory on PATH), and A is
 placed on the ladder's fixed scale with its 95%% interval.
 
-%s
-Flags:
-`
+%s`
 
 // options are the command's flags after checking.
 type options struct {
@@ -135,10 +133,6 @@ func message(err error) string { return strings.TrimPrefix(err.Error(), "selfpla
 
 func parse(args []string, stdout io.Writer) (*options, error) {
 	fs := flag.NewFlagSet("match", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), usage, selfplay.SpecHelp())
-		fs.PrintDefaults()
-	}
 	a := fs.String("a", "", "player A")
 	b := fs.String("b", "", "player B")
 	var others []string
@@ -166,7 +160,7 @@ func parse(args []string, stdout io.Writer) (*options, error) {
 	sprtText := fs.String("sprt", "", "run an SPRT: elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=logistic|normalized]")
 	out := fs.String("out", "match-out", "directory of the match's records")
 	asJSON := fs.Bool("json", false, "print the report as one JSON object instead of the table")
-	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+	if err := cli.ParseHelp(fs, args, stdout, fmt.Sprintf(usage, selfplay.SpecHelp())); err != nil {
 		return nil, err
 	}
 	if *playouts != 0 {

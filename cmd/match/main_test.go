@@ -202,24 +202,26 @@ func TestSPRTStopsItself(t *testing.T) {
 		a, b  string
 		state string
 	}{{"mcts", "random", "H1"}, {"random", "mcts", "H0"}} {
-		rep := matchJSON(t, "-a", c.a, "-b", c.b, "-nodes", "100", "-games", "400", "-max-plies", "120",
-			"-sprt", "elo0=0,elo1=200", "-out", t.TempDir())
-		s := rep.SPRT
-		if s == nil || string(s.State) != c.state || rep.Games >= 400 || rep.Games < 4 {
-			t.Fatalf("%s vs %s: %+v", c.a, c.b, rep)
-		}
-		if c.state == "H1" && !(s.LLR > s.Upper) || c.state == "H0" && !(s.LLR < s.Lower) {
-			t.Errorf("%s accepted with LLR %v and bounds (%v, %v)", c.state, s.LLR, s.Lower, s.Upper)
-		}
-		if math.Abs(s.Lower+math.Log(19)) > 0.5 || s.Model != "logistic" {
-			t.Errorf("bounds (%v, %v), model %s", s.Lower, s.Upper, s.Model)
-		}
-		// Resuming a decided match plays nothing and gives the same verdict.
-		again := matchJSON(t, "-a", c.a, "-b", c.b, "-nodes", "100", "-games", "400", "-max-plies", "120",
-			"-sprt", "elo0=0,elo1=200", "-out", filepath.Dir(rep.Records))
-		if again.Played != 0 || again.SPRT.State != s.State || again.SPRT.LLR != s.LLR || again.Games != rep.Games {
-			t.Errorf("resumed: %+v, first %+v", again.SPRT, s)
-		}
+		t.Run(c.a+"-vs-"+c.b, func(t *testing.T) {
+			rep := matchJSON(t, "-a", c.a, "-b", c.b, "-nodes", "100", "-games", "400", "-max-plies", "120",
+				"-sprt", "elo0=0,elo1=200", "-out", t.TempDir())
+			s := rep.SPRT
+			if s == nil || string(s.State) != c.state || rep.Games >= 400 || rep.Games < 4 {
+				t.Fatalf("%s vs %s: %+v", c.a, c.b, rep)
+			}
+			if c.state == "H1" && !(s.LLR > s.Upper) || c.state == "H0" && !(s.LLR < s.Lower) {
+				t.Errorf("%s accepted with LLR %v and bounds (%v, %v)", c.state, s.LLR, s.Lower, s.Upper)
+			}
+			if math.Abs(s.Lower+math.Log(19)) > 0.5 || s.Model != "logistic" {
+				t.Errorf("bounds (%v, %v), model %s", s.Lower, s.Upper, s.Model)
+			}
+			// Resuming a decided match plays nothing and gives the same verdict.
+			again := matchJSON(t, "-a", c.a, "-b", c.b, "-nodes", "100", "-games", "400", "-max-plies", "120",
+				"-sprt", "elo0=0,elo1=200", "-out", filepath.Dir(rep.Records))
+			if again.Played != 0 || again.SPRT.State != s.State || again.SPRT.LLR != s.LLR || again.Games != rep.Games {
+				t.Errorf("resumed: %+v, first %+v", again.SPRT, s)
+			}
+		})
 	}
 }
 

@@ -165,32 +165,36 @@ func TestRunReportAndTools(t *testing.T) {
 		t.Errorf("verify with the wrong seed: %s", e)
 	}
 	for _, f := range []string{"kif", "csa"} {
-		o, e, code := runCmd(t, "export", "--format", f, "--id", "3", merged)
-		if code != 0 || o == "" {
-			t.Errorf("export %s: %s", f, e)
-		}
+		t.Run(f, func(t *testing.T) {
+			o, e, code := runCmd(t, "export", "--format", f, "--id", "3", merged)
+			if code != 0 || o == "" {
+				t.Errorf("export %s: %s", f, e)
+			}
+		})
 	}
 	// The whole run, from its directory, in one file of each format: five games, by id.
 	for _, c := range []struct{ format, start, sep string }{{"kif", "#KIF version", "\n\n#KIF version"}, {"csa", "V2.2\n", "\n/\nV2.2\n"}} {
-		o, e, code := runCmd(t, "export", "--format", c.format, "--out", filepath.Join(dir, c.format), dir)
-		if code != 0 || !strings.Contains(o, "wrote 5 games") {
-			t.Fatalf("export %s of the run's directory: %s %s", c.format, o, e)
-		}
-		text, err := os.ReadFile(filepath.Join(dir, c.format, "games."+c.format))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.HasPrefix(string(text), c.start) || strings.Count(string(text), c.sep) != 4 {
-			t.Errorf("export %s: %d separators %q in\n%s", c.format, strings.Count(string(text), c.sep), c.sep, text)
-		}
-		ids := regexp.MustCompile(`shogilab game (\d+) `).FindAllStringSubmatch(string(text), -1)
-		var got []string
-		for _, m := range ids {
-			got = append(got, m[1])
-		}
-		if strings.Join(got, " ") != "0 1 2 3 4" {
-			t.Errorf("export %s: games %v; want 0 to 4, by id", c.format, got)
-		}
+		t.Run(c.format, func(t *testing.T) {
+			o, e, code := runCmd(t, "export", "--format", c.format, "--out", filepath.Join(dir, c.format), dir)
+			if code != 0 || !strings.Contains(o, "wrote 5 games") {
+				t.Fatalf("export %s of the run's directory: %s %s", c.format, o, e)
+			}
+			text, err := os.ReadFile(filepath.Join(dir, c.format, "games."+c.format))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.HasPrefix(string(text), c.start) || strings.Count(string(text), c.sep) != 4 {
+				t.Errorf("export %s: %d separators %q in\n%s", c.format, strings.Count(string(text), c.sep), c.sep, text)
+			}
+			ids := regexp.MustCompile(`shogilab game (\d+) `).FindAllStringSubmatch(string(text), -1)
+			var got []string
+			for _, m := range ids {
+				got = append(got, m[1])
+			}
+			if strings.Join(got, " ") != "0 1 2 3 4" {
+				t.Errorf("export %s: games %v; want 0 to 4, by id", c.format, got)
+			}
+		})
 	}
 	// Parquet: the tables hold the games; verify and export read them.
 	tables := filepath.Join(dir, "tables")
@@ -230,36 +234,38 @@ func TestKillAndResume(t *testing.T) {
 		{"jsonl", "games-0-of-1.jsonl", "games-0-of-1.jsonl"},
 		{"parquet", "games-0-of-1.journal.jsonl", "games-0-of-1.parquet"},
 	} {
-		killed := filepath.Join(dir, "killed-"+c.format)
-		journal := filepath.Join(killed, c.journal)
-		cmd := exec.Command(binary, args(killed, "--format", c.format)...)
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		waitLines(t, journal, 3)
-		cmd.Process.Kill() // SIGKILL
-		cmd.Wait()
-		if n := countLines(journal); n >= 10 {
-			t.Fatalf("%s: the run finished (%d games) before the kill", c.format, n)
-		}
-		if c.format == "parquet" {
-			if _, err := os.Stat(filepath.Join(killed, c.result)); err == nil {
-				t.Fatalf("a killed Parquet run left %s", c.result)
+		t.Run(c.format, func(t *testing.T) {
+			killed := filepath.Join(dir, "killed-"+c.format)
+			journal := filepath.Join(killed, c.journal)
+			cmd := exec.Command(binary, args(killed, "--format", c.format)...)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
 			}
-		}
-		// The killed run's lock file stays; the rerun takes it over and removes it.
-		lock := filepath.Join(killed, ".games-0-of-1."+c.format+".lock")
-		if _, err := os.Stat(lock); err != nil {
-			t.Errorf("%s: the killed run's lock file: %v", c.format, err)
-		}
-		if out, err := exec.Command(binary, args(killed, "--format", c.format)...).CombinedOutput(); err != nil {
-			t.Fatalf("%s: rerun: %v\n%s", c.format, err, out)
-		}
-		if _, err := os.Stat(lock); !os.IsNotExist(err) {
-			t.Errorf("%s: the lock file is left after a clean exit (%v)", c.format, err)
-		}
-		recordtest.Same(t, c.format+" killed and rerun", recordtest.ReadSorted(t, filepath.Join(killed, c.result)),
-			recordtest.ReadSorted(t, filepath.Join(ref, "games-0-of-1.jsonl")))
+			waitLines(t, journal, 3)
+			cmd.Process.Kill() // SIGKILL
+			cmd.Wait()
+			if n := countLines(journal); n >= 10 {
+				t.Fatalf("%s: the run finished (%d games) before the kill", c.format, n)
+			}
+			if c.format == "parquet" {
+				if _, err := os.Stat(filepath.Join(killed, c.result)); err == nil {
+					t.Fatalf("a killed Parquet run left %s", c.result)
+				}
+			}
+			// The killed run's lock file stays; the rerun takes it over and removes it.
+			lock := filepath.Join(killed, ".games-0-of-1."+c.format+".lock")
+			if _, err := os.Stat(lock); err != nil {
+				t.Errorf("%s: the killed run's lock file: %v", c.format, err)
+			}
+			if out, err := exec.Command(binary, args(killed, "--format", c.format)...).CombinedOutput(); err != nil {
+				t.Fatalf("%s: rerun: %v\n%s", c.format, err, out)
+			}
+			if _, err := os.Stat(lock); !os.IsNotExist(err) {
+				t.Errorf("%s: the lock file is left after a clean exit (%v)", c.format, err)
+			}
+			recordtest.Same(t, c.format+" killed and rerun", recordtest.ReadSorted(t, filepath.Join(killed, c.result)),
+				recordtest.ReadSorted(t, filepath.Join(ref, "games-0-of-1.jsonl")))
+		})
 	}
 }
 

@@ -31,9 +31,11 @@ func TestMateCommandsBadInput(t *testing.T) {
 		}
 	}
 	for _, sub := range []string{"handicap", "mate", "check"} {
-		if code, out, _ := runSolve(sub, "-h"); code != 0 || !strings.Contains(out, "usage: solve "+sub) {
-			t.Errorf("%s -h: exit %d, %q", sub, code, out)
-		}
+		t.Run(sub, func(t *testing.T) {
+			if code, out, _ := runSolve(sub, "-h"); code != 0 || !strings.Contains(out, "usage: solve "+sub) {
+				t.Errorf("%s -h: exit %d, %q", sub, code, out)
+			}
+		})
 	}
 }
 
@@ -234,16 +236,18 @@ func TestStoppedJSON(t *testing.T) {
 		{[]string{"handicap", "four-piece", "--max-plies", "10", "--retro-plies", "0", "--node-limit", "3000", "--json"}, true},
 		{[]string{"handicap", "four-piece", "--max-plies", "10", "--retro-plies", "0", "--json"}, false},
 	} {
-		var out, errOut bytes.Buffer
-		if code := program.Run(tc.args, &out, &errOut); code != 0 {
-			t.Fatalf("%v: exit %d: %s", tc.args, code, errOut.String())
-		}
-		var rep map[string]any
-		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-			t.Fatalf("%v: %v in %s", tc.args, err, out.String())
-		}
-		if got := rep["stopped"] == true; got != tc.stopped {
-			t.Errorf("%v: stopped %v, want %v (%s)", tc.args, rep["stopped"], tc.stopped, out.String())
-		}
+		t.Run(strings.Join(tc.args, " "), func(t *testing.T) {
+			var out, errOut bytes.Buffer
+			if code := program.Run(tc.args, &out, &errOut); code != 0 {
+				t.Fatalf("%v: exit %d: %s", tc.args, code, errOut.String())
+			}
+			var rep map[string]any
+			if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+				t.Fatalf("%v: %v in %s", tc.args, err, out.String())
+			}
+			if got := rep["stopped"] == true; got != tc.stopped {
+				t.Errorf("%v: stopped %v, want %v (%s)", tc.args, rep["stopped"], tc.stopped, out.String())
+			}
+		})
 	}
 }

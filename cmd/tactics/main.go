@@ -41,11 +41,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	most := fs.Int("max", 50, "positions kept of each length, the first found")
 	fsfPath := fs.String("fsf", "/usr/games/fairy-stockfish", "fairy-stockfish, which confirms each mate's length")
 	asJSON := fs.Bool("json", false, "print the counts as JSON")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: tactics --out DIR [flags] RECORDS...\n\nFinds the tactical suite's mates in the positions of game records (jsonl, jsonl.gz, or games tables .parquet).")
-		fs.PrintDefaults()
-	}
-	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+	if err := cli.ParseHelp(fs, args, stdout, "usage: tactics --out DIR [flags] RECORDS...\n\nFinds the tactical suite's mates in the positions of game records (jsonl, jsonl.gz, or games tables .parquet)."); err != nil {
 		return err
 	}
 	if *out == "" || fs.NArg() == 0 {
@@ -168,20 +164,9 @@ func startFSF(ctx context.Context, path string) (*fsf, error) {
 // mateIn reports whether fairy-stockfish's search of sfen to depth, from a fresh hash, ends
 // on a score of mate in plies (USI counts plies): its last score that is not a bound.
 func (f *fsf) mateIn(ctx context.Context, sfen string, depth, plies int) (bool, error) {
-	if err := f.c.NewGame(); err != nil {
-		return false, err
-	}
-	if err := f.c.Position(sfen, nil); err != nil {
-		return false, err
-	}
 	ctx, cancel := context.WithTimeout(ctx, searchLimit)
 	defer cancel()
-	var last usi.SearchInfo
-	_, err := f.c.Go(ctx, usi.GoParams{Depth: depth}, func(in usi.SearchInfo) {
-		if in.HasScore() && in.Bound == "" {
-			last = in
-		}
-	})
+	last, err := f.c.Score(ctx, sfen, depth)
 	if err != nil {
 		return false, fmt.Errorf("%s: %w", sfen, err)
 	}

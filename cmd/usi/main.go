@@ -31,8 +31,10 @@ func main() {
 // serve is the command: -perft counts and exits, else the engine serves USI on stdin.
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("usi", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), `usage: usi [flags]
+	perft := fs.Int("perft", 0, "instead of serving USI, count the leaves at this depth, print the speed, and exit")
+	sfen := fs.String("sfen", minishogi.StartSFEN, "with -perft: the position to count from")
+	threads := fs.Int("threads", 1, "with -perft: goroutines (0: all CPUs)")
+	if err := cli.ParseHelp(fs, args, stdout, fmt.Sprintf(`usage: usi [flags]
 
 usi is the shogilab Minishogi engine. It reads USI commands on standard input and answers on
 standard output: usi, isready, setoption, usinewgame, position startpos|sfen ... [moves ...],
@@ -41,14 +43,8 @@ mate MS|infinite, a tsume search answered with checkmate), stop, ponderhit, game
 d (show the position), quit. It reads commands while it searches: isready is answered at
 once, and commands that need the engine idle wait for the search's end. The reply to usi
 lists the options: %s.
-`, optionNames())
-		fs.PrintDefaults()
-		fmt.Fprintf(fs.Output(), "\nexample: usi -perft 7 -threads 0   (leaves from the start position, and leaves per second)\n")
-	}
-	perft := fs.Int("perft", 0, "instead of serving USI, count the leaves at this depth, print the speed, and exit")
-	sfen := fs.String("sfen", minishogi.StartSFEN, "with -perft: the position to count from")
-	threads := fs.Int("threads", 1, "with -perft: goroutines (0: all CPUs)")
-	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+
+example: usi -perft 7 -threads 0   (leaves from the start position, and leaves per second)`, optionNames())); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

@@ -108,23 +108,25 @@ func TestPerftMatchesFairyStockfish(t *testing.T) {
 		{"4k/5/5/P4/KGSBR w - 1", nil},
 		{"+r1+bk1/5/2+P2/1+S3/1K3 w Gg 12", nil},
 	} {
-		var res [2]usi.PerftResult
-		for i, c := range []*usi.Client{ours, theirs} {
-			if err := c.Position(pos.sfen, pos.moves); err != nil {
-				t.Fatal(err)
+		t.Run(pos.sfen, func(t *testing.T) {
+			var res [2]usi.PerftResult
+			for i, c := range []*usi.Client{ours, theirs} {
+				if err := c.Position(pos.sfen, pos.moves); err != nil {
+					t.Fatal(err)
+				}
+				if res[i], err = c.Perft(ctx, 3); err != nil {
+					t.Fatal(err)
+				}
 			}
-			if res[i], err = c.Perft(ctx, 3); err != nil {
-				t.Fatal(err)
+			if res[0].Nodes != res[1].Nodes || len(res[0].Moves) != len(res[1].Moves) {
+				t.Errorf("%q %v: ours %d nodes in %d moves, fairy-stockfish %d in %d", pos.sfen, pos.moves, res[0].Nodes, len(res[0].Moves), res[1].Nodes, len(res[1].Moves))
 			}
-		}
-		if res[0].Nodes != res[1].Nodes || len(res[0].Moves) != len(res[1].Moves) {
-			t.Errorf("%q %v: ours %d nodes in %d moves, fairy-stockfish %d in %d", pos.sfen, pos.moves, res[0].Nodes, len(res[0].Moves), res[1].Nodes, len(res[1].Moves))
-		}
-		for m, n := range res[1].Moves {
-			if res[0].Moves[m] != n {
-				t.Errorf("%q %v %s: ours %d, fairy-stockfish %d", pos.sfen, pos.moves, m, res[0].Moves[m], n)
+			for m, n := range res[1].Moves {
+				if res[0].Moves[m] != n {
+					t.Errorf("%q %v %s: ours %d, fairy-stockfish %d", pos.sfen, pos.moves, m, res[0].Moves[m], n)
+				}
 			}
-		}
+		})
 	}
 }
 

@@ -35,20 +35,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	limit := fs.Int("limit", 20000, "an export writes at most `N` pages")
 	depth := fs.Int("depth", 6, "the opening explorer follows each game for `N` plies (as analyze openings --depth)")
 	sprtText := fs.String("sprt", "elo0=0,elo1=5", "the SPRT charted for a match whose report.json names none: elo0=0,elo1=5[,alpha=0.05,beta=0.05,model=logistic|normalized]")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: view [flags] FILES...")
-		fmt.Fprintln(fs.Output(), `
+	if err := cli.ParseHelp(fs, args, stdout, `usage: view [flags] FILES...
+
 Serves the files given, and nothing else, as web pages on this machine: record files
 (.jsonl, .jsonl.gz) and games tables (.parquet) as a games list with filters and a page per
 game; all their games as an opening explorer; directories of a match (cmd/match --out) as
 its report with the SPRT's chart; proofs and certificates (.proof, .cert, also .gz or .xz)
 as a walk from the root. The URL is printed at the start. With --export DIR the same pages
-are written as a static site.
-
-Flags:`)
-		fs.PrintDefaults()
-	}
-	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+are written as a static site.`); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {

@@ -177,10 +177,12 @@ func TestValueIsSymmetric(t *testing.T) {
 		{"rbsgk/4p/5/P4/KGSBR b - 1", int(w.Tempo)},
 		{"rbsgk/4p/5/P4/KGSBR w - 1", int(w.Tempo)},
 	} {
-		pos, _ := ms.ParseSFEN(c.sfen)
-		if got := e.Centipawns(&pos); got != c.want {
-			t.Errorf("%s: %d cp, want %d", c.sfen, got, c.want)
-		}
+		t.Run(c.sfen, func(t *testing.T) {
+			pos, _ := ms.ParseSFEN(c.sfen)
+			if got := e.Centipawns(&pos); got != c.want {
+				t.Errorf("%s: %d cp, want %d", c.sfen, got, c.want)
+			}
+		})
 	}
 	// Gote without its rook: Sente is up the rook's value, less what the rook did for
 	// Gote's king; clearly ahead either way, and exactly opposite with the other to move
@@ -235,26 +237,28 @@ func TestCheckFlags(t *testing.T) {
 		"4k/5/4S/4R/K4 b G 1",   // the silver on 1c blocks the rook on 1d: moving it uncovers check
 		"r3k/2G1p/5/P1b2/KGS1R w Bs 9",
 	} {
-		pos, err := ms.ParseSFEN(sfen)
-		if err != nil {
-			t.Fatalf("%s: %v", sfen, err)
-		}
-		e := New(DefaultConfig())
-		var maps attackMaps
-		maps.compute(&pos)
-		var moves []mcts.Move
-		for _, m := range pos.LegalMoves(nil) {
-			moves = append(moves, mcts.Move(m))
-		}
-		n := e.priors(&pos, &maps, moves, make([]float32, len(moves)))
-		got := map[ms.Move]bool{}
-		for _, m := range e.checks[:n] {
-			got[m] = true
-		}
-		for _, m := range moves {
-			if want := pos.GivesCheck(ms.Move(m)); got[ms.Move(m)] != want {
-				t.Errorf("%s %s: check %v, want %v", sfen, ms.Move(m), got[ms.Move(m)], want)
+		t.Run(sfen, func(t *testing.T) {
+			pos, err := ms.ParseSFEN(sfen)
+			if err != nil {
+				t.Fatalf("%s: %v", sfen, err)
 			}
-		}
+			e := New(DefaultConfig())
+			var maps attackMaps
+			maps.compute(&pos)
+			var moves []mcts.Move
+			for _, m := range pos.LegalMoves(nil) {
+				moves = append(moves, mcts.Move(m))
+			}
+			n := e.priors(&pos, &maps, moves, make([]float32, len(moves)))
+			got := map[ms.Move]bool{}
+			for _, m := range e.checks[:n] {
+				got[m] = true
+			}
+			for _, m := range moves {
+				if want := pos.GivesCheck(ms.Move(m)); got[ms.Move(m)] != want {
+					t.Errorf("%s %s: check %v, want %v", sfen, ms.Move(m), got[ms.Move(m)], want)
+				}
+			}
+		})
 	}
 }

@@ -186,27 +186,29 @@ func benchEvaluate(b *testing.B, cfg Config, positions []ms.Position) {
 // the root would miss the mate.
 func TestMateInOneWithTinyBudget(t *testing.T) {
 	for _, sfen := range []string{"4k/5/4G/5/K4 b G 1", "4k/p4/1B1G1/5/K4 b G 1"} {
-		pos, err := ms.ParseSFEN(sfen)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := New(DefaultConfig())
-		g := &testGame{pos: pos}
-		moves := g.LegalMoves(nil)
-		var maps attackMaps
-		maps.compute(&pos)
-		checks := e.checks[:e.priors(&pos, &maps, moves, make([]float32, len(moves)))]
-		if len(checks) < 2 || matesAtOnce(&pos, checks[0]) {
-			t.Fatalf("%s: checks %v; the test needs a first check that does not mate", sfen, checks)
-		}
-		for _, depth := range []int{1, 5} {
-			for _, budget := range []int{0, 1} {
-				cfg := DefaultConfig()
-				cfg.MateDepth, cfg.MateNodes = depth, budget
-				if ev, _, _ := evaluate(t, cfg, sfen); ev.Proof != (mcts.Proof{Outcome: outcome.Win, Plies: 1}) {
-					t.Errorf("%s, MateDepth %d, MateNodes %d: proof %v, want a mate in 1", sfen, depth, budget, ev.Proof)
+		t.Run(sfen, func(t *testing.T) {
+			pos, err := ms.ParseSFEN(sfen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := New(DefaultConfig())
+			g := &testGame{pos: pos}
+			moves := g.LegalMoves(nil)
+			var maps attackMaps
+			maps.compute(&pos)
+			checks := e.checks[:e.priors(&pos, &maps, moves, make([]float32, len(moves)))]
+			if len(checks) < 2 || matesAtOnce(&pos, checks[0]) {
+				t.Fatalf("%s: checks %v; the test needs a first check that does not mate", sfen, checks)
+			}
+			for _, depth := range []int{1, 5} {
+				for _, budget := range []int{0, 1} {
+					cfg := DefaultConfig()
+					cfg.MateDepth, cfg.MateNodes = depth, budget
+					if ev, _, _ := evaluate(t, cfg, sfen); ev.Proof != (mcts.Proof{Outcome: outcome.Win, Plies: 1}) {
+						t.Errorf("%s, MateDepth %d, MateNodes %d: proof %v, want a mate in 1", sfen, depth, budget, ev.Proof)
+					}
 				}
 			}
-		}
+		})
 	}
 }

@@ -33,15 +33,17 @@ func TestMovePriorTermsByHand(t *testing.T) {
 		{"G*2c", PriorTerms{0, 0, 0, 0, 0.5, 0, 0}},
 		{"3e3d", PriorTerms{0, 0, 0, 0, 0, 0, -6.5}},
 	} {
-		m, err := pos.ParseMove(c.move)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got := make([]PriorTerms, 1)
-		e.MovePriorTerms(&pos, []ms.Move{m}, got)
-		if got[0] != c.want {
-			t.Errorf("%s: terms %v; want %v", c.move, got[0], c.want)
-		}
+		t.Run(c.move, func(t *testing.T) {
+			m, err := pos.ParseMove(c.move)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := make([]PriorTerms, 1)
+			e.MovePriorTerms(&pos, []ms.Move{m}, got)
+			if got[0] != c.want {
+				t.Errorf("%s: terms %v; want %v", c.move, got[0], c.want)
+			}
+		})
 	}
 }
 

@@ -101,10 +101,12 @@ func TestMoveFeaturesEscape(t *testing.T) {
 		{"5d4c", []int32{15*25 + 11, escapeBase + 1, pieceToBase + 25 + 11}},
 		{"5d5c", []int32{15*25 + 10, escapeBase + 1, pieceToBase + 25 + 10, threatBase + 3}},
 	} {
-		ctx := NewMoveContext(&pos)
-		if got, _ := ctx.MoveFeatures(mustMove(t, &pos, c.move), nil); !slices.Equal(got, c.want) {
-			t.Errorf("%s: features %v, want %v", c.move, got, c.want)
-		}
+		t.Run(c.move, func(t *testing.T) {
+			ctx := NewMoveContext(&pos)
+			if got, _ := ctx.MoveFeatures(mustMove(t, &pos, c.move), nil); !slices.Equal(got, c.want) {
+				t.Errorf("%s: features %v, want %v", c.move, got, c.want)
+			}
+		})
 	}
 }
 

@@ -69,15 +69,17 @@ func TestParseFlagsInterspersed(t *testing.T) {
 		{[]string{"a", "--", "-n", "5"}, 1, "a -n 5"},
 		{nil, 1, ""},
 	} {
-		fs := flag.NewFlagSet("t", flag.ContinueOnError)
-		n := fs.Int("n", 1, "")
-		if err := ParseFlags(fs, c.args, io.Discard); err != nil {
-			t.Errorf("%q: %v", c.args, err)
-			continue
-		}
-		if *n != c.n || strings.Join(fs.Args(), " ") != c.pos {
-			t.Errorf("%q: -n %d, positional %q; want %d, %q", c.args, *n, fs.Args(), c.n, c.pos)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			fs := flag.NewFlagSet("t", flag.ContinueOnError)
+			n := fs.Int("n", 1, "")
+			if err := ParseFlags(fs, c.args, io.Discard); err != nil {
+				t.Errorf("%q: %v", c.args, err)
+				return
+			}
+			if *n != c.n || strings.Join(fs.Args(), " ") != c.pos {
+				t.Errorf("%q: -n %d, positional %q; want %d, %q", c.args, *n, fs.Args(), c.n, c.pos)
+			}
+		})
 	}
 }
 
@@ -119,10 +121,12 @@ func TestDefault(t *testing.T) {
 		{[]string{"--games", "2"}, []string{"--games", "2"}},
 		{[]string{"play", "x"}, []string{"x"}},
 	} {
-		got = nil
-		if code := p.Run(c.args, io.Discard, io.Discard); code != 0 || strings.Join(got, " ") != strings.Join(c.want, " ") || got == nil {
-			t.Errorf("%q: exit %d, play got %q; want %q", c.args, code, got, c.want)
-		}
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			got = nil
+			if code := p.Run(c.args, io.Discard, io.Discard); code != 0 || strings.Join(got, " ") != strings.Join(c.want, " ") || got == nil {
+				t.Errorf("%q: exit %d, play got %q; want %q", c.args, code, got, c.want)
+			}
+		})
 	}
 	var out bytes.Buffer
 	if code := p.Run([]string{"-h"}, &out, io.Discard); code != 0 || !strings.Contains(out.String(), "play       plays (the default: tool [flags])") || !strings.Contains(out.String(), "merge") {

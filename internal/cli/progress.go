@@ -14,6 +14,20 @@ import (
 // one per tenth keeps a log readable.
 const progressLines = 10
 
+// newBar is the terminal's progress bar of the reporters below: to size items (-1: a
+// spinner), described by what, with the count and rate, redrawn at most every 100 ms and
+// cleared at the end; more adds options.
+func newBar(stderr io.Writer, size int, what string, more ...progressbar.Option) *progressbar.ProgressBar {
+	return progressbar.NewOptions(size, append([]progressbar.Option{
+		progressbar.OptionSetWriter(stderr),
+		progressbar.OptionSetDescription(what),
+		progressbar.OptionShowCount(),
+		progressbar.OptionShowIts(),
+		progressbar.OptionThrottle(100 * time.Millisecond),
+		progressbar.OptionClearOnFinish(),
+	}, more...)...)
+}
+
 // NewProgress is the commands' one progress reporter for work of a known size: it returns
 // a function to call with the count of items done out of total, and one to call when the
 // work ends. On a terminal it draws a progress bar; otherwise (a log, a pipe) it writes a
@@ -21,15 +35,7 @@ const progressLines = 10
 // total. The count may jump (work reported in batches) but never goes back.
 func NewProgress(stderr io.Writer, total int, what string) (update func(done int), finish func()) {
 	if IsTerminal(stderr) {
-		bar := progressbar.NewOptions(total,
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription(what),
-			progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(),
-			progressbar.OptionSetPredictTime(true),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-		)
+		bar := newBar(stderr, total, what, progressbar.OptionSetPredictTime(true))
 		return func(done int) { bar.Set(done) }, func() { bar.Finish() }
 	}
 	start := time.Now()
@@ -50,14 +56,7 @@ func NewProgress(stderr io.Writer, total int, what string) (update func(done int
 // every 5 s.
 func NewGrowingProgress(stderr io.Writer, what string) (update func(done, total int), finish func()) {
 	if IsTerminal(stderr) {
-		bar := progressbar.NewOptions(1,
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription(what),
-			progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-		)
+		bar := newBar(stderr, 1, what)
 		return func(done, total int) {
 			if total > bar.GetMax() {
 				bar.ChangeMax(total)
@@ -85,14 +84,7 @@ const growingEvery = 5 * time.Second
 // "what: done (R/s)" every every items, or none if every is 0.
 func NewCounter(stderr io.Writer, what string, every int) (update func(done int), finish func()) {
 	if IsTerminal(stderr) {
-		bar := progressbar.NewOptions(-1,
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription(what),
-			progressbar.OptionShowCount(),
-			progressbar.OptionShowIts(),
-			progressbar.OptionThrottle(100*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-		)
+		bar := newBar(stderr, -1, what)
 		// A call costs the bar's lock, not a redraw (the throttle): little beside reading
 		// a record.
 		return func(done int) { bar.Set(done) }, func() { bar.Finish() }

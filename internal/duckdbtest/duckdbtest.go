@@ -11,15 +11,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/shogilab/shogilab/internal/nodetest"
 )
 
 // Dir is where ci/install-duckdb.sh put the client.
-func Dir() string {
-	if d := os.Getenv("SHOGILAB_DUCKDB"); d != "" {
-		return d
-	}
-	return "/opt/shogilab-duckdb"
-}
+func Dir() string { return nodetest.Dir("SHOGILAB_DUCKDB", "/opt/shogilab-duckdb") }
 
 // script runs the SQL of its first argument and prints the rows as one JSON array; DuckDB's
 // JSON form gives 64-bit integers as strings.
@@ -37,16 +34,7 @@ const { DuckDBInstance } = require('@duckdb/node-api');
 // instead of skipping (the CI script installs it).
 func Available(t testing.TB) bool {
 	t.Helper()
-	_, nodeErr := exec.LookPath("node")
-	_, modErr := os.Stat(filepath.Join(Dir(), "node_modules", "@duckdb", "node-api"))
-	if nodeErr == nil && modErr == nil {
-		return true
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("DuckDB not found: node %v, %s: %v (bash ci/install-duckdb.sh installs it)", nodeErr, Dir(), modErr)
-	}
-	t.Skipf("DuckDB not installed (bash ci/install-duckdb.sh); skipping")
-	return false
+	return nodetest.Available(t, "DuckDB", Dir(), filepath.Join("@duckdb", "node-api"), "ci/install-duckdb.sh")
 }
 
 // Query runs sql and returns its rows, failing t on an error. The caller checks Available

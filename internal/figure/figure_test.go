@@ -3,6 +3,7 @@ package figure
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"image/png"
 	"math"
 	"os"
@@ -67,17 +68,19 @@ func TestSizes(t *testing.T) {
 		size Size
 		w, h int
 	}{{Column, 700, 520}, {Full, 1400, 700}} {
-		var buf bytes.Buffer
-		if err := p.Encode(&buf, PNG, Options{Size: tc.size}); err != nil {
-			t.Fatal(err)
-		}
-		cfg, err := png.DecodeConfig(&buf)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if cfg.Width != tc.w || cfg.Height != tc.h {
-			t.Errorf("%s: PNG is %dx%d; want %dx%d", tc.size, cfg.Width, cfg.Height, tc.w, tc.h)
-		}
+		t.Run(tc.size.String(), func(t *testing.T) {
+			var buf bytes.Buffer
+			if err := p.Encode(&buf, PNG, Options{Size: tc.size}); err != nil {
+				t.Fatal(err)
+			}
+			cfg, err := png.DecodeConfig(&buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if cfg.Width != tc.w || cfg.Height != tc.h {
+				t.Errorf("%s: PNG is %dx%d; want %dx%d", tc.size, cfg.Width, cfg.Height, tc.w, tc.h)
+			}
+		})
 	}
 }
 
@@ -120,13 +123,15 @@ func TestSaveErrors(t *testing.T) {
 	// The PDF fonts are encoded in Windows-1252: the true minus sign and superscript four
 	// are not in it, and must fail loudly rather than print as other letters.
 	for _, label := range []string{"P(win) − 1/2", "10⁴"} {
-		p := New("", label, "y")
-		if err := p.Encode(&bytes.Buffer{}, PDF, Paper()); err == nil || !strings.Contains(err.Error(), "Windows-1252") {
-			t.Errorf("PDF with %q: %v", label, err)
-		}
-		if err := p.Encode(&bytes.Buffer{}, SVG, Paper()); err != nil {
-			t.Errorf("SVG with %q: %v", label, err)
-		}
+		t.Run(label, func(t *testing.T) {
+			p := New("", label, "y")
+			if err := p.Encode(&bytes.Buffer{}, PDF, Paper()); err == nil || !strings.Contains(err.Error(), "Windows-1252") {
+				t.Errorf("PDF with %q: %v", label, err)
+			}
+			if err := p.Encode(&bytes.Buffer{}, SVG, Paper()); err != nil {
+				t.Errorf("SVG with %q: %v", label, err)
+			}
+		})
 	}
 	// A legend entry added behind the house legend's back could not be placed.
 	p, err := sampleChart().Plot()
@@ -153,14 +158,16 @@ func TestChartErrors(t *testing.T) {
 		t.Errorf("NaN line: %v", err)
 	}
 	for _, xys := range []plotter.XYs{{{X: 0.5, Y: 1}}, {{X: 2, Y: 1}, {X: 1, Y: 1}}} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("bars at %v did not panic", xys)
-				}
+		t.Run(fmt.Sprint(xys), func(t *testing.T) {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("bars at %v did not panic", xys)
+					}
+				}()
+				Chart{Series: []Series{{"bad", Bars, xys}}}.Plot()
 			}()
-			Chart{Series: []Series{{"bad", Bars, xys}}}.Plot()
-		}()
+		})
 	}
 }
 
@@ -217,14 +224,16 @@ func TestFlags(t *testing.T) {
 		{"format", "", `unknown format ""`},
 		{"size", "a4", "want column (3.5 in wide) or full (7.0 in)"},
 	} {
-		fs := flag.NewFlagSet("t", flag.ContinueOnError)
-		fs.SetOutput(&bytes.Buffer{})
-		o := Screen()
-		o.AddFlags(fs)
-		err := fs.Parse([]string{"--" + tc.flag, tc.value})
-		if err == nil || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("--%s %q: %v; want %q", tc.flag, tc.value, err, tc.want)
-		}
+		t.Run(tc.flag+"="+tc.value, func(t *testing.T) {
+			fs := flag.NewFlagSet("t", flag.ContinueOnError)
+			fs.SetOutput(&bytes.Buffer{})
+			o := Screen()
+			o.AddFlags(fs)
+			err := fs.Parse([]string{"--" + tc.flag, tc.value})
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("--%s %q: %v; want %q", tc.flag, tc.value, err, tc.want)
+			}
+		})
 	}
 }
 
@@ -265,10 +274,12 @@ func TestLinearTicks(t *testing.T) {
 		{-250, 100, false, 150, false, "–200 –100 0 100"},
 		{0, 20000, false, 100, false, "0 10,000 20,000"},
 	} {
-		lt := linearTicks{integer: tc.integer, fit: labelFit{style: tickStyle(), length: vg.Length(tc.length), vertical: tc.vertical}}
-		if got := strings.Join(labels(lt.Ticks(tc.min, tc.max)), " "); got != tc.want {
-			t.Errorf("%v..%v along %v pt: %q; want %q", tc.min, tc.max, tc.length, got, tc.want)
-		}
+		t.Run(fmt.Sprintf("%g-%g", tc.min, tc.max), func(t *testing.T) {
+			lt := linearTicks{integer: tc.integer, fit: labelFit{style: tickStyle(), length: vg.Length(tc.length), vertical: tc.vertical}}
+			if got := strings.Join(labels(lt.Ticks(tc.min, tc.max)), " "); got != tc.want {
+				t.Errorf("%v..%v along %v pt: %q; want %q", tc.min, tc.max, tc.length, got, tc.want)
+			}
+		})
 	}
 	// No tick beyond the outermost labels: on 0..1.4 with labels 0.0 to 1.4 in steps of 0.2
 	// and on -0.07..1.03, where the labels run from 0.0 to 1.0, the ticks end at the labels.
@@ -290,10 +301,12 @@ func TestLogTicks(t *testing.T) {
 		{10, 100, "10 20 50 100"},
 		{0.01, 10, "10^-2 10^-1 10^0 10^1"},
 	} {
-		lt := logTicks{fit: labelFit{style: tickStyle(), length: 150, vertical: true}}
-		if got := strings.Join(labels(lt.Ticks(tc.min, tc.max)), " "); got != tc.want {
-			t.Errorf("%v..%v: %q; want %q", tc.min, tc.max, got, tc.want)
-		}
+		t.Run(fmt.Sprintf("%g-%g", tc.min, tc.max), func(t *testing.T) {
+			lt := logTicks{fit: labelFit{style: tickStyle(), length: 150, vertical: true}}
+			if got := strings.Join(labels(lt.Ticks(tc.min, tc.max)), " "); got != tc.want {
+				t.Errorf("%v..%v: %q; want %q", tc.min, tc.max, got, tc.want)
+			}
+		})
 	}
 	if lo, hi := decades(7, 2660); lo != 1 || hi != 1e4 {
 		t.Errorf("decades(7, 2660) = %v, %v; want 1, 10^4", lo, hi)
@@ -321,9 +334,11 @@ func TestNumber(t *testing.T) {
 		decimals int
 		want     string
 	}{{0.1, 2, "0.10"}, {-200, 0, "–200"}, {-0.0001, 2, "0.00"}, {12345, 0, "12,345"}, {9999, 0, "9999"}, {-12345.5, 1, "–12,345.5"}} {
-		if got := number(tc.v, tc.decimals); got != tc.want {
-			t.Errorf("number(%v, %d) = %q; want %q", tc.v, tc.decimals, got, tc.want)
-		}
+		t.Run(fmt.Sprintf("%g/%d", tc.v, tc.decimals), func(t *testing.T) {
+			if got := number(tc.v, tc.decimals); got != tc.want {
+				t.Errorf("number(%v, %d) = %q; want %q", tc.v, tc.decimals, got, tc.want)
+			}
+		})
 	}
 }
 

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Interval is a point's 95% interval: at X, from Low to High around Y.
@@ -25,15 +27,44 @@ func (p *Plot) AddIntervals(iv []Interval, clip float64) error {
 	if len(bars) == 0 {
 		return nil
 	}
+	return p.AddYErrorBars(bars, 6, "95% interval")
+}
+
+// AddYErrorBars draws vertical error bars solid in the colour of series i (6: black, the
+// colour of reference marks) and, unless legend is empty, a legend entry with that line:
+// gonum/plot's error bars draw no legend thumbnail of their own.
+func (p *Plot) AddYErrorBars(bars interface {
+	plotter.XYer
+	plotter.YErrorer
+}, i int, legend string) error {
 	eb, err := plotter.NewYErrorBars(bars)
 	if err != nil {
 		return fmt.Errorf("figure: intervals: %w", err)
 	}
-	eb.LineStyle = LineStyle(6)
-	eb.LineStyle.Dashes = nil
-	p.Add(eb)
-	p.AddLegend("95% interval", &plotter.Line{LineStyle: eb.LineStyle})
+	p.addBars(eb, &eb.LineStyle, i, legend)
 	return nil
+}
+
+// AddXErrorBars is AddYErrorBars for horizontal bars (intervals of a value along x).
+func (p *Plot) AddXErrorBars(bars interface {
+	plotter.XYer
+	plotter.XErrorer
+}, i int, legend string) error {
+	eb, err := plotter.NewXErrorBars(bars)
+	if err != nil {
+		return fmt.Errorf("figure: intervals: %w", err)
+	}
+	p.addBars(eb, &eb.LineStyle, i, legend)
+	return nil
+}
+
+func (p *Plot) addBars(bars plot.Plotter, style *draw.LineStyle, i int, legend string) {
+	*style = LineStyle(i)
+	style.Dashes = nil
+	p.Add(bars)
+	if legend != "" {
+		p.AddLegend(legend, &plotter.Line{LineStyle: *style})
+	}
 }
 
 // errBars are intervals as gonum/plot's error bars: Low and High hold the distances below

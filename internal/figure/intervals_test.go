@@ -1,6 +1,7 @@
 package figure
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -32,10 +33,12 @@ func TestAddIntervals(t *testing.T) {
 		t.Fatalf("%d bars, want %d", len(eb.XYs), len(want))
 	}
 	for i, w := range want {
-		if eb.XYs[i].X != w.x || eb.XYs[i].Y != w.y || eb.YErrors[i].Low != w.below || eb.YErrors[i].High != w.above {
-			t.Errorf("bar %d: at (%g, %g) %g below, %g above; want (%g, %g) %g, %g", i,
-				eb.XYs[i].X, eb.XYs[i].Y, eb.YErrors[i].Low, eb.YErrors[i].High, w.x, w.y, w.below, w.above)
-		}
+		t.Run(fmt.Sprintf("x=%g", w.x), func(t *testing.T) {
+			if eb.XYs[i].X != w.x || eb.XYs[i].Y != w.y || eb.YErrors[i].Low != w.below || eb.YErrors[i].High != w.above {
+				t.Errorf("bar %d: at (%g, %g) %g below, %g above; want (%g, %g) %g, %g", i,
+					eb.XYs[i].X, eb.XYs[i].Y, eb.YErrors[i].Low, eb.YErrors[i].High, w.x, w.y, w.below, w.above)
+			}
+		})
 	}
 	if got := p.LegendLabels(); len(got) != 1 || got[0] != "95% interval" {
 		t.Errorf("legend %q, want one entry, 95%% interval", got)

@@ -60,18 +60,20 @@ func TestLegendPlacement(t *testing.T) {
 			outside: true,
 		},
 	} {
-		p, err := tc.chart.Plot()
-		if err != nil {
-			t.Fatal(err)
-		}
-		lay, err := p.Layout(figure.Paper())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !tc.want(lay) || lay.LegendOutside != tc.outside {
-			t.Errorf("%s: legend at %v (outside %v) of the plot area %v, y up to %v", tc.name, lay.Legend, lay.LegendOutside, lay.Data, lay.Y.Max)
-		}
-		figuretest.Check(t, tc.name, p)
+		t.Run(tc.name, func(t *testing.T) {
+			p, err := tc.chart.Plot()
+			if err != nil {
+				t.Fatal(err)
+			}
+			lay, err := p.Layout(figure.Paper())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.want(lay) || lay.LegendOutside != tc.outside {
+				t.Errorf("%s: legend at %v (outside %v) of the plot area %v, y up to %v", tc.name, lay.Legend, lay.LegendOutside, lay.Data, lay.Y.Max)
+			}
+			figuretest.Check(t, tc.name, p)
+		})
 	}
 }
 
@@ -88,26 +90,28 @@ func TestFrameGap(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, size := range []figure.Size{figure.Column, figure.Full} {
-		lay, err := p.Layout(figure.Options{Size: size})
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := lay.Data
-		at := func(a plot.Axis, v float64, lo, hi vg.Length) vg.Length { return lo + vg.Length(a.Norm(v))*(hi-lo) }
-		const r, gap = 2.2, figure.FrameGap
-		if x := at(lay.X, 0, d.Min.X, d.Max.X); x-r < d.Min.X+gap-0.02 {
-			t.Errorf("%s: the point at x=0 is drawn %.2f pt from the left edge", size, x-r-d.Min.X)
-		}
-		if y := at(lay.Y, 0, d.Min.Y, d.Max.Y); y-r < d.Min.Y+gap-0.02 {
-			t.Errorf("%s: the point at y=0 is drawn %.2f pt from the bottom edge", size, y-r-d.Min.Y)
-		}
-		if x := at(lay.X, 4, d.Min.X, d.Max.X); x+r > d.Max.X-gap+0.02 {
-			t.Errorf("%s: the point at x=4 is drawn %.2f pt from the right edge", size, d.Max.X-x-r)
-		}
-		if y := at(lay.Y, 1, d.Min.Y, d.Max.Y); y+r > d.Max.Y-gap+0.02 {
-			t.Errorf("%s: the bar and the point at y=1 reach %.2f pt from the top edge", size, d.Max.Y-y-r)
-		}
-		figuretest.Check(t, "frame gap", p)
+		t.Run(size.String(), func(t *testing.T) {
+			lay, err := p.Layout(figure.Options{Size: size})
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := lay.Data
+			at := func(a plot.Axis, v float64, lo, hi vg.Length) vg.Length { return lo + vg.Length(a.Norm(v))*(hi-lo) }
+			const r, gap = 2.2, figure.FrameGap
+			if x := at(lay.X, 0, d.Min.X, d.Max.X); x-r < d.Min.X+gap-0.02 {
+				t.Errorf("%s: the point at x=0 is drawn %.2f pt from the left edge", size, x-r-d.Min.X)
+			}
+			if y := at(lay.Y, 0, d.Min.Y, d.Max.Y); y-r < d.Min.Y+gap-0.02 {
+				t.Errorf("%s: the point at y=0 is drawn %.2f pt from the bottom edge", size, y-r-d.Min.Y)
+			}
+			if x := at(lay.X, 4, d.Min.X, d.Max.X); x+r > d.Max.X-gap+0.02 {
+				t.Errorf("%s: the point at x=4 is drawn %.2f pt from the right edge", size, d.Max.X-x-r)
+			}
+			if y := at(lay.Y, 1, d.Min.Y, d.Max.Y); y+r > d.Max.Y-gap+0.02 {
+				t.Errorf("%s: the bar and the point at y=1 reach %.2f pt from the top edge", size, d.Max.Y-y-r)
+			}
+			figuretest.Check(t, "frame gap", p)
+		})
 	}
 }
 

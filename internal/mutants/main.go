@@ -29,11 +29,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	list := fs.Bool("list", false, "print the planted bugs and exit")
 	timeout := fs.Duration("timeout", 30*time.Minute, "go test's -timeout for each run: generous, since a busy machine slows the tests (a run that hangs counts as caught)")
 	asJSON := fs.Bool("json", false, "print the findings as one JSON object")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: mutants [flags]\n\nPlants each bug of internal/mutants/list.go, one at a time, in a copy of the module and\nreports which ones the tests let through (see internal/mutants/doc.go).")
-		fs.PrintDefaults()
-	}
-	if err := cli.ParseFlags(fs, args, stdout); err != nil {
+	if err := cli.ParseHelp(fs, args, stdout, "usage: mutants [flags]\n\nPlants each bug of internal/mutants/list.go, one at a time, in a copy of the module and\nreports which ones the tests let through (see internal/mutants/doc.go)."); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {

@@ -91,9 +91,11 @@ func TestFailedBy(t *testing.T) {
 		{"timeout in a package", "panic: test timed out after 1s\n\trunning tests:\n\t\tTestA (1s)\nFAIL\texample.com/tiny\t1.005s\nok  \texample.com/other\t0.1s\n", "timeout in example.com/tiny"},
 		{"panic", "panic: runtime error: index out of range [3] with length 3\n", "panic"},
 	} {
-		if got := failedBy([]byte(c.out)); got != c.want {
-			t.Errorf("%s: %q, want %q", c.name, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if got := failedBy([]byte(c.out)); got != c.want {
+				t.Errorf("%s: %q, want %q", c.name, got, c.want)
+			}
+		})
 	}
 	if got := firstMessage([]byte("--- FAIL: TestA (0.00s)\n    --- FAIL: TestA/one (0.00s)\n        x_test.go:9: bad\nFAIL\n")); got != "x_test.go:9: bad" {
 		t.Errorf("first message %q", got)

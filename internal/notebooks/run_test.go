@@ -65,28 +65,32 @@ func TestFailures(t *testing.T) {
 		{"compile error", notebook(ok, compile), []int{2}},
 		{"panic and exit", notebook(panicked, md, ok, exited), []int{1, 4}},
 	} {
-		nb, err := Parse(tc.raw)
-		if err != nil {
-			t.Fatalf("%s: %v", tc.name, err)
-		}
-		fails := nb.Failures()
-		if len(fails) != len(tc.cells) {
-			t.Errorf("%s: %d failures %v; want cells %v", tc.name, len(fails), fails, tc.cells)
-			continue
-		}
-		for i, f := range fails {
-			if want := fmt.Sprintf("cell %d ", tc.cells[i]); !strings.HasPrefix(f.Error(), want) {
-				t.Errorf("%s: failure %q does not start with %q", tc.name, f, want)
+		t.Run(tc.name, func(t *testing.T) {
+			nb, err := Parse(tc.raw)
+			if err != nil {
+				t.Fatalf("%s: %v", tc.name, err)
 			}
-		}
+			fails := nb.Failures()
+			if len(fails) != len(tc.cells) {
+				t.Errorf("%s: %d failures %v; want cells %v", tc.name, len(fails), fails, tc.cells)
+				return
+			}
+			for i, f := range fails {
+				if want := fmt.Sprintf("cell %d ", tc.cells[i]); !strings.HasPrefix(f.Error(), want) {
+					t.Errorf("%s: failure %q does not start with %q", tc.name, f, want)
+				}
+			}
+		})
 	}
 }
 
 func TestParseRejects(t *testing.T) {
 	for _, raw := range []string{`{`, `{"nbformat": 3, "cells": []}`, `{"nbformat": 4, "cells": [{"cell_type": "code", "source": 7}]}`} {
-		if _, err := Parse([]byte(raw)); err == nil {
-			t.Errorf("Parse(%s) succeeded", raw)
-		}
+		t.Run(raw, func(t *testing.T) {
+			if _, err := Parse([]byte(raw)); err == nil {
+				t.Errorf("Parse(%s) succeeded", raw)
+			}
+		})
 	}
 }
 

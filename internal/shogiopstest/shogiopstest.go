@@ -6,35 +6,22 @@ package shogiopstest
 
 import (
 	"bytes"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/shogilab/shogilab/internal/nodetest"
 )
 
 // Dir is where ci/install-shogiops.sh put the package.
-func Dir() string {
-	if d := os.Getenv("SHOGILAB_SHOGIOPS"); d != "" {
-		return d
-	}
-	return "/opt/shogilab-shogiops"
-}
+func Dir() string { return nodetest.Dir("SHOGILAB_SHOGIOPS", "/opt/shogilab-shogiops") }
 
 // Available reports whether shogiops can run here. Under CI=true a test that needs it fails
 // instead of skipping (the CI script installs it).
 func Available(t testing.TB) bool {
 	t.Helper()
-	_, nodeErr := exec.LookPath("node")
-	_, modErr := os.Stat(filepath.Join(Dir(), "node_modules", "shogiops", "package.json"))
-	if nodeErr == nil && modErr == nil {
-		return true
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("shogiops not found: node %v, %s: %v (bash ci/install-shogiops.sh installs it)", nodeErr, Dir(), modErr)
-	}
-	t.Skipf("shogiops not installed (bash ci/install-shogiops.sh); skipping")
-	return false
+	return nodetest.Available(t, "shogiops", Dir(), filepath.Join("shogiops", "package.json"), "ci/install-shogiops.sh")
 }
 
 // Run runs module, an ECMAScript module that imports from "shogiops/..." (shogiops is a

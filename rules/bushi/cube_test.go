@@ -87,9 +87,11 @@ func TestMovesFromReference(t *testing.T) {
 		{RollBack, PlusY, MinusZ}, // the front face comes up, the bottom faces the opponent
 	}
 	for _, c := range cases {
-		if got, want := Roll(Identity, c.m), OrientationOf(c.up, c.forward); got != want {
-			t.Errorf("%v from the reference: got %v, want %v", c.m, got, want)
-		}
+		t.Run(c.m.String(), func(t *testing.T) {
+			if got, want := Roll(Identity, c.m), OrientationOf(c.up, c.forward); got != want {
+				t.Errorf("%v from the reference: got %v, want %v", c.m, got, want)
+			}
+		})
 	}
 }
 
@@ -102,14 +104,16 @@ func power(o Orientation, m Move, n int) Orientation {
 
 func TestMoveOrders(t *testing.T) {
 	for _, m := range []Move{Turn, RollForward, LeftUp, RightUp, RollBack} {
-		for o := range Orientation(NumOrientations) {
-			if power(o, m, 4) != o {
-				t.Errorf("%v four times from %v does not return", m, o)
+		t.Run(m.String(), func(t *testing.T) {
+			for o := range Orientation(NumOrientations) {
+				if power(o, m, 4) != o {
+					t.Errorf("%v four times from %v does not return", m, o)
+				}
+				if power(o, m, 1) == o || power(o, m, 2) == o {
+					t.Errorf("%v has order below four at %v", m, o)
+				}
 			}
-			if power(o, m, 1) == o || power(o, m, 2) == o {
-				t.Errorf("%v has order below four at %v", m, o)
-			}
-		}
+		})
 	}
 	for o := range Orientation(NumOrientations) {
 		if Roll(Roll(o, RollForward), RollBack) != o || Roll(Roll(o, LeftUp), RightUp) != o {

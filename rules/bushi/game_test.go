@@ -1,6 +1,7 @@
 package bushi
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 )
@@ -40,15 +41,17 @@ func TestTopFaceAfterMoves(t *testing.T) {
 		{[]Move{LeftUp, Turn, Turn}, MinusX, MinusX, []Dir{PlusY}, true},
 	}
 	for _, c := range cases {
-		o := Identity
-		for _, m := range c.moves {
-			o = Roll(o, m)
-		}
-		face, gaze, swords := r.Top(o)
-		if face != c.face || gaze != c.gaze || !slices.Equal(swords, c.swords) || r.Checks(o) != c.check {
-			t.Errorf("after %v: top %v gaze %v swords %v check %v; want %v %v %v %v",
-				c.moves, face, gaze, swords, r.Checks(o), c.face, c.gaze, c.swords, c.check)
-		}
+		t.Run(fmt.Sprint(c.moves), func(t *testing.T) {
+			o := Identity
+			for _, m := range c.moves {
+				o = Roll(o, m)
+			}
+			face, gaze, swords := r.Top(o)
+			if face != c.face || gaze != c.gaze || !slices.Equal(swords, c.swords) || r.Checks(o) != c.check {
+				t.Errorf("after %v: top %v gaze %v swords %v check %v; want %v %v %v %v",
+					c.moves, face, gaze, swords, r.Checks(o), c.face, c.gaze, c.swords, c.check)
+			}
+		})
 	}
 }
 
@@ -108,10 +111,12 @@ func TestForcedMoves(t *testing.T) {
 		{"both check, gaze forward", mated, leftGaze, Black, []Move{RollForward}},
 	}
 	for _, c := range cases {
-		p := Position{Phase: Playing, Cube: [2]Orientation{c.black, c.white}, ToMove: c.toMove}
-		if got := r.LegalMoves(p, nil); !slices.Equal(got, c.want) {
-			t.Errorf("%s (%v): moves %v, want %v", c.name, p, got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			p := Position{Phase: Playing, Cube: [2]Orientation{c.black, c.white}, ToMove: c.toMove}
+			if got := r.LegalMoves(p, nil); !slices.Equal(got, c.want) {
+				t.Errorf("%s (%v): moves %v, want %v", c.name, p, got, c.want)
+			}
+		})
 	}
 }
 
@@ -165,10 +170,12 @@ func TestMoveStrings(t *testing.T) {
 		moves = append(moves, Place(o))
 	}
 	for _, m := range moves {
-		back, err := ParseMove(m.String())
-		if err != nil || back != m {
-			t.Errorf("ParseMove(%q) = %v, %v", m.String(), back, err)
-		}
+		t.Run(m.String(), func(t *testing.T) {
+			back, err := ParseMove(m.String())
+			if err != nil || back != m {
+				t.Errorf("ParseMove(%q) = %v, %v", m.String(), back, err)
+			}
+		})
 	}
 	if _, err := ParseMove("jump"); err == nil {
 		t.Error("ParseMove accepted \"jump\"")

@@ -119,11 +119,13 @@ func TestPresetsAndValidate(t *testing.T) {
 		{func(r *Rules) { r.Promotion = 7 }, "unknown promotion"},
 	}
 	for _, tc := range bad {
-		r := std
-		tc.change(&r)
-		if err := r.Validate(); err == nil || !strings.HasPrefix(err.Error(), "mawari: ") || !strings.Contains(err.Error(), tc.want) {
-			t.Errorf("Validate(%v) = %v; want an error about %q", r, err, tc.want)
-		}
+		t.Run(tc.want, func(t *testing.T) {
+			r := std
+			tc.change(&r)
+			if err := r.Validate(); err == nil || !strings.HasPrefix(err.Error(), "mawari: ") || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Validate(%v) = %v; want an error about %q", r, err, tc.want)
+			}
+		})
 	}
 	r := std
 	r.AllBacksScore, r.AllBacksJump = 0, true

@@ -148,17 +148,19 @@ var fsfPositions = []struct {
 func TestAgainstFairyStockfish(t *testing.T) {
 	e := startFSF(t)
 	for _, c := range fsfPositions {
-		p, err := ParseSFEN(c.sfen)
-		if err != nil {
-			t.Fatalf("%s: %v", c.sfen, err)
-		}
-		_, fsfTotal := e.divide(t, c.sfen, c.depth)
-		extra := compareWithFSF(t, e, &p, c.depth)
-		ours := p.Perft(c.depth)
-		t.Logf("%-40s d%d: ours %d, fairy-stockfish %d, pawn-drop mates %d", c.sfen, c.depth, ours, fsfTotal, extra)
-		if ours+extra != fsfTotal {
-			t.Errorf("%s d%d: ours %d + %d pawn-drop mates != fairy-stockfish %d", c.sfen, c.depth, ours, extra, fsfTotal)
-		}
+		t.Run(fmt.Sprintf("%s/depth-%d", c.sfen, c.depth), func(t *testing.T) {
+			p, err := ParseSFEN(c.sfen)
+			if err != nil {
+				t.Fatalf("%s: %v", c.sfen, err)
+			}
+			_, fsfTotal := e.divide(t, c.sfen, c.depth)
+			extra := compareWithFSF(t, e, &p, c.depth)
+			ours := p.Perft(c.depth)
+			t.Logf("%-40s d%d: ours %d, fairy-stockfish %d, pawn-drop mates %d", c.sfen, c.depth, ours, fsfTotal, extra)
+			if ours+extra != fsfTotal {
+				t.Errorf("%s d%d: ours %d + %d pawn-drop mates != fairy-stockfish %d", c.sfen, c.depth, ours, extra, fsfTotal)
+			}
+		})
 	}
 }
 

@@ -54,14 +54,16 @@ func TestParseSFENAccepts(t *testing.T) {
 		"rbsgk/4+p/5/+P4/KGSBR b - 1",     // promoted pawns are not nifu, not unmovable
 		"4k/5/5/5/K4 b 2R2B2G2S2P 1",      // every piece in Sente's hand
 	} {
-		p, err := ParseSFEN(sfen)
-		if err != nil {
-			t.Errorf("ParseSFEN(%q): %v", sfen, err)
-			continue
-		}
-		if got := p.SFEN(); got != sfen {
-			t.Errorf("SFEN() = %q, want %q", got, sfen)
-		}
+		t.Run(sfen, func(t *testing.T) {
+			p, err := ParseSFEN(sfen)
+			if err != nil {
+				t.Errorf("ParseSFEN(%q): %v", sfen, err)
+				return
+			}
+			if got := p.SFEN(); got != sfen {
+				t.Errorf("SFEN() = %q, want %q", got, sfen)
+			}
+		})
 	}
 }
 

@@ -61,9 +61,11 @@ func TestFitRecoversPlantedWeights(t *testing.T) {
 		{"pawn in hand", got.Hand[ms.Pawn], 90}, {"gold in hand", got.Hand[ms.Gold], 640},
 		{"tempo", got.Tempo, 60}, {"king escape", got.KingEscape, 5},
 	} {
-		if math.Abs(float64(c.got-c.want)) > 1 {
-			t.Errorf("%s: fitted %.2f, planted %.0f", c.name, c.got, c.want)
-		}
+		t.Run(c.name, func(t *testing.T) {
+			if math.Abs(float64(c.got-c.want)) > 1 {
+				t.Errorf("%s: fitted %.2f, planted %.0f", c.name, c.got, c.want)
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package netfit
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -282,16 +283,18 @@ func TestKingRowDecay(t *testing.T) {
 	for _, c := range []struct {
 		decay, want float64
 	}{{500, 0.156}, {0, 0.3}} {
-		o := Options{Hidden1: h1, Hidden2: h2, Epochs: 1, Patience: 1, Batch: 1, LearningRate: 0.001, Threads: 1, Seed: 1, Decay: c.decay, Start: start}
-		m, _, err := Fit([]Sample{s}, nil, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, w := range m.W1[int(f)*h1 : int(f+1)*h1] {
-			if math.Abs(float64(w)-c.want) > 2.1*o.LearningRate {
-				t.Errorf("decay %v: the feature's weight %d is %v; want %v ± %v", c.decay, i, w, c.want, 2*o.LearningRate)
+		t.Run(fmt.Sprintf("decay=%g", c.decay), func(t *testing.T) {
+			o := Options{Hidden1: h1, Hidden2: h2, Epochs: 1, Patience: 1, Batch: 1, LearningRate: 0.001, Threads: 1, Seed: 1, Decay: c.decay, Start: start}
+			m, _, err := Fit([]Sample{s}, nil, o)
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
+			for i, w := range m.W1[int(f)*h1 : int(f+1)*h1] {
+				if math.Abs(float64(w)-c.want) > 2.1*o.LearningRate {
+					t.Errorf("decay %v: the feature's weight %d is %v; want %v ± %v", c.decay, i, w, c.want, 2*o.LearningRate)
+				}
+			}
+		})
 	}
 }
 

@@ -34,9 +34,11 @@ func TestMeets(t *testing.T) {
 		{"above", segment{p(-5, 12), p(15, 11)}, false},
 		{"a point outside", segment{p(12, 12), p(12, 12)}, false},
 	} {
-		if got := meets(tc.s, r); got != tc.want {
-			t.Errorf("%s: meets = %v; want %v", tc.name, got, tc.want)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			if got := meets(tc.s, r); got != tc.want {
+				t.Errorf("%s: meets = %v; want %v", tc.name, got, tc.want)
+			}
+		})
 	}
 	if overlaps(r, vg.Rectangle{Min: p(10, 0), Max: p(20, 10)}) {
 		t.Error("rectangles sharing an edge overlap")
