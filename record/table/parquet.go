@@ -65,6 +65,17 @@ func checkGroups(path string, pr *file.Reader) error {
 			if n := cc.NumValues(); n > MaxGroupValues {
 				return fmt.Errorf("%s: row group %d: column %s holds %d values, more than the %d a reader decodes at once", path, i, cc.PathInSchema(), n, MaxGroupValues)
 			}
+			// The column's bytes as the library will read them (its first page, the
+			// dictionary's if that comes first, and the compressed size): a negative or
+			// outlying range made it allocate a slice of a negative length and panic
+			// (FuzzGamesTable's entry 0ab86c34e0480125).
+			start, length := cc.DataPageOffset(), cc.TotalCompressedSize()
+			if cc.HasDictionaryPage() && cc.DictionaryPageOffset() > 0 && start > cc.DictionaryPageOffset() {
+				start = cc.DictionaryPageOffset()
+			}
+			if size := md.GetSourceFileSize(); start < 0 || length < 0 || start > size || length > size-start {
+				return fmt.Errorf("%s: row group %d: column %s claims bytes %d to %d of a file of %d", path, i, cc.PathInSchema(), start, start+length, size)
+			}
 		}
 	}
 	return nil
