@@ -78,9 +78,10 @@ type table[K comparable] struct {
 	locks []stripe     // nil in a single-worker search
 	// inside counts the workers searching inside each node, by a hash of its key, apart from
 	// the entries (nil in a single-worker search). Lock-free: a worker reads the counts of its
-	// children at every step of an attacker node (the virtual numbers), and doing so under the
-	// bucket locks took 38% of two workers' time (the three-piece search to 12 plies). Two
-	// nodes that share a count make each look busier than it is, which only steers the choice.
+	// children at every step of an attacker node (the virtual numbers), and each such read
+	// took a bucket lock when the counts were in the entries (datasets/handicap/README.md,
+	// Two workers). Two nodes that share a count make each look busier than it is, which only
+	// steers the choice.
 	inside []atomic.Int32
 	seed   maphash.Seed
 }
@@ -190,8 +191,9 @@ func (t *table[K]) count(st *stripe, n int64) {
 }
 
 // mayHave reports, without the bucket's lock, whether an entry of the bucket of hash has its
-// tag: most lookups are of nodes never stored (the children df-pn evaluates), and in two
-// workers' search taking the lock for them cost 12% of the time (the three-piece handicap).
+// tag: most lookups are of nodes never stored (the children df-pn evaluates), and taking the
+// lock for them held 13% of two workers' samples on the three-piece solve
+// (datasets/handicap/README.md, Two workers).
 // The tags are written atomically for it. A node stored while this looks is missed, as if
 // the lookup came first.
 func (t *table[K]) mayHave(hash uint64) bool {
@@ -314,7 +316,7 @@ func (t *table[K]) update(k *nodeKey[K], set func(e *entry[K], fresh bool), phi,
 				}
 			}
 		}
-		if !t.busy(e) && (victim < 0 || keep(e) < keep(&t.entries[victim])) {
+		if (victim < 0 || keep(e) < keep(&t.entries[victim])) && !t.busy(e) {
 			victim = i
 		}
 	}
