@@ -70,6 +70,21 @@ func halvingTree(q []float64) *gameTree {
 	return t
 }
 
+// halvingQ are the moves' values of the hand-worked example of TestGumbelSequentialHalving.
+var halvingQ = []float64{0.2, -0.1, 0.5, 0.9, 0.51}
+
+// halvingSearch is the hand-worked example's search: 4 sampled moves with the Gumbels 0,
+// 0.5, 1, -0.5 and 0.3, 16 playouts, at c_scale scale.
+func halvingSearch(t *testing.T, scale float32) SearchResult {
+	t.Helper()
+	cfg := testConfig()
+	cfg.GumbelMoves = 4
+	cfg.GumbelScale = scale
+	s := newSearcher(t, cfg, func() Evaluator { return treeEvaluator{} })
+	fixedGumbels(s, 0, 0.5, 1, -0.5, 0.3)
+	return search(t, s, halvingTree(halvingQ).game(), Limits{Playouts: 16})
+}
+
 // fixedGumbels makes s draw the given Gumbels, in the order of the root's moves.
 func fixedGumbels(s *Searcher, g ...float64) {
 	s.drawGumbel = func() float64 {
@@ -104,15 +119,8 @@ func fixedGumbels(s *Searcher, g ...float64) {
 // q̂: move 2 -0.8971 + 56 · 0.98361 = 54.185, move 4 -2.6957 + 56 = 53.304. Move 2 is
 // played, although move 4's value is higher: its prior and Gumbel outweigh the 0.01.
 func TestGumbelSequentialHalving(t *testing.T) {
-	q := []float64{0.2, -0.1, 0.5, 0.9, 0.51}
-	tree := halvingTree(q)
-	cfg := testConfig()
-	cfg.GumbelMoves = 4
-	cfg.GumbelScale = 1
-	s := newSearcher(t, cfg, func() Evaluator { return treeEvaluator{} })
-	fixedGumbels(s, 0, 0.5, 1, -0.5, 0.3)
-
-	res := search(t, s, tree.game(), Limits{Playouts: 16})
+	res := halvingSearch(t, 1)
+	q := halvingQ
 	visits := func(moves ...int) []uint32 {
 		var v []uint32
 		for _, m := range moves {
@@ -186,13 +194,7 @@ func checkTarget(t *testing.T, target []float32, want []float64) {
 // (0, 0, 0.545, 0, 0.455). Move 3, never visited, keeps some mass through its prior and
 // the mixed value.
 func TestGumbelTargetScale(t *testing.T) {
-	tree := halvingTree([]float64{0.2, -0.1, 0.5, 0.9, 0.51})
-	cfg := testConfig()
-	cfg.GumbelMoves = 4
-	cfg.GumbelScale = 0.1
-	s := newSearcher(t, cfg, func() Evaluator { return treeEvaluator{} })
-	fixedGumbels(s, 0, 0.5, 1, -0.5, 0.3)
-	res := search(t, s, tree.game(), Limits{Playouts: 16})
+	res := halvingSearch(t, 0.1)
 	t.Run("visits", func(t *testing.T) {
 		for i, want := range []uint32{2, 2, 6, 0, 6} {
 			if res.Root[i].Visits != want {
