@@ -26,22 +26,7 @@ type PolicyTarget []MoveProb
 // (record.MoveStats.Top), for a position searched by an MCTS mover. It is nil when no
 // visits were recorded.
 func VisitTarget(pos *ms.Position, top []record.TopMove) (PolicyTarget, error) {
-	var total float64
-	for _, t := range top {
-		total += float64(t.Visits)
-	}
-	if total <= 0 {
-		return nil, nil
-	}
-	var out PolicyTarget
-	for _, t := range top {
-		m, err := pos.ParseMove(t.Move)
-		if err != nil {
-			return nil, fmt.Errorf("top move: %w", err)
-		}
-		out = out.add(m, float32(float64(t.Visits)/total))
-	}
-	return out, nil
+	return shares(pos, top, "top move", func(t record.TopMove) (string, float64) { return t.Move, float64(t.Visits) })
 }
 
 // PlayedTarget is the move played as the whole target: what an external engine's move
@@ -80,20 +65,28 @@ func recordTarget(pos *ms.Position, p *table.Position) (PolicyTarget, error) {
 // SearchTarget is a recorded search's policy target (record.MoveStats.Policy), scaled to
 // sum to 1: the records round it to 4 decimals and leave out moves under 0.001.
 func SearchTarget(pos *ms.Position, policy []record.PolicyMove) (PolicyTarget, error) {
+	return shares(pos, policy, "policy move", func(mp record.PolicyMove) (string, float64) { return mp.Move, mp.P })
+}
+
+// shares is the target giving each item's move its weight's share of the total (nil when the
+// total is not positive); what names the items in an error.
+func shares[T any](pos *ms.Position, items []T, what string, weigh func(T) (move string, w float64)) (PolicyTarget, error) {
 	var total float64
-	for _, mp := range policy {
-		total += mp.P
+	for _, it := range items {
+		_, w := weigh(it)
+		total += w
 	}
 	if !(total > 0) {
 		return nil, nil
 	}
 	var out PolicyTarget
-	for _, mp := range policy {
-		m, err := pos.ParseMove(mp.Move)
+	for _, it := range items {
+		move, w := weigh(it)
+		m, err := pos.ParseMove(move)
 		if err != nil {
-			return nil, fmt.Errorf("policy move: %w", err)
+			return nil, fmt.Errorf("%s: %w", what, err)
 		}
-		out = out.add(m, float32(mp.P/total))
+		out = out.add(m, float32(w/total))
 	}
 	return out, nil
 }
