@@ -20,6 +20,7 @@ import (
 	"github.com/shogilab/shogilab/internal/recordtest"
 	"github.com/shogilab/shogilab/internal/shard/slurmtest"
 	"github.com/shogilab/shogilab/record"
+	"github.com/shogilab/shogilab/selfplay"
 	"github.com/shogilab/shogilab/usi"
 )
 
@@ -270,11 +271,13 @@ func TestKillAndResume(t *testing.T) {
 }
 
 // TestSIGTERMStopsCleanly: SIGTERM ends the run with exit status 130 and
-// whole records only.
+// whole records only, and the run's CPU log gets its line (a preempted array task's
+// cost still counts): the games it played, fewer than asked, as many as the file holds.
 func TestSIGTERMStopsCleanly(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "games-0-of-1.jsonl")
-	cmd := exec.Command(binary, "--games", "50", "--parallel", "2", "--playouts", "60", "--out", dir)
+	cpuLog := filepath.Join(t.TempDir(), "cpu.jsonl")
+	cmd := exec.Command(binary, "--games", "50", "--parallel", "2", "--playouts", "60", "--out", dir, "--cpu-log", cpuLog)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -295,6 +298,13 @@ func TestSIGTERMStopsCleanly(t *testing.T) {
 	}
 	if _, err := record.ParseLine(data[bytes.LastIndexByte(data[:len(data)-1], '\n')+1:]); err != nil {
 		t.Errorf("last record: %v", err)
+	}
+	lines, err := selfplay.ReadCPULog(cpuLog)
+	if err != nil || len(lines) != 1 {
+		t.Fatalf("CPU log: %+v, %v; want one line", lines, err)
+	}
+	if l := lines[0]; l.Shard != "0/1" || l.Played != countLines(path) || l.Played >= 50 || l.CPU <= 0 || l.Wall <= 0 {
+		t.Errorf("CPU log line %+v; want shard 0/1, the %d games of the file, some CPU and wall time", l, countLines(path))
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/shogilab/shogilab/internal/cli"
+	"github.com/shogilab/shogilab/internal/cputime"
 	"github.com/shogilab/shogilab/internal/shard"
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/record/table"
@@ -84,6 +86,7 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	gote := fs.String("gote", "mcts", "player of Gote")
 	jsonOut := fs.Bool("json", false, "print the summary as one JSON object")
 	progressEvery := fs.Duration("progress-interval", 10*time.Second, "period of the progress lines when stderr is not a terminal")
+	cpuLog := fs.String("cpu-log", "", "when the run ends, finished or stopped, append a line of JSON with its shard, games played, wall and CPU seconds to `FILE` (selfplay.CPULine; for a cluster's accounting of CPU-hours)")
 	allowChanges := fs.Bool("allow-changes", false, "let a resume add games whose settings differ from the games already in the output")
 	if err := cli.ParseHelp(fs, args, stdout, fmt.Sprintf(playUsage, selfplay.SpecHelp())); err != nil {
 		return err
@@ -200,9 +203,15 @@ func runPlay(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	prog := newProgress(stderr, "games", *progressEvery)
 	r.Progress = prog.update
-	began := time.Now()
+	began, cpu := time.Now(), cputime.Seconds()
 	sum, err := r.Execute(ctx)
 	prog.finish()
+	if *cpuLog != "" {
+		l := selfplay.CPULine{Shard: part.String(), Played: sum.Played, Wall: time.Since(began).Seconds(), CPU: cputime.Seconds() - cpu}
+		if lerr := selfplay.AppendCPULog(*cpuLog, l); lerr != nil {
+			return errors.Join(err, lerr)
+		}
+	}
 	if err != nil {
 		return err
 	}

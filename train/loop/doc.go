@@ -15,7 +15,8 @@
 // A generation is a few steps (step.go), each written once and run through one helper,
 // step, which skips a step whose result file RUN/gen-NNN/STEP.json is there and otherwise
 // runs it and writes that file whole (internal/atomicfile), with its wall and CPU time in
-// times.json:
+// times.json (a Slurm job array's self-play tasks log their own CPU, which the step adds:
+// Slurm):
 //
 //  1. selfplay: SelfPlay.Games games of the best against itself (records/), with a Gumbel
 //     root (GumbelMoves) or PUCT with Dirichlet noise, and KataGo's playout cap (CapFast,

@@ -347,6 +347,43 @@ func TestLoopSlurm(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	// Each task logged its cost (2 of the 4 games each), and the step counts their sum
+	// beside what this process spent.
+	var sum float64
+	for i := range 2 {
+		lines, err := selfplay.ReadCPULog(filepath.Join(tmp, "run 1", "gen-001", "records", fmt.Sprintf("cpu-%d.jsonl", i)))
+		if err != nil || len(lines) != 1 || lines[0].Played != 2 || lines[0].Shard != fmt.Sprintf("%d/2", i) || lines[0].CPU <= 0 {
+			t.Fatalf("task %d's CPU log: %+v, %v; want one line of 2 games of shard %d/2", i, lines, err, i)
+		}
+		sum += lines[0].CPU
+	}
+	times, err := ReadTimes(filepath.Join(tmp, "run 1"), 1)
+	if st := times[StepSelfplay]; err != nil || st.ArrayCPU != sum || st.CPU < sum {
+		t.Errorf("self-play times %+v (%v); want the tasks' %.3f CPU-s counted", st, err, sum)
+	}
+}
+
+// TestArrayCPU: the CPU logs of a job array's tasks are summed over every attempt (the
+// hand-written logs: task 0 preempted once, 100.5 + 20 s; task 1, 0.25 s), and only
+// files named as the tasks' logs count.
+func TestArrayCPU(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"cpu-0.jsonl": `{"shard":"0/2","played":5,"wall_seconds":101,"cpu_seconds":100.5}` + "\n" + `{"shard":"0/2","played":1,"wall_seconds":21,"cpu_seconds":20}` + "\n",
+		"cpu-1.jsonl": `{"shard":"1/2","played":6,"wall_seconds":1,"cpu_seconds":0.25}` + "\n",
+		"notes.jsonl": `{"cpu_seconds":1000,"wall_seconds":1}` + "\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := arrayCPU(dir); err != nil || got != 120.75 {
+		t.Errorf("arrayCPU = %v, %v; want 120.75", got, err)
+	}
+	os.WriteFile(filepath.Join(dir, "cpu-2.jsonl"), []byte(`{"shard":"2/3","cpu_sec`), 0o644)
+	if _, err := arrayCPU(dir); err == nil || !strings.Contains(err.Error(), "cpu-2.jsonl: line 1") {
+		t.Errorf("a cut log: %v; want an error naming cpu-2.jsonl, line 1", err)
+	}
 }
 
 // TestSlurmRefusesLineBreaks: a run directory whose name holds a line break would end the
@@ -362,7 +399,7 @@ func TestSlurmRefusesLineBreaks(t *testing.T) {
 	os.MkdirAll(out, 0o755)
 	c := Config{Dir: dir, SelfPlay: SelfPlay{Games: 2}, OpeningsName: "/x/openings.sfen"}
 	s := &Slurm{Selfplay: "/bin/selfplay", Shards: 2, Sbatch: sbatch}
-	err := s.run(context.Background(), &c, 1, "mcts:playouts=8", out)
+	_, err := s.run(context.Background(), &c, 1, "mcts:playouts=8", out)
 	if err == nil || !strings.Contains(err.Error(), "control character") || strings.Count(err.Error(), "\n") > 0 {
 		t.Errorf("a run directory with a line break: %v", err)
 	}

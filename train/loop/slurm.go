@@ -16,6 +16,9 @@ import (
 // selfplay command (cmd/selfplay, as deploy/slurm.sbatch runs it), each writing its shard
 // file; the loop submits the job with sbatch --wait and goes on when every shard is whole.
 // A resubmission after a failure resumes every shard (selfplay keeps the finished games).
+// Each task appends its CPU time to OUT/cpu-TASK.jsonl when it ends, also when Slurm stops
+// it with SIGTERM (selfplay run --cpu-log), and the step counts the sum of every attempt's
+// lines among its CPU-hours: getrusage sees only this process and its own children.
 type Slurm struct {
 	Selfplay string   // the selfplay binary, reachable from the compute nodes
 	Shards   int      // the array's size
@@ -42,9 +45,9 @@ func (s *Slurm) script(c *Config, g int, spec, out string) string {
 #SBATCH --requeue
 #SBATCH --signal=B:TERM@60
 set -euo pipefail
-exec %s run --sente %s --gote %s --start %s --games %d --seed %d --max-plies %d --parallel 1 --threads 1 --shards %d --out %s
+exec %s run --sente %s --gote %s --start %s --games %d --seed %d --max-plies %d --parallel 1 --threads 1 --shards %d --out %s --cpu-log %s"/cpu-${SLURM_ARRAY_TASK_ID}.jsonl"
 `, g, g, q(s.Selfplay), q(spec), q(spec), q("@"+openings),
-		c.SelfPlay.Games, c.seed(g, seedSelfplay), c.MaxPlies, s.Shards, q(out))
+		c.SelfPlay.Games, c.seed(g, seedSelfplay), c.MaxPlies, s.Shards, q(out), q(out))
 }
 
 // logFlag is the sbatch flag for the array tasks' log files, beside the shards.
@@ -66,20 +69,21 @@ func (s *Slurm) checkWords(c *Config, spec, out string) error {
 	return nil
 }
 
-// run submits generation g's self-play and waits for it.
-func (s *Slurm) run(ctx context.Context, c *Config, g int, spec, out string) error {
+// run submits generation g's self-play, waits for it, and returns the CPU seconds its
+// tasks logged.
+func (s *Slurm) run(ctx context.Context, c *Config, g int, spec, out string) (float64, error) {
 	if s.Shards < 1 || s.Selfplay == "" {
-		return fmt.Errorf("loop: slurm: %d shards, selfplay binary %q: need a binary and 1 or more shards", s.Shards, s.Selfplay)
+		return 0, fmt.Errorf("loop: slurm: %d shards, selfplay binary %q: need a binary and 1 or more shards", s.Shards, s.Selfplay)
 	}
 	if c.OpeningsName == "" {
-		return fmt.Errorf("loop: slurm: the openings must come from a file")
+		return 0, fmt.Errorf("loop: slurm: the openings must come from a file")
 	}
 	if err := s.checkWords(c, spec, out); err != nil {
-		return err
+		return 0, err
 	}
 	path := filepath.Join(filepath.Dir(out), "selfplay.sbatch")
 	if err := atomicfile.WriteFile(path, []byte(s.script(c, g, spec, out))); err != nil {
-		return fmt.Errorf("loop: slurm: %w", err)
+		return 0, fmt.Errorf("loop: slurm: %w", err)
 	}
 	sbatch := s.Sbatch
 	if sbatch == "" {
@@ -88,7 +92,7 @@ func (s *Slurm) run(ctx context.Context, c *Config, g int, spec, out string) err
 	args := append([]string{"--wait", fmt.Sprintf("--array=0-%d", s.Shards-1), logFlag(out)}, s.Args...)
 	cmd := exec.CommandContext(ctx, sbatch, append(args, path)...)
 	if b, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("loop: slurm: %s %s: %v: %s", sbatch, strings.Join(args, " "), err, strings.TrimSpace(string(b)))
+		return 0, fmt.Errorf("loop: slurm: %s %s: %v: %s", sbatch, strings.Join(args, " "), err, strings.TrimSpace(string(b)))
 	}
 	for i := range s.Shards {
 		sh := shard.Shard{Index: i, Count: s.Shards}
@@ -96,11 +100,31 @@ func (s *Slurm) run(ctx context.Context, c *Config, g int, spec, out string) err
 		f := filepath.Join(out, sh.FileName(string(selfplay.JSONL)))
 		n, _, _, err := countGames(f)
 		if err != nil {
-			return fmt.Errorf("loop: slurm: shard %s: %w", sh, err)
+			return 0, fmt.Errorf("loop: slurm: shard %s: %w", sh, err)
 		}
 		if n != hi-lo {
-			return fmt.Errorf("loop: slurm: shard %s holds %d games of %d; submit again to resume", sh, n, hi-lo)
+			return 0, fmt.Errorf("loop: slurm: shard %s holds %d games of %d; submit again to resume", sh, n, hi-lo)
 		}
 	}
-	return nil
+	return arrayCPU(out)
+}
+
+// arrayCPU sums the CPU seconds the array tasks logged in dir/cpu-*.jsonl (a line per
+// attempt of a task: a requeued task's earlier attempts count too).
+func arrayCPU(dir string) (float64, error) {
+	files, err := filepath.Glob(filepath.Join(dir, "cpu-*.jsonl"))
+	if err != nil {
+		return 0, fmt.Errorf("loop: slurm: %w", err)
+	}
+	var total float64
+	for _, f := range files {
+		lines, err := selfplay.ReadCPULog(f)
+		if err != nil {
+			return 0, fmt.Errorf("loop: slurm: %w", err)
+		}
+		for _, l := range lines {
+			total += l.CPU
+		}
+	}
+	return total, nil
 }

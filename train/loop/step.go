@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/shogilab/shogilab/internal/atomicfile"
+	"github.com/shogilab/shogilab/internal/cputime"
 )
 
 // The steps of a generation, in order, each written once (steps.go has their bodies):
@@ -23,8 +23,8 @@ const (
 )
 
 // Times is RUN/gen-NNN/times.json: each finished step's wall-clock and CPU seconds (this
-// process's and its children's, user and system: USI engines count; a Slurm job array's
-// tasks do not, their CPU is on the cluster's accounting). It is kept out of loop.jsonl,
+// process's and its children's, user and system: USI engines count; and a Slurm job
+// array's tasks', as they logged it, also apart as ArrayCPU). It is kept out of loop.jsonl,
 // which a resumed run must write byte for byte as an uninterrupted one; the learning
 // curve (analysis/learning) reads it for the CPU-hours.
 type Times map[string]StepTime
@@ -32,8 +32,14 @@ type Times map[string]StepTime
 // StepTime is one step's cost.
 type StepTime struct {
 	Wall float64 `json:"wall_seconds"`
-	CPU  float64 `json:"cpu_seconds"`
+	CPU  float64 `json:"cpu_seconds"` // all of it: this process's and ArrayCPU
+	// ArrayCPU is the part spent by a Slurm job array's tasks (Slurm.run), which getrusage
+	// cannot see: each task's selfplay logs its own (selfplay run --cpu-log).
+	ArrayCPU float64 `json:"array_cpu_seconds,omitempty"`
 }
+
+// elsewhere is a step result that knows CPU seconds spent outside this process.
+type elsewhere interface{ cpuElsewhere() float64 }
 
 // step runs one step of generation g unless it is done: a done step's result is read
 // back from its file, and a new one is written whole (internal/atomicfile) after do
@@ -52,7 +58,7 @@ func step[T any](c *Config, g int, name string, do func() (T, error)) (T, error)
 	if err := os.MkdirAll(c.path(genDir(g)), 0o755); err != nil {
 		return res, fmt.Errorf("loop: %w", err)
 	}
-	wall, cpu := time.Now(), cpuSeconds()
+	wall, cpu := time.Now(), cputime.Seconds()
 	if res, err = do(); err != nil {
 		return res, err
 	}
@@ -64,23 +70,16 @@ func step[T any](c *Config, g int, name string, do func() (T, error)) (T, error)
 	if err := readJSON(tpath, &times); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return res, err
 	}
-	times[name] = StepTime{Wall: time.Since(wall).Seconds(), CPU: cpuSeconds() - cpu}
+	st := StepTime{Wall: time.Since(wall).Seconds(), CPU: cputime.Seconds() - cpu}
+	if e, ok := any(res).(elsewhere); ok {
+		st.ArrayCPU = e.cpuElsewhere()
+		st.CPU += st.ArrayCPU
+	}
+	times[name] = st
 	if err := writeJSON(tpath, times); err != nil {
 		return res, err
 	}
 	return res, c.hook(g, name)
-}
-
-// cpuSeconds is the CPU time of this process and its waited-for children so far.
-func cpuSeconds() float64 {
-	var total float64
-	for _, who := range []int{syscall.RUSAGE_SELF, syscall.RUSAGE_CHILDREN} {
-		var u syscall.Rusage
-		if syscall.Getrusage(who, &u) == nil {
-			total += float64(u.Utime.Nano()+u.Stime.Nano()) / 1e9
-		}
-	}
-	return total
 }
 
 func (c *Config) hook(g int, step string) error {

@@ -173,7 +173,12 @@ type selfplayResult struct {
 	Positions int      `json:"positions"`
 	Targets   int      `json:"targets"` // moves that were full searches
 	Files     []string `json:"files"`   // relative to the generation's directory
+	// ArrayCPU is the CPU seconds a Slurm job array's tasks logged (Slurm.run); the
+	// step's times count it (StepTime.ArrayCPU).
+	ArrayCPU float64 `json:"array_cpu_seconds,omitempty"`
 }
+
+func (r selfplayResult) cpuElsewhere() float64 { return r.ArrayCPU }
 
 // selfplay plays generation g's games with network best.
 func (c *Config) selfplay(ctx context.Context, g int, best string) (selfplayResult, error) {
@@ -183,9 +188,10 @@ func (c *Config) selfplay(ctx context.Context, g int, best string) (selfplayResu
 	}
 	m := selfplay.Match{A: spec, B: spec, Openings: c.Openings, Rules: c.rules(), Seed: c.seed(g, seedSelfplay), Version: c.Version}
 	out := c.path(genDir(g), "records")
+	res := selfplayResult{}
 	if c.Slurm != nil {
-		if err := c.Slurm.run(ctx, c, g, c.mctsText(best, "best", c.SelfPlay.Playouts, true), out); err != nil {
-			return selfplayResult{}, err
+		if res.ArrayCPU, err = c.Slurm.run(ctx, c, g, c.mctsText(best, "best", c.SelfPlay.Playouts, true), out); err != nil {
+			return res, err
 		}
 	} else {
 		r := &selfplay.Run{Match: m, Games: c.SelfPlay.Games, Parallel: max(c.Parallel, 1), OutDir: out}
@@ -198,7 +204,6 @@ func (c *Config) selfplay(ctx context.Context, g int, best string) (selfplayResu
 	if err != nil {
 		return selfplayResult{}, err
 	}
-	res := selfplayResult{}
 	for _, f := range files {
 		rel, _ := filepath.Rel(c.path(genDir(g)), f)
 		res.Files = append(res.Files, rel)
