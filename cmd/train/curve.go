@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/shogilab/shogilab/analysis/learning"
 	"github.com/shogilab/shogilab/internal/cli"
@@ -24,12 +26,16 @@ func runCurve(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	o := figure.Screen()
 	o.AddFlags(fs)
 	asJSON := fs.Bool("json", false, "print the curve's points as JSON")
+	var refs references
+	fs.Var(&refs, "reference", "draw a fixed player as a level line, `LABEL=ELO` on the ladder's scale (for example 'built-in=369'); repeat for more")
 	if err := cli.ParseHelp(fs, args, stdout, "usage: train curve [flags] RUN\n\n"+
 		"Draws the learning curve of a train loop run from its logs (analysis/learning):\n"+
 		"each generation's network's Elo on the ladder with its 95% interval (an open end,\n"+
 		"at a score of 0 or 1, is drawn 400 Elo long) against cumulative CPU-hours\n"+
 		"(NAME-cpu) and self-play games (NAME-games). A run from before the ladder\n"+
-		"(datasets/loop/run1) is drawn against its fixed anchor by generation."); err != nil {
+		"(datasets/loop/run1) is drawn against its fixed anchor by generation.\n"+
+		"--reference draws a player the run means to overtake, rated on the same ladder\n"+
+		"(analyze ladder place; datasets/ladder/gauntlet holds the built-in network's games)."); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
@@ -50,7 +56,10 @@ func runCurve(ctx context.Context, args []string, stdout, _ io.Writer) error {
 		return err
 	}
 	if len(gens) > 0 && gens[0].Rating != nil {
-		return ladderCurve(stdout, dir, *out, *name, o, *asJSON)
+		return ladderCurve(stdout, dir, *out, *name, o, *asJSON, refs)
+	}
+	if len(refs) > 0 {
+		return cli.Usagef("--reference: %s was not rated on the ladder (its curve is against an anchor)", dir)
 	}
 	points := loop.Curve(gens)
 	if len(points) == 0 {
@@ -97,7 +106,7 @@ func runCurve(ctx context.Context, args []string, stdout, _ io.Writer) error {
 }
 
 // ladderCurve draws and prints the curve of a run rated on the ladder.
-func ladderCurve(stdout io.Writer, dir, out, name string, o figure.Options, asJSON bool) error {
+func ladderCurve(stdout io.Writer, dir, out, name string, o figure.Options, asJSON bool, refs references) error {
 	points, err := learning.Read(dir)
 	if err != nil {
 		return err
@@ -110,7 +119,7 @@ func ladderCurve(stdout io.Writer, dir, out, name string, o figure.Options, asJS
 		axis   learning.Axis
 		suffix string
 	}{{learning.ByCPUHours, "-cpu"}, {learning.ByGames, "-games"}} {
-		p, err := learning.Plot(points, a.axis)
+		p, err := learning.Plot(points, a.axis, refs...)
 		if err != nil {
 			return err
 		}
@@ -146,5 +155,29 @@ func ladderCurve(stdout io.Writer, dir, out, name string, o figure.Options, asJS
 	for _, path := range paths {
 		fmt.Fprintln(stdout, path)
 	}
+	return nil
+}
+
+// references is the --reference flag: level lines, LABEL=ELO each.
+type references []learning.Reference
+
+func (r *references) String() string {
+	var parts []string
+	for _, x := range *r {
+		parts = append(parts, fmt.Sprintf("%s=%g", x.Label, x.Elo))
+	}
+	return strings.Join(parts, ",")
+}
+
+func (r *references) Set(v string) error {
+	label, elo, ok := strings.Cut(v, "=")
+	if !ok || strings.TrimSpace(label) == "" {
+		return fmt.Errorf("%q: want LABEL=ELO", v)
+	}
+	x, err := strconv.ParseFloat(elo, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Errorf("%q: the Elo %q is not a finite number", v, elo)
+	}
+	*r = append(*r, learning.Reference{Label: label, Elo: x})
 	return nil
 }

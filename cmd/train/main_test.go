@@ -113,6 +113,9 @@ func TestErrors(t *testing.T) {
 		{[]string{"loop", "-openings", balanced, "-ladder", filepath.Join("..", "..", "datasets", "ladder", "ladder.json"), "-anchors", "fsf-1k,nobody", t.TempDir()}, 1, "nobody is not an anchor"},
 		{[]string{"loop", "-openings", balanced, "-cap-fast", "300", t.TempDir()}, 1, "playout cap of 300 fast playouts"},
 		{[]string{"curve", t.TempDir()}, 1, "provenance.json"},
+		{[]string{"curve", "-reference", "built-in", t.TempDir()}, 2, `"built-in": want LABEL=ELO`},
+		{[]string{"curve", "-reference", "built-in=strong", t.TempDir()}, 2, `the Elo "strong" is not a finite number`},
+		{[]string{"curve", "-reference", "=369", t.TempDir()}, 2, "want LABEL=ELO"},
 	} {
 		t.Run(c.want, func(t *testing.T) {
 			code, _, stderr := run(c.args...)
@@ -213,13 +216,16 @@ func TestLoopAndCurve(t *testing.T) {
 	if code, out, stderr := run(args...); code != 0 || out != "" {
 		t.Errorf("train loop again: exit %d, %q, %s", code, out, stderr)
 	}
-	code, out, stderr = run("curve", "-format", "svg", runDir)
+	code, out, stderr = run("curve", "-format", "svg", "-reference", "the built-in network=369", runDir)
 	if code != 0 || !strings.Contains(out, "generation 2: Elo") || !strings.Contains(out, "after 8 self-play games") {
 		t.Fatalf("train curve: exit %d, %q, %s", code, out, stderr)
 	}
 	for _, f := range []string{"learning-curve-cpu.svg", "learning-curve-games.svg"} {
-		if _, err := os.Stat(filepath.Join(runDir, f)); err != nil {
+		svg, err := os.ReadFile(filepath.Join(runDir, f))
+		if err != nil {
 			t.Error(err)
+		} else if !bytes.Contains(svg, []byte("the built-in network")) {
+			t.Errorf("%s has no legend entry for the --reference line", f)
 		}
 	}
 }
