@@ -1,7 +1,10 @@
 package solver
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -39,29 +42,22 @@ func SplitLeaves(root minishogi.Position, k int) []minishogi.Position {
 }
 
 // LeafResult is a subproblem's answer: a minimal mate of Plies plies with its proof, or
-// (Found false) no mate within the subproblem's bound.
+// (Found false) no mate within the subproblem's bound; and, for MergeCertificate, a
+// certificate of the longest length its deepening disproved (nil: none kept).
 type LeafResult struct {
-	Found bool
-	Plies int
-	Proof *Proof
+	Found       bool
+	Plies       int
+	Proof       *Proof
+	Certificate *Certificate
 }
 
-// MergeSplit combines the answers for SplitLeaves(root, k) (by the leaf's code) into the
-// root's minimal mate within maxPlies and one proof of it. A leaf without an answer is an
-// error.
-func MergeSplit(root minishogi.Position, attacker minishogi.Color, k, maxPlies int, leaves map[minishogi.Code]LeafResult) (found bool, plies int, proof *Proof, err error) {
+// splitValue is the AND/OR rule over the first k plies: it returns the root's minimal mate
+// (noMate: none) from the leaves' answers and tells visit, for each node above the leaves
+// with a move, its position, depth and value, and its side's best move: the attacker's to
+// the least child, the defender's to the greatest (the first in generation order of equals).
+func splitValue(root minishogi.Position, attacker minishogi.Color, k int, leaves map[minishogi.Code]LeafResult,
+	visit func(p minishogi.Position, d, v int, best minishogi.Move)) (int, error) {
 	g := moveRules{}
-	// cand holds, for each attacker position, the move with the shortest mate known there.
-	type cand struct {
-		move minishogi.Move
-		dist int
-	}
-	best := map[minishogi.Code]cand{}
-	offer := func(c minishogi.Code, m minishogi.Move, d int) {
-		if b, ok := best[c]; !ok || d < b.dist {
-			best[c] = cand{m, d}
-		}
-	}
 	var value func(p minishogi.Position, d int) (int, error)
 	value = func(p minishogi.Position, d int) (int, error) {
 		if d == k {
@@ -84,9 +80,9 @@ func MergeSplit(root minishogi.Position, attacker minishogi.Color, k, maxPlies i
 		}
 		v := noMate
 		if !att {
-			v = 0
+			v = -1
 		}
-		var bestMove minishogi.Move
+		var best minishogi.Move
 		for _, m := range moves {
 			cv, err := value(g.Play(p, m), d+1)
 			if err != nil {
@@ -95,19 +91,45 @@ func MergeSplit(root minishogi.Position, attacker minishogi.Color, k, maxPlies i
 			if cv < noMate {
 				cv++
 			}
-			if att && cv < v {
-				v, bestMove = cv, m
-			}
-			if !att && cv > v {
-				v = cv
+			if att && cv < v || !att && cv > v {
+				v, best = cv, m
 			}
 		}
-		if att && v < noMate {
-			offer(p.Code(), bestMove, v)
-		}
+		visit(p, d, v, best)
 		return v, nil
 	}
-	v, err := value(root, 0)
+	return value(root, 0)
+}
+
+// sortedLeaves lists the leaves' codes in order, so that a merge is the same from run to run
+// (a map's order is not).
+func sortedLeaves(leaves map[minishogi.Code]LeafResult) []minishogi.Code {
+	codes := slices.Collect(maps.Keys(leaves))
+	slices.SortFunc(codes, func(a, b minishogi.Code) int { return cmp.Or(cmp.Compare(a[1], b[1]), cmp.Compare(a[0], b[0])) })
+	return codes
+}
+
+// MergeSplit combines the answers for SplitLeaves(root, k) (by the leaf's code) into the
+// root's minimal mate within maxPlies and one proof of it. A leaf without an answer is an
+// error.
+func MergeSplit(root minishogi.Position, attacker minishogi.Color, k, maxPlies int, leaves map[minishogi.Code]LeafResult) (found bool, plies int, proof *Proof, err error) {
+	g := moveRules{}
+	// cand holds, for each attacker position, the move with the shortest mate known there.
+	type cand struct {
+		move minishogi.Move
+		dist int
+	}
+	best := map[minishogi.Code]cand{}
+	offer := func(c minishogi.Code, m minishogi.Move, d int) {
+		if b, ok := best[c]; !ok || d < b.dist {
+			best[c] = cand{m, d}
+		}
+	}
+	v, err := splitValue(root, attacker, k, leaves, func(p minishogi.Position, _, v int, m minishogi.Move) {
+		if p.SideToMove() == attacker && v < noMate {
+			offer(p.Code(), m, v)
+		}
+	})
 	if err != nil {
 		return false, 0, nil, err
 	}
@@ -117,7 +139,8 @@ func MergeSplit(root minishogi.Position, attacker minishogi.Color, k, maxPlies i
 	// Each leaf proof's moves, with the length each mates in by that proof's own strategy;
 	// keeping the shortest at each position keeps every position's mate within its length
 	// (by induction on the length), so the union is one proof.
-	for c, r := range leaves {
+	for _, c := range sortedLeaves(leaves) {
+		r := leaves[c]
 		if !r.Found || r.Proof == nil {
 			continue
 		}
@@ -180,4 +203,79 @@ func MergeSplit(root minishogi.Position, attacker minishogi.Color, k, maxPlies i
 	}
 	keep(root)
 	return true, v, proof, nil
+}
+
+// MergeCertificate combines the leaves' certificates (LeafResult.Certificate) into one
+// certificate for root of "no mate within L plies", L the longest length the leaves show:
+// the root's minimal mate within maxPlies minus 2 (a position's mate lengths have one
+// parity), or maxPlies when none is found. It is nil when L < 0 (a mate in 0 or 1 plies:
+// nothing to disprove). Every leaf whose result disproves a length (all but those mated
+// within a ply) must have its certificate, of at least that length. The certificate
+// returned has passed the checker (CheckCertificate's walk), and holds only the entries the
+// check uses. docs/proofs.md#split-certificates gives the rule and why it is sound:
+//   - over the first k plies, the defender's reply at each of its positions is its longest
+//     defence, the move MergeSplit's AND/OR rule takes; shown over min(v-2, maxPlies-d)
+//     plies at depth d, v the merged mate length there (a leaf's certificate shows its own
+//     v-2, or its whole bound maxPlies-k, and the AND/OR rule carries the shift and the cap);
+//   - below, the leaves' certificates' entries, united;
+//   - where two sources give one position different replies, the reply of the one that
+//     shows it escaping over the most plies (by the checker's memo, certificatePlies).
+func MergeCertificate(root minishogi.Position, attacker minishogi.Color, k, maxPlies int, leaves map[minishogi.Code]LeafResult) (*Certificate, error) {
+	replies := map[minishogi.Code]minishogi.Move{}
+	shown := map[minishogi.Code]int{}
+	offer := func(c minishogi.Code, m minishogi.Move, plies int) {
+		if n, ok := shown[c]; !ok || plies > n {
+			replies[c], shown[c] = m, plies
+		}
+	}
+	v, err := splitValue(root, attacker, k, leaves, func(p minishogi.Position, d, v int, m minishogi.Move) {
+		// With fewer than 2 plies a defender needs no entry (docs/proofs.md#certificate-check).
+		if e := min(v-2, maxPlies-d); p.SideToMove() != attacker && e >= 2 {
+			offer(p.Code(), m, e)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	lower := maxPlies
+	if v <= maxPlies {
+		lower = v - 2
+	}
+	if lower < 0 {
+		return nil, nil
+	}
+	for _, c := range sortedLeaves(leaves) {
+		r := leaves[c]
+		need := maxPlies - k
+		if r.Found {
+			need = r.Plies - 2
+		}
+		if need < 0 {
+			continue
+		}
+		p, err := c.Decode()
+		if err != nil {
+			return nil, fmt.Errorf("solver: merge: %w", err)
+		}
+		switch {
+		case r.Certificate == nil:
+			return nil, fmt.Errorf("solver: merge: the subproblem %s has no certificate (of no mate within %d plies)", p.SFEN(), need)
+		case r.Certificate.Plies < need:
+			return nil, fmt.Errorf("solver: merge: the subproblem %s has a certificate of no mate within %d plies; its result needs %d", p.SFEN(), r.Certificate.Plies, need)
+		}
+		plies, err := certificatePlies(p, r.Certificate)
+		if err != nil {
+			return nil, fmt.Errorf("solver: merge: the certificate of the subproblem %s: %w", p.SFEN(), err)
+		}
+		for q, n := range plies {
+			offer(q, r.Certificate.Replies[q], n)
+		}
+	}
+	d := &Certificate{Plies: lower, AttackerToMove: root.SideToMove() == attacker, Replies: replies}
+	used, err := certificatePlies(root, d)
+	if err != nil {
+		return nil, fmt.Errorf("solver: merge: the merged certificate does not hold: %w", err)
+	}
+	maps.DeleteFunc(replies, func(q minishogi.Code, _ minishogi.Move) bool { _, ok := used[q]; return !ok })
+	return d, nil
 }

@@ -20,10 +20,13 @@ import (
 )
 
 // splitFormat and resultFormat open the subproblem and result files (gzip over gob), so that
-// one is never read as the other; raise them when the layouts change.
+// one is never read as the other; raise them when the layouts change. A result of version 1
+// has no certificates: solve merge still reads it for the proof, and refuses it for a
+// certificate.
 const (
-	splitFormat  = "shogilab-split 1"
-	resultFormat = "shogilab-split-result 1"
+	splitFormat    = "shogilab-split 1"
+	resultFormat   = "shogilab-split-result 2"
+	resultFormatV1 = "shogilab-split-result 1"
 )
 
 // splitFile is a solve split after Plies plies (solver.SplitLeaves): its leaves, as SFEN,
@@ -38,12 +41,19 @@ type splitFile struct {
 	Leaves   []string
 }
 
-// leafResult is one subproblem's answer, with its proof's moves.
+// leafResult is one subproblem's answer, with its proof's moves and (from version 2) the
+// replies of its certificate of no mate within Lower plies, the longest length its deepening
+// disproved (-1: none), when Certified; CertNote says why a certificate was not kept (over
+// --certificate-max). Certified is apart from Replies since gob drops an empty map.
 type leafResult struct {
-	Leaf  string
-	Found bool
-	Plies int
-	Moves map[minishogi.Code]minishogi.Move
+	Leaf      string
+	Found     bool
+	Plies     int
+	Moves     map[minishogi.Code]minishogi.Move
+	Lower     int
+	Certified bool
+	Replies   map[minishogi.Code]minishogi.Move
+	CertNote  string
 }
 
 // resultFile is a shard's answers.
@@ -188,10 +198,12 @@ func runShard(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	memory := fs.String("memory", "1GiB", "df-pn table `budget` for each subproblem")
 	checkpoint := fs.String("checkpoint", "", "save the shard's progress to `FILE` (default: the results' FILE.ckpt) and the search in progress to FILE.dfpn; a run finds them and resumes")
 	every := fs.Duration("every", 10*time.Minute, "the `DURATION` between checkpoints of a subproblem's search")
+	certMax := fs.Int("certificate-max", 200000, "keep each subproblem's certificate of its lower bound when it has at most `N` entries (0: none)")
 	if err := cli.ParseHelp(fs, args, stdout, `usage: solve shard SPLIT [--shard i/n | --shards n] [-o FILE | --out DIR]
 
 Solves a share of the subproblems that solve handicap NAME --split K wrote: each a minimal
-mate within the plies left, with its proof. solve merge puts the shards' results together.
+mate within the plies left, with its proof and a certificate of its lower bound (the longest
+length disproved). solve merge puts the shards' results together.
 The shard's progress is saved as it goes (--checkpoint): after a kill, a preemption or a
 time limit, the same command resumes it.`); err != nil {
 		return err
@@ -205,6 +217,9 @@ time limit, the same command resumes it.`); err != nil {
 	}
 	if *every <= 0 {
 		return cli.Usagef("--every is %v, want more than 0", *every)
+	}
+	if *certMax < 0 {
+		return cli.Usagef("--certificate-max is %d, want 0 or more", *certMax)
 	}
 	part, ok, err := shard.Select(*shardFlag, *shards, os.Getenv)
 	switch {
@@ -252,7 +267,10 @@ time limit, the same command resumes it.`); err != nil {
 		if err := loadGob(ckpt, &res); err != nil {
 			return fmt.Errorf("--checkpoint: %w", err)
 		}
-		if res.Format != resultFormat || res.Split != sp.id() || res.Shard != part.String() {
+		if res.Format != resultFormat {
+			return fmt.Errorf("--checkpoint %s is of a %q result, not %q: remove it to solve the shard again", ckpt, res.Format, resultFormat)
+		}
+		if res.Split != sp.id() || res.Shard != part.String() {
 			return fmt.Errorf("--checkpoint %s is of shard %s of the split %q, not of shard %s of %s: remove it or choose another", ckpt, res.Shard, res.Split, part, fs.Arg(0))
 		}
 		fmt.Fprintf(stderr, "solve: resuming shard %s from %s: %d subproblems solved\n", part, ckpt, len(res.Results))
@@ -267,7 +285,7 @@ time limit, the same command resumes it.`); err != nil {
 		if err != nil {
 			return fmt.Errorf("%s: subproblem %d: %v", fs.Arg(0), i, err)
 		}
-		opt := solver.DFPNOptions{Name: fmt.Sprintf("%s subproblem %d", sp.Name, i), MaxPlies: sp.MaxPlies - sp.Plies, MemoryBudget: budget,
+		opt := solver.DFPNOptions{Name: fmt.Sprintf("%s subproblem %d", sp.Name, i), MaxPlies: sp.MaxPlies - sp.Plies, MemoryBudget: budget, Certificate: *certMax,
 			Checkpoint: func(c *solver.Checkpoint) error { return solver.WriteCheckpoint(search, c) }, CheckpointEvery: *every, Interrupt: ctx.Done()}
 		// The search of this subproblem saved by a run that was stopped; one of the previous
 		// subproblem (a kill after its result was saved) does not match and is not used.
@@ -291,9 +309,14 @@ time limit, the same command resumes it.`); err != nil {
 		if d.Stopped {
 			return stopped()
 		}
-		r := leafResult{Leaf: sp.Leaves[i], Found: d.Found, Plies: d.Plies}
+		// The certificate is the one solve handicap --certificate reads off the table
+		// (solver.DFPN.Certificate); solve merge checks it.
+		r := leafResult{Leaf: sp.Leaves[i], Found: d.Found, Plies: d.Plies, Lower: d.Lower, CertNote: d.CertificateNote}
 		if d.Proof != nil {
 			r.Moves = d.Proof.Moves
+		}
+		if d.Certificate != nil {
+			r.Certified, r.Replies = true, d.Certificate.Replies
 		}
 		res.Results = append(res.Results, r)
 		if err := saveGob(ckpt, &res); err != nil {
@@ -313,22 +336,30 @@ time limit, the same command resumes it.`); err != nil {
 	return nil
 }
 
-// runMerge combines the shards' results into the root's answer and one proof.
+// runMerge combines the shards' results into the root's answer, one proof and one
+// certificate.
 func runMerge(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("solve merge", flag.ContinueOnError)
 	proofFile := fs.String("proof", "", "write the merged proof to `FILE`")
-	if err := cli.ParseHelp(fs, args, stdout, `usage: solve merge SPLIT RESULT... [--proof FILE]
+	certFile := fs.String("certificate", "", "write the merged certificate of the lower bound (no mate within L plies) to `FILE`")
+	if err := cli.ParseHelp(fs, args, stdout, `usage: solve merge SPLIT RESULT... [--proof FILE] [--certificate FILE]
 
 Combines the results of solve shard by the AND/OR rule over the first K plies into the root's
-minimal mate within the split's bound, checks the merged proof and writes it.`); err != nil {
+minimal mate within the split's bound, checks the merged proof and writes it; with
+--certificate, also the subproblems' certificates into one of no mate within L plies (the
+mate's length minus 2, or the bound when nothing mates), checked before it is written
+(docs/proofs.md#split-certificates).`); err != nil {
 		return err
 	}
 	if fs.NArg() < 2 {
 		return cli.Usagef("want the split file and its result files, got %d arguments", fs.NArg())
 	}
-	if *proofFile != "" {
-		if err := cli.CheckOutputFile(*proofFile); err != nil {
-			return fmt.Errorf("--proof: %w", err)
+	for _, f := range []struct{ flag, path string }{{"--proof", *proofFile}, {"--certificate", *certFile}} {
+		if f.path == "" {
+			continue
+		}
+		if err := cli.CheckOutputFile(f.path); err != nil {
+			return fmt.Errorf("%s: %w", f.flag, err)
 		}
 	}
 	sp, err := readSplit(fs.Arg(0))
@@ -345,8 +376,11 @@ minimal mate within the split's bound, checks the merged proof and writes it.`);
 		if err := loadGob(path, &rf); err != nil {
 			return err
 		}
-		if rf.Format != resultFormat || rf.Split != sp.id() {
+		if rf.Format != resultFormat && rf.Format != resultFormatV1 || rf.Split != sp.id() {
 			return fmt.Errorf("%s: not a result of the split %s", path, fs.Arg(0))
+		}
+		if rf.Format == resultFormatV1 && *certFile != "" {
+			return fmt.Errorf("%s: a %q file has no certificates: solve its shard again to merge a certificate", path, resultFormatV1)
 		}
 		for _, r := range rf.Results {
 			p, err := minishogi.ParseSFEN(r.Leaf)
@@ -357,6 +391,14 @@ minimal mate within the split's bound, checks the merged proof and writes it.`);
 			if r.Found {
 				lr.Proof = &solver.Proof{Plies: r.Plies, AttackerToMove: p.SideToMove() == sp.Attacker, Moves: r.Moves}
 			}
+			if r.Certified {
+				lr.Certificate = &solver.Certificate{Plies: r.Lower, AttackerToMove: p.SideToMove() == sp.Attacker, Replies: r.Replies}
+				if lr.Certificate.Replies == nil {
+					lr.Certificate.Replies = map[minishogi.Code]minishogi.Move{}
+				}
+			} else if *certFile != "" && r.CertNote != "" {
+				return fmt.Errorf("%s: the subproblem %s has no certificate: %s", path, r.Leaf, r.CertNote)
+			}
 			leaves[p.Code()] = lr
 		}
 	}
@@ -366,16 +408,33 @@ minimal mate within the split's bound, checks the merged proof and writes it.`);
 	}
 	if !found {
 		fmt.Fprintf(stdout, "%s: no forced mate within %d plies (proven)\n", sp.Name, sp.MaxPlies)
+	} else {
+		if err := solver.CheckProof(root, proof); err != nil {
+			return fmt.Errorf("the merged proof does not check: %v", err)
+		}
+		if *proofFile != "" {
+			if err := writeProofFile(*proofFile, root, sp.Attacker, proof); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(stdout, "%s: mate in %d plies (minimal: no shorter mate exists); merged proof checked, %d attacker entries\n", sp.Name, plies, len(proof.Moves))
+	}
+	if *certFile == "" {
 		return nil
 	}
-	if err := solver.CheckProof(root, proof); err != nil {
-		return fmt.Errorf("the merged proof does not check: %v", err)
+	cert, err := solver.MergeCertificate(root, sp.Attacker, sp.Plies, sp.MaxPlies, leaves)
+	switch {
+	case err != nil:
+		return err
+	case cert == nil:
+		fmt.Fprintf(stdout, "%s: no certificate: the mate in %d plies leaves no shorter length to disprove\n", sp.Name, plies)
+		return nil
+	case len(cert.Replies) > solver.MaxEntries:
+		return fmt.Errorf("the merged certificate has %d entries, more than a certificate file may hold (%d, docs/proofs.md#limits); not written", len(cert.Replies), solver.MaxEntries)
 	}
-	if *proofFile != "" {
-		if err := writeProofFile(*proofFile, root, sp.Attacker, proof); err != nil {
-			return err
-		}
+	if err := writeFile(*certFile, func(w io.Writer) error { return solver.WriteCertificate(w, root, sp.Attacker, cert) }); err != nil {
+		return err
 	}
-	fmt.Fprintf(stdout, "%s: mate in %d plies (minimal: no shorter mate exists); merged proof checked, %d attacker entries\n", sp.Name, plies, len(proof.Moves))
+	fmt.Fprintf(stdout, "%s: no mate within %d plies; merged certificate checked, %d defender entries\n", sp.Name, cert.Plies, len(cert.Replies))
 	return nil
 }

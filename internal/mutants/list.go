@@ -61,7 +61,7 @@ var planted = []Mutant{
 		Was: `case moves == 0, plies <= 0, !attacker && plies == 1:`, Now: `case moves == 0, plies <= 0:`,
 		What: "a defender with one ply left needs a reply", Tests: []string{"./retro/"}},
 	{ID: "disproof-root-plies", File: "retro/disproof.go",
-		Was: `return w.check(root, d.Plies, d.AttackerToMove)`, Now: `return w.check(root, d.Plies-1, d.AttackerToMove)`,
+		Was: `if err := w.check(root, d.Plies, d.AttackerToMove); err != nil {`, Now: `if err := w.check(root, d.Plies-1, d.AttackerToMove); err != nil {`,
 		What: "the certificate is checked against one ply less than it claims", Tests: []string{"./retro/"}},
 
 	// solver: proof files.
