@@ -205,6 +205,23 @@ func MergeSplit(root minishogi.Position, attacker minishogi.Color, k, maxPlies i
 	return true, v, proof, nil
 }
 
+// SubproblemError is a merge's complaint about one subproblem's result, so that a caller
+// can say where that result came from.
+type SubproblemError struct {
+	Leaf minishogi.Code
+	Err  error
+}
+
+func (e *SubproblemError) Error() string {
+	p, err := e.Leaf.Decode()
+	if err != nil {
+		return fmt.Sprintf("solver: merge: a subproblem: %v", e.Err)
+	}
+	return fmt.Sprintf("solver: merge: the subproblem %s: %v", positionKey(&p), e.Err)
+}
+
+func (e *SubproblemError) Unwrap() error { return e.Err }
+
 // MergeCertificate combines the leaves' certificates (LeafResult.Certificate) into one
 // certificate for root of "no mate within L plies", L the longest length the leaves show:
 // the root's minimal mate within maxPlies minus 2 (a position's mate lengths have one
@@ -259,13 +276,13 @@ func MergeCertificate(root minishogi.Position, attacker minishogi.Color, k, maxP
 		}
 		switch {
 		case r.Certificate == nil:
-			return nil, fmt.Errorf("solver: merge: the subproblem %s has no certificate (of no mate within %d plies)", p.SFEN(), need)
+			return nil, &SubproblemError{c, fmt.Errorf("no certificate (of no mate within %d plies)", need)}
 		case r.Certificate.Plies < need:
-			return nil, fmt.Errorf("solver: merge: the subproblem %s has a certificate of no mate within %d plies; its result needs %d", p.SFEN(), r.Certificate.Plies, need)
+			return nil, &SubproblemError{c, fmt.Errorf("a certificate of no mate within %d plies; its result needs %d", r.Certificate.Plies, need)}
 		}
 		plies, err := certificatePlies(p, r.Certificate)
 		if err != nil {
-			return nil, fmt.Errorf("solver: merge: the certificate of the subproblem %s: %w", p.SFEN(), err)
+			return nil, &SubproblemError{c, fmt.Errorf("its certificate: %w", err)}
 		}
 		for q, n := range plies {
 			offer(q, r.Certificate.Replies[q], n)

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/gob"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -371,6 +372,7 @@ mate's length minus 2, or the bound when nothing mates), checked before it is wr
 		return fmt.Errorf("%s: root: %v", fs.Arg(0), err)
 	}
 	leaves := map[minishogi.Code]solver.LeafResult{}
+	from := map[minishogi.Code]string{} // the result file of each subproblem, for the errors
 	for _, path := range fs.Args()[1:] {
 		var rf resultFile
 		if err := loadGob(path, &rf); err != nil {
@@ -400,6 +402,7 @@ mate's length minus 2, or the bound when nothing mates), checked before it is wr
 				return fmt.Errorf("%s: the subproblem %s has no certificate: %s", path, r.Leaf, r.CertNote)
 			}
 			leaves[p.Code()] = lr
+			from[p.Code()] = path
 		}
 	}
 	found, plies, proof, err := solver.MergeSplit(root, sp.Attacker, sp.Plies, sp.MaxPlies, leaves)
@@ -423,7 +426,10 @@ mate's length minus 2, or the bound when nothing mates), checked before it is wr
 		return nil
 	}
 	cert, err := solver.MergeCertificate(root, sp.Attacker, sp.Plies, sp.MaxPlies, leaves)
+	var bad *solver.SubproblemError
 	switch {
+	case errors.As(err, &bad):
+		return fmt.Errorf("%s: %w", from[bad.Leaf], err)
 	case err != nil:
 		return err
 	case cert == nil:
