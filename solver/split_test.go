@@ -65,7 +65,11 @@ func solveLeaves(t *testing.T, root minishogi.Position, k, bound int) ([]minisho
 		if err != nil {
 			t.Fatal(err)
 		}
-		results[l.Code()] = LeafResult{Found: d.Found, Plies: d.Plies, Proof: d.Proof, Certificate: d.Certificate}
+		r := LeafResult{Found: d.Found, Plies: d.Plies, Proof: d.Proof, Certificate: d.Certificate}
+		if d.Certificate != nil {
+			r.CertificateSize = len(d.Certificate.Replies)
+		}
+		results[l.Code()] = r
 	}
 	return leaves, results
 }
@@ -127,13 +131,37 @@ func TestMergeCertificateFourPiece(t *testing.T) {
 // is wrong with its certificate.
 func TestMergeCertificateRejects(t *testing.T) {
 	root, _ := minishogi.Handicap("four-piece")
-	leaves, results := solveLeaves(t, root, 2, 10)
-	// A subproblem whose certificate answers at its own position (the defender to move, with
-	// 2 plies or more to escape over).
+	_, results := solveLeaves(t, root, 2, 10)
+	// A subproblem the merged certificate's check reaches, whose certificate answers at its
+	// own position (the defender to move, with 2 plies or more to escape over).
+	reached, err := CertificateLeaves(root, minishogi.Sente, 2, 10, results)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var leaf minishogi.Position
-	for _, l := range leaves {
-		if _, ok := results[l.Code()].Certificate.Replies[l.Code()]; ok {
-			leaf = l
+	for _, c := range reached {
+		if _, ok := results[c].Certificate.Replies[c]; ok {
+			leaf, _ = c.Decode()
+			break
+		}
+	}
+	// The certificates of the subproblems the check does not reach are not read: without
+	// one of them the merge is the same.
+	merged, err := MergeCertificate(root, minishogi.Sente, 2, 10, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reached) == len(results) {
+		t.Fatal("the check reaches every subproblem; the test needs another split")
+	}
+	for c, r := range results {
+		if r.Certificate != nil && !slices.Contains(reached, c) {
+			without := maps.Clone(results)
+			r.Certificate = nil
+			without[c] = r
+			if d, err := MergeCertificate(root, minishogi.Sente, 2, 10, without); err != nil || !maps.Equal(d.Replies, merged.Replies) {
+				t.Fatalf("without the certificate of a subproblem the check does not reach: %v", err)
+			}
 			break
 		}
 	}
@@ -224,15 +252,20 @@ func shownPlies(s minishogi.Position, attacker minishogi.Color, d *Certificate) 
 	return out
 }
 
-// TestMergeCertificateConflicts: split after 1 ply within 8, the four-piece start's three
-// subproblems' certificates give some positions different replies, met with different plies
-// (found by shownPlies). The merge must keep, at each, the reply of the certificate that
-// meets it with the most plies; and at one of them at least, the other reply must break the
-// merged certificate (an escape over fewer plies only), so that the rule is needed here.
+// TestMergeCertificateConflicts: split after 2 plies within 10, the certificates of the
+// four-piece start's subproblems that the merge uses (CertificateLeaves) give some positions
+// different replies, met with different plies (found by shownPlies). The merge must keep, at
+// each, the reply of the certificate that meets it with the most plies; and at one of them
+// at least, the other reply must break the merged certificate (an escape over fewer plies
+// only), so that the rule is needed here.
 func TestMergeCertificateConflicts(t *testing.T) {
 	root, _ := minishogi.Handicap("four-piece")
-	leaves, results := solveLeaves(t, root, 1, 8)
-	merged, err := MergeCertificate(root, minishogi.Sente, 1, 8, results)
+	_, results := solveLeaves(t, root, 2, 10)
+	merged, err := MergeCertificate(root, minishogi.Sente, 2, 10, results)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached, err := CertificateLeaves(root, minishogi.Sente, 2, 10, results)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,8 +274,9 @@ func TestMergeCertificateConflicts(t *testing.T) {
 		plies int
 	}
 	sources := map[minishogi.Code][]source{}
-	for _, l := range leaves {
-		d := results[l.Code()].Certificate
+	for _, code := range reached {
+		l, _ := code.Decode()
+		d := results[code].Certificate
 		for c, n := range shownPlies(l, minishogi.Sente, d) {
 			sources[c] = append(sources[c], source{d.Replies[c], n})
 		}

@@ -383,8 +383,9 @@ mate's length minus 2, or the bound when nothing mates), checked before it is wr
 		return fmt.Errorf("%s: root: %v", fs.Arg(0), err)
 	}
 	leaves := map[minishogi.Code]solver.LeafResult{}
-	from := map[minishogi.Code]string{} // the result file of each subproblem, for the errors
-	for _, path := range fs.Args()[1:] {
+	from := map[minishogi.Code]string{} // the result file of each subproblem
+	// read calls each result of a result file of the split with its leaf's position.
+	read := func(path string, each func(r *leafResult, p minishogi.Position) error) error {
 		var rf resultFile
 		if err := loadGob(path, &rf); err != nil {
 			return err
@@ -395,25 +396,30 @@ mate's length minus 2, or the bound when nothing mates), checked before it is wr
 		if rf.Format == resultFormatV1 && *certFile != "" {
 			return fmt.Errorf("%s: a %q file has no certificates: solve its shard again to merge a certificate", path, resultFormatV1)
 		}
-		for _, r := range rf.Results {
-			p, err := minishogi.ParseSFEN(r.Leaf)
+		for i := range rf.Results {
+			p, err := minishogi.ParseSFEN(rf.Results[i].Leaf)
 			if err != nil {
 				return fmt.Errorf("%s: %v", path, err)
 			}
-			lr := solver.LeafResult{Found: r.Found, Plies: r.Plies}
+			if err := each(&rf.Results[i], p); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	// The answers and proofs first; the certificates, which may be some hundred times larger
+	// in all, only of the subproblems the merged certificate needs, afterwards.
+	for _, path := range fs.Args()[1:] {
+		err := read(path, func(r *leafResult, p minishogi.Position) error {
+			lr := solver.LeafResult{Found: r.Found, Plies: r.Plies, CertificateSize: len(r.Replies)}
 			if r.Found {
 				lr.Proof = &solver.Proof{Plies: r.Plies, AttackerToMove: p.SideToMove() == sp.Attacker, Moves: r.Moves}
 			}
-			if r.Certified {
-				lr.Certificate = &solver.Certificate{Plies: r.Lower, AttackerToMove: p.SideToMove() == sp.Attacker, Replies: r.Replies}
-				if lr.Certificate.Replies == nil {
-					lr.Certificate.Replies = map[minishogi.Code]minishogi.Move{}
-				}
-			} else if *certFile != "" && r.CertNote != "" {
-				return fmt.Errorf("%s: the subproblem %s has no certificate: %s", path, r.Leaf, r.CertNote)
-			}
-			leaves[p.Code()] = lr
-			from[p.Code()] = path
+			leaves[p.Code()], from[p.Code()] = lr, path
+			return nil
+		})
+		if err != nil {
+			return err
 		}
 	}
 	found, plies, proof, err := solver.MergeSplit(root, sp.Attacker, sp.Plies, sp.MaxPlies, leaves)
@@ -435,6 +441,39 @@ mate's length minus 2, or the bound when nothing mates), checked before it is wr
 	}
 	if *certFile == "" {
 		return nil
+	}
+	needed, err := solver.CertificateLeaves(root, sp.Attacker, sp.Plies, sp.MaxPlies, leaves)
+	if err != nil {
+		return err
+	}
+	files := map[string]bool{}
+	need := map[minishogi.Code]bool{}
+	for _, c := range needed {
+		need[c], files[from[c]] = true, true
+	}
+	for _, path := range fs.Args()[1:] {
+		if !files[path] {
+			continue
+		}
+		err := read(path, func(r *leafResult, p minishogi.Position) error {
+			c := p.Code()
+			switch {
+			case !need[c]:
+			case r.Certified:
+				lr := leaves[c]
+				lr.Certificate = &solver.Certificate{Plies: r.Lower, AttackerToMove: p.SideToMove() == sp.Attacker, Replies: r.Replies}
+				if lr.Certificate.Replies == nil { // gob leaves out an empty map
+					lr.Certificate.Replies = map[minishogi.Code]minishogi.Move{}
+				}
+				leaves[c] = lr
+			case r.CertNote != "":
+				return fmt.Errorf("%s: the subproblem %s has no certificate: %s", path, r.Leaf, r.CertNote)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
 	}
 	cert, err := solver.MergeCertificate(root, sp.Attacker, sp.Plies, sp.MaxPlies, leaves)
 	var bad *solver.SubproblemError

@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/shogilab/shogilab/internal/fsftest"
 	"github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/solver"
 )
 
 // header returns the first five lines of a proof or certificate file: the format, root,
@@ -104,8 +106,24 @@ func TestMergeCertificateRejects(t *testing.T) {
 	sp := split(t, dir) // four-piece after 2 plies within 10
 	results := shardAll(t, sp, 2)
 
-	// A subproblem of shard 0 whose certificate answers at its own position.
+	// A subproblem of shard 0 that the merged certificate needs (solver.CertificateLeaves)
+	// and whose certificate answers at its own position.
+	answers := map[minishogi.Code]solver.LeafResult{}
 	var rf resultFile
+	for _, path := range results {
+		if err := loadGob(path, &rf); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rf.Results {
+			p, _ := minishogi.ParseSFEN(r.Leaf)
+			answers[p.Code()] = solver.LeafResult{Found: r.Found, Plies: r.Plies, CertificateSize: len(r.Replies)}
+		}
+	}
+	root, _ := minishogi.Handicap("four-piece")
+	reached, err := solver.CertificateLeaves(root, minishogi.Sente, 2, 10, answers)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := loadGob(results[0], &rf); err != nil {
 		t.Fatal(err)
 	}
@@ -116,13 +134,13 @@ func TestMergeCertificateRejects(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := r.Replies[p.Code()]; ok && r.Certified {
+		if _, ok := r.Replies[p.Code()]; ok && r.Certified && slices.Contains(reached, p.Code()) {
 			leaf, code = i, p.Code()
 			break
 		}
 	}
 	if leaf < 0 {
-		t.Fatal("no subproblem of shard 0 answers at its own position; the test needs another")
+		t.Fatal("no subproblem of shard 0 that the merge needs answers at its own position; the test needs another")
 	}
 	key := strings.Join(strings.Fields(rf.Results[leaf].Leaf)[:3], " ")
 	// corrupted writes shard 0's results changed by change, and merges them with shard 1's.
@@ -139,7 +157,7 @@ func TestMergeCertificateRejects(t *testing.T) {
 		}
 		return runSolve(append([]string{"merge", sp, path, results[1]}, mergeArgs...)...)
 	}
-	cert := filepath.Join(dir, "merged.cert")
+	cert := filepath.Join(dir, "merged.cert") // written only at the end
 	rookMove, err := minishogi.ParseMoveSyntax("1e1a")
 	if err != nil {
 		t.Fatal(err)
