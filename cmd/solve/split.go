@@ -344,7 +344,17 @@ time limit, the same command resumes it.`); err != nil {
 	}
 	os.Remove(ckpt)
 	os.Remove(search)
-	fmt.Fprintf(stdout, "%s: shard %s, %d subproblems solved\n", path, part, len(res.Results))
+	left := 0
+	for _, r := range res.Results {
+		if r.CertNote != "" {
+			left++
+		}
+	}
+	fmt.Fprintf(stdout, "%s: shard %s, %d subproblems solved", path, part, len(res.Results))
+	if left > 0 {
+		fmt.Fprintf(stdout, "; %d certificates over --certificate-max %d left out (solve merge --certificate names those it needs)", left, *certMax)
+	}
+	fmt.Fprintln(stdout)
 	return nil
 }
 

@@ -196,9 +196,18 @@ func TestMergeCertificateRejects(t *testing.T) {
 		if err := os.Link(sp, capped); err != nil {
 			t.Fatal(err)
 		}
-		code, out, stderr := runSolve(append([]string{"merge", capped, "--certificate", cert}, shardAll(t, capped, 2, "--certificate-max", "1")...)...)
+		var out strings.Builder
+		for i := range 2 {
+			args := []string{"shard", capped, "--shard", fmt.Sprintf("%d/2", i), "-o", fmt.Sprintf("%s-%d.result", capped, i), "--certificate-max", "1"}
+			code, o, stderr := runSolve(args...)
+			if code != 0 || !strings.Contains(o, "certificates over --certificate-max 1 left out") {
+				t.Fatalf("%v: exit %d, %s %s", args, code, o, stderr)
+			}
+			out.WriteString(o)
+		}
+		code, _, stderr := runSolve("merge", capped, capped+"-0.result", capped+"-1.result", "--certificate", cert)
 		if code != 1 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "has no certificate: the certificate of no mate within") || !strings.Contains(stderr, "has over 1 entries; not written") {
-			t.Errorf("exit %d, stdout %q, stderr %q", code, out, stderr)
+			t.Errorf("exit %d, shards said %q, stderr %q", code, out.String(), stderr)
 		}
 	})
 	t.Run("another split", func(t *testing.T) {
