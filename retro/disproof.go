@@ -115,6 +115,15 @@ func (ms *MateSearch[S, M, K]) Disproof(s S, attacker bool, plies, maxEntries in
 // for each position the most plies it was verified with (an escape over more plies is an
 // escape over fewer).
 func CheckDisproof[S any, M comparable, K comparable](g MoveRules[S, M, K], root S, d *Disproof[K, M]) error {
+	_, err := DisproofPlies(g, root, d)
+	return err
+}
+
+// DisproofPlies checks d as CheckDisproof does and returns, for each defender position whose
+// entry the check used, the most plies the check showed it to escape over there (its memo).
+// Merging certificates needs them: where two certificates give one position different
+// replies, the merge keeps the reply shown over more plies (docs/proofs.md#split-certificates).
+func DisproofPlies[S any, M comparable, K comparable](g MoveRules[S, M, K], root S, d *Disproof[K, M]) (map[K]int, error) {
 	w := certificateWalk[S, M, K]{
 		g: g, what: "disproof", recorder: false, recorded: d.Replies,
 		hole: "the certificate has no defender reply (a hole)", illegal: "the certificate's reply %v is illegal",
@@ -129,5 +138,16 @@ func CheckDisproof[S any, M comparable, K comparable](g MoveRules[S, M, K], root
 			return false, ""
 		},
 	}
-	return w.check(root, d.Plies, d.AttackerToMove)
+	if err := w.check(root, d.Plies, d.AttackerToMove); err != nil {
+		return nil, err
+	}
+	// A defender position is verified past the end cases only with two plies or more, and
+	// then its entry was used.
+	plies := map[K]int{}
+	for n, p := range w.verified {
+		if !n.attacker {
+			plies[n.code] = p
+		}
+	}
+	return plies, nil
 }

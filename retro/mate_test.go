@@ -255,6 +255,27 @@ func TestCheckDisproofRejects(t *testing.T) {
 	}
 }
 
+// TestDisproofPlies: on TestCheckDisproofRejects' arena, the certificate of no mate within 4
+// uses two entries, worked by hand: the defender at vertex 1 (state 3) is met once, with 3
+// plies left (after 0 → 1); the defender at vertex 3 (state 7) with 3 plies (after 0 → 3) and
+// with 1 (after 0 → 1 → 2 → 3), so 3 is its most; the defender at vertex 5 (state 11) is met
+// only with 1 ply left, where no reply is needed, so its entry is not used.
+func TestDisproofPlies(t *testing.T) {
+	a := arena{edges: [][]int{{1, 3}, {2}, {3}, {4}, {5}, {6}, {7}, {}}}
+	d := &retro.Disproof[int, int]{Plies: 4, AttackerToMove: true, Replies: map[int]int{3: 2, 7: 4, 11: 6}}
+	got, err := retro.DisproofPlies[int, int, int](a, 0, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := map[int]int{3: 3, 7: 3}; !maps.Equal(got, want) {
+		t.Fatalf("got %v, worked by hand %v", got, want)
+	}
+	delete(d.Replies, 7)
+	if _, err := retro.DisproofPlies[int, int, int](a, 0, d); err == nil || !strings.Contains(err.Error(), "after 3 the certificate has no defender reply (a hole)") {
+		t.Fatalf("without the entry of state 7: %v; want the hole after 3", err)
+	}
+}
+
 // TestParallelAgrees runs df-pn with four workers on the random arenas (roomy and tiny
 // tables) and compares it with the brute-force definition; run it with -race.
 func TestParallelAgrees(t *testing.T) {

@@ -60,7 +60,11 @@
 // node its longest, a side without moves loses there) into the root's minimal mate within L,
 // and joins the first plies' moves and the leaves' proofs into one proof, keeping at each
 // position the move of the shortest mate known from it (so that every position still mates
-// within its length); CheckProof checks the result like any other.
+// within its length); CheckProof checks the result like any other. MergeCertificate does the
+// same for the lower bound: the defender's longest defence over the first K plies and the
+// leaves' certificates below, where two give one position different replies the one shown
+// over the most plies (retro.DisproofPlies), into one certificate that CheckCertificate
+// checks (docs/proofs.md#split-certificates).
 //
 // Proofs are written as text (docs/proofs.md specifies the format): one line per attacker node,
 // the position and the attacker's move; the checker generates every defence itself.

@@ -162,3 +162,9 @@ type Certificate = retro.Disproof[minishogi.Code, minishogi.Move]
 func CheckCertificate(root minishogi.Position, d *Certificate) error {
 	return retro.CheckDisproof[minishogi.Position, minishogi.Move, minishogi.Code](moveRules{}, root, d)
 }
+
+// certificatePlies checks d from root as CheckCertificate does and returns, for each entry
+// the check used, the most plies it showed the position to escape over (retro.DisproofPlies).
+func certificatePlies(root minishogi.Position, d *Certificate) (map[minishogi.Code]int, error) {
+	return retro.DisproofPlies[minishogi.Position, minishogi.Move, minishogi.Code](moveRules{}, root, d)
+}

@@ -1,7 +1,10 @@
 package solver
 
 import (
+	"cmp"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
@@ -39,11 +42,90 @@ func SplitLeaves(root minishogi.Position, k int) []minishogi.Position {
 }
 
 // LeafResult is a subproblem's answer: a minimal mate of Plies plies with its proof, or
-// (Found false) no mate within the subproblem's bound.
+// (Found false) no mate within the subproblem's bound; and, for MergeCertificate, a
+// certificate of the longest length its deepening disproved (nil: none kept) and its
+// entries, which choose between equal defences (CertificateSize, given also without the
+// certificate to CertificateLeaves).
 type LeafResult struct {
-	Found bool
-	Plies int
-	Proof *Proof
+	Found           bool
+	Plies           int
+	Proof           *Proof
+	Certificate     *Certificate
+	CertificateSize int
+}
+
+// splitValue is the AND/OR rule over the first k plies: it returns the root's minimal mate
+// (noMate: none) from the leaves' answers and tells visit, for each node above the leaves
+// with a move, its position, depth and value, and its side's best move: the attacker's to
+// the least child, the defender's to the greatest. Among moves of equal value the recorder's
+// (the side whose moves the merged file records: the attacker's in a proof, the defender's
+// in a certificate) is the one under which the leaves' files are smallest, by size: a node
+// weighs its chosen child at the recorder's nodes and all its children at the other side's,
+// so that the merged file keeps few entries (for the two-piece start split after 2 plies
+// within 12, the root's seven replies lead to leaf certificates of 70,000 to 172,000 entries
+// in all, and the first in generation order to 151,000). Further ties go to the first.
+func splitValue(root minishogi.Position, attacker, recorder minishogi.Color, k int, leaves map[minishogi.Code]LeafResult,
+	size func(LeafResult) int, visit func(p minishogi.Position, d, v int, best minishogi.Move)) (int, error) {
+	g := moveRules{}
+	var value func(p minishogi.Position, d int) (v, weight int, err error)
+	value = func(p minishogi.Position, d int) (int, int, error) {
+		if d == k {
+			r, ok := leaves[p.Code()]
+			if !ok {
+				return 0, 0, fmt.Errorf("solver: merge: no result for the subproblem %s", p.SFEN())
+			}
+			if !r.Found {
+				return noMate, size(r), nil
+			}
+			return r.Plies, size(r), nil
+		}
+		moves := g.Moves(p, nil)
+		att := p.SideToMove() == attacker
+		if len(moves) == 0 {
+			if att {
+				return noMate, 0, nil
+			}
+			return 0, 0, nil
+		}
+		chooses := p.SideToMove() == recorder
+		v, weight, best := noMate, 0, minishogi.Move(0)
+		if !att {
+			v = -1
+		}
+		bestWeight := 0
+		for i, m := range moves {
+			cv, cw, err := value(g.Play(p, m), d+1)
+			if err != nil {
+				return 0, 0, err
+			}
+			if cv < noMate {
+				cv++
+			}
+			if i == 0 || att && cv < v || !att && cv > v || cv == v && chooses && cw < bestWeight {
+				v, best, bestWeight = cv, m, cw
+			}
+			weight += cw
+		}
+		if chooses {
+			weight = bestWeight + 1
+		}
+		visit(p, d, v, best)
+		return v, weight, nil
+	}
+	v, _, err := value(root, 0)
+	return v, err
+}
+
+// sortedLeaves lists the leaves' codes in order, so that a merge is the same from run to run
+// (a map's order is not).
+func sortedLeaves(leaves map[minishogi.Code]LeafResult) []minishogi.Code {
+	codes := slices.Collect(maps.Keys(leaves))
+	slices.SortFunc(codes, compareCodes)
+	return codes
+}
+
+func compareCodes(a, b minishogi.Code) int {
+	return cmp.Or(cmp.Compare(a[1], b[1]), cmp.Compare(a[0], b[0]))
 }
 
 // MergeSplit combines the answers for SplitLeaves(root, k) (by the leaf's code) into the
@@ -62,52 +144,17 @@ func MergeSplit(root minishogi.Position, attacker minishogi.Color, k, maxPlies i
 			best[c] = cand{m, d}
 		}
 	}
-	var value func(p minishogi.Position, d int) (int, error)
-	value = func(p minishogi.Position, d int) (int, error) {
-		if d == k {
-			r, ok := leaves[p.Code()]
-			if !ok {
-				return 0, fmt.Errorf("solver: merge: no result for the subproblem %s", p.SFEN())
-			}
-			if !r.Found {
-				return noMate, nil
-			}
-			return r.Plies, nil
+	proofSize := func(r LeafResult) int {
+		if r.Proof == nil {
+			return 0
 		}
-		moves := g.Moves(p, nil)
-		att := p.SideToMove() == attacker
-		if len(moves) == 0 {
-			if att {
-				return noMate, nil
-			}
-			return 0, nil
-		}
-		v := noMate
-		if !att {
-			v = 0
-		}
-		var bestMove minishogi.Move
-		for _, m := range moves {
-			cv, err := value(g.Play(p, m), d+1)
-			if err != nil {
-				return 0, err
-			}
-			if cv < noMate {
-				cv++
-			}
-			if att && cv < v {
-				v, bestMove = cv, m
-			}
-			if !att && cv > v {
-				v = cv
-			}
-		}
-		if att && v < noMate {
-			offer(p.Code(), bestMove, v)
-		}
-		return v, nil
+		return len(r.Proof.Moves)
 	}
-	v, err := value(root, 0)
+	v, err := splitValue(root, attacker, attacker, k, leaves, proofSize, func(p minishogi.Position, _, v int, m minishogi.Move) {
+		if p.SideToMove() == attacker && v < noMate {
+			offer(p.Code(), m, v)
+		}
+	})
 	if err != nil {
 		return false, 0, nil, err
 	}
@@ -117,7 +164,8 @@ func MergeSplit(root minishogi.Position, attacker minishogi.Color, k, maxPlies i
 	// Each leaf proof's moves, with the length each mates in by that proof's own strategy;
 	// keeping the shortest at each position keeps every position's mate within its length
 	// (by induction on the length), so the union is one proof.
-	for c, r := range leaves {
+	for _, c := range sortedLeaves(leaves) {
+		r := leaves[c]
 		if !r.Found || r.Proof == nil {
 			continue
 		}
@@ -180,4 +228,155 @@ func MergeSplit(root minishogi.Position, attacker minishogi.Color, k, maxPlies i
 	}
 	keep(root)
 	return true, v, proof, nil
+}
+
+// SubproblemError is a merge's complaint about one subproblem's result, so that a caller
+// can say where that result came from.
+type SubproblemError struct {
+	Leaf minishogi.Code
+	Err  error
+}
+
+func (e *SubproblemError) Error() string {
+	p, err := e.Leaf.Decode()
+	if err != nil {
+		return fmt.Sprintf("solver: merge: a subproblem: %v", e.Err)
+	}
+	return fmt.Sprintf("solver: merge: the subproblem %s: %v", positionKey(&p), e.Err)
+}
+
+func (e *SubproblemError) Unwrap() error { return e.Err }
+
+// certificateTop is the first k plies of a merged certificate: the length L to certify (the
+// root's minimal mate within maxPlies minus 2, a position's mate lengths having one parity,
+// or maxPlies when none is found; below 0 when there is nothing to disprove), and what the
+// check from the root meets above the leaves when the defender plays its longest defence
+// (splitValue's, the smallest certificates breaking ties): the replies it takes, each with
+// the plies it is shown over at the position's shallowest such occurrence, and the leaves it
+// reaches with plies to play, whose certificates the merge needs.
+//
+// A reply at depth d is shown over min(v-2, maxPlies-d) plies, v the merged mate length
+// there: a leaf's certificate shows its own v-2, or its whole bound maxPlies-k, and the
+// AND/OR rule carries the shift and the cap up (an attacker node's least child plus one, a
+// defender's greatest). The check meets a node at depth d with L-d plies, at most that.
+func certificateTop(root minishogi.Position, attacker minishogi.Color, k, maxPlies int, leaves map[minishogi.Code]LeafResult) (lower int, top map[minishogi.Code]shownReply, reached []minishogi.Code, err error) {
+	type occurrence struct {
+		code  minishogi.Code
+		depth int
+	}
+	chosen := map[occurrence]shownReply{}
+	size := func(r LeafResult) int { return r.CertificateSize }
+	v, err := splitValue(root, attacker, attacker.Opponent(), k, leaves, size, func(p minishogi.Position, d, v int, m minishogi.Move) {
+		if p.SideToMove() != attacker {
+			chosen[occurrence{p.Code(), d}] = shownReply{m, min(v-2, maxPlies-d)}
+		}
+	})
+	if err != nil {
+		return 0, nil, nil, err
+	}
+	lower = maxPlies
+	if v <= maxPlies {
+		lower = v - 2
+	}
+	top = map[minishogi.Code]shownReply{}
+	seen := map[occurrence]bool{}
+	g := moveRules{}
+	var walk func(p minishogi.Position, d int)
+	walk = func(p minishogi.Position, d int) {
+		o := occurrence{p.Code(), d}
+		att := p.SideToMove() == attacker
+		// With no ply left, or one for the defender, the check needs nothing more
+		// (docs/proofs.md#certificate-check).
+		if n := lower - d; seen[o] || n <= 0 || !att && n == 1 {
+			return
+		}
+		seen[o] = true
+		switch c, ok := chosen[o]; {
+		case d == k:
+			reached = append(reached, o.code)
+		case att:
+			for _, m := range g.Moves(p, nil) {
+				walk(g.Play(p, m), d+1)
+			}
+		case ok: // (a defender without moves has no choice; the check reports it)
+			if t, ok := top[o.code]; !ok || c.plies > t.plies {
+				top[o.code] = c
+			}
+			walk(g.Play(p, c.reply), d+1)
+		}
+	}
+	walk(root, 0)
+	slices.SortFunc(reached, compareCodes)
+	reached = slices.Compact(reached)
+	return lower, top, reached, nil
+}
+
+// shownReply is a defender's reply and the plies a source shows it to escape over.
+type shownReply struct {
+	reply minishogi.Move
+	plies int
+}
+
+// CertificateLeaves returns the subproblems whose certificates MergeCertificate needs:
+// those the check of the merged certificate reaches above them. leaves need their answers and
+// CertificateSize, not their certificates, so that a caller can read only those it needs.
+func CertificateLeaves(root minishogi.Position, attacker minishogi.Color, k, maxPlies int, leaves map[minishogi.Code]LeafResult) ([]minishogi.Code, error) {
+	_, _, reached, err := certificateTop(root, attacker, k, maxPlies, leaves)
+	return reached, err
+}
+
+// MergeCertificate combines the leaves' certificates (LeafResult.Certificate) into one
+// certificate for root of "no mate within L plies", L the longest length the leaves show
+// (certificateTop). It is nil when L < 0 (a mate in 0 or 1 plies: nothing to disprove). The
+// leaves CertificateLeaves lists must have their certificates, of the lengths their results
+// disprove; the others are not read. The certificate returned has passed the checker
+// (CheckCertificate's walk), and holds only the entries the check uses.
+// docs/proofs.md#split-certificates gives the rule and why it is sound:
+//   - over the first k plies, the defender's longest defence (certificateTop);
+//   - below, the entries of the certificates of the leaves it reaches, united;
+//   - where two sources give one position different replies, the reply of the one that
+//     shows it escaping over the most plies (by the checker's memo, certificatePlies).
+func MergeCertificate(root minishogi.Position, attacker minishogi.Color, k, maxPlies int, leaves map[minishogi.Code]LeafResult) (*Certificate, error) {
+	lower, top, reached, err := certificateTop(root, attacker, k, maxPlies, leaves)
+	if err != nil || lower < 0 {
+		return nil, err
+	}
+	replies := make(map[minishogi.Code]minishogi.Move, len(top))
+	shown := make(map[minishogi.Code]int, len(top))
+	for c, t := range top {
+		replies[c], shown[c] = t.reply, t.plies
+	}
+	for _, c := range reached {
+		r := leaves[c]
+		need := maxPlies - k
+		if r.Found {
+			need = r.Plies - 2
+		}
+		switch {
+		case r.Certificate == nil:
+			return nil, &SubproblemError{c, fmt.Errorf("no certificate (of no mate within %d plies)", need)}
+		case r.Certificate.Plies < need:
+			return nil, &SubproblemError{c, fmt.Errorf("a certificate of no mate within %d plies; its result needs %d", r.Certificate.Plies, need)}
+		}
+		p, err := c.Decode()
+		if err != nil {
+			return nil, fmt.Errorf("solver: merge: %w", err)
+		}
+		plies, err := certificatePlies(p, r.Certificate)
+		if err != nil {
+			return nil, &SubproblemError{c, fmt.Errorf("its certificate: %w", err)}
+		}
+		for q, n := range plies {
+			if old, ok := shown[q]; !ok || n > old {
+				replies[q], shown[q] = r.Certificate.Replies[q], n
+			}
+		}
+	}
+	d := &Certificate{Plies: lower, AttackerToMove: root.SideToMove() == attacker, Replies: replies}
+	used, err := certificatePlies(root, d)
+	if err != nil {
+		return nil, fmt.Errorf("solver: merge: the merged certificate does not hold: %w", err)
+	}
+	maps.DeleteFunc(replies, func(q minishogi.Code, _ minishogi.Move) bool { _, ok := used[q]; return !ok })
+	return d, nil
 }

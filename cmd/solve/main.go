@@ -9,7 +9,7 @@
 //	solve check --sfen S --line L  check a claimed mating line
 //	solve handicap NAME --split K --split-file F   the subproblems after K plies
 //	solve shard F --shard i/n      solve a share of them (or a Slurm array task's)
-//	solve merge F RESULT...        the root's mate from the shards, one checked proof
+//	solve merge F RESULT...        the root's mate from the shards, one checked proof and certificate
 //	solve verify FILE              check a proof or a disproof certificate on its own
 //	solve <subcommand> -h          the subcommand's flags
 //
@@ -33,7 +33,7 @@ var program = cli.Program{
 		{Name: "mate", Summary: "the shortest forced mate from a Minishogi position, with proof", Run: runMate, Graceful: true},
 		{Name: "check", Summary: "check a claimed Minishogi mating line; print refutations", Run: runCheck},
 		{Name: "shard", Summary: "solve a share of a split solve's subproblems (--shard i/n or a Slurm array task)", Run: runShard, Graceful: true},
-		{Name: "merge", Summary: "merge the shards of a split solve into the root's mate and one checked proof", Run: runMerge},
+		{Name: "merge", Summary: "merge the shards of a split solve into the root's mate, one checked proof and one certificate", Run: runMerge},
 		{Name: "verify", Summary: "check a proof file (upper bound) or a disproof certificate (lower bound) on its own", Run: runVerify},
 	},
 }

@@ -35,6 +35,7 @@ func TestOutputsCheckedFirst(t *testing.T) {
 		{"shard", sp, "--shard", "0/2", "-o", dir},
 		{"shard", sp, "--shard", "0/2", "--checkpoint", "/nonexistent/x.ckpt"},
 		{"merge", sp, sp, "--proof", "/nonexistent/x.proof"},
+		{"merge", sp, sp, "--certificate", "/nonexistent/x.cert"},
 		{"handicap", "four-piece", "--max-plies", "10", "--proof", "/nonexistent/x.proof"},
 		{"handicap", "four-piece", "--max-plies", "10", "--certificate", dir},
 		{"handicap", "four-piece", "--split", "2", "--split-file", "/nonexistent/x.split"},

@@ -11,9 +11,9 @@ import (
 
 // TestSlurmSplit submits deploy/solve.slurm as a two-task array job to a real Slurm
 // (ci/slurm-setup.sh starts a single-node cluster) on the four-piece handicap split after 2
-// plies, waits, and merges the two shards: the mate in 10 with a proof that checks. It
-// follows cmd/selfplay's TestSlurmArray: without Slurm it skips, except under CI=true, where
-// it fails.
+// plies, waits, and merges the two shards: the mate in 10 with a proof that checks, and the
+// certificate of no mate within 8. It follows cmd/selfplay's TestSlurmArray: without Slurm
+// it skips, except under CI=true, where it fails.
 func TestSlurmSplit(t *testing.T) {
 	slurm := slurmtest.Need(t)
 	dir := t.TempDir()
@@ -30,12 +30,14 @@ func TestSlurmSplit(t *testing.T) {
 	if len(results) != 2 {
 		t.Fatalf("result files %v, want 2", results)
 	}
-	proof := filepath.Join(dir, "four.proof")
-	code, o, e := runSolve(append([]string{"merge", split, "--proof", proof}, results...)...)
-	if code != 0 || !strings.Contains(o, "mate in 10 plies (minimal") {
+	proof, cert := filepath.Join(dir, "four.proof"), filepath.Join(dir, "four.cert")
+	code, o, e := runSolve(append([]string{"merge", split, "--proof", proof, "--certificate", cert}, results...)...)
+	if code != 0 || !strings.Contains(o, "mate in 10 plies (minimal") || !strings.Contains(o, "no mate within 8 plies; merged certificate checked") {
 		t.Fatalf("merge: exit %d, %s %s", code, o, e)
 	}
-	if code, o, e := runSolve("verify", proof); code != 0 || !strings.Contains(o, "holds") {
-		t.Fatalf("verify: exit %d, %s %s", code, o, e)
+	for _, f := range []string{proof, cert} {
+		if code, o, e := runSolve("verify", f); code != 0 || !strings.Contains(o, "holds") {
+			t.Fatalf("verify %s: exit %d, %s %s", f, code, o, e)
+		}
 	}
 }

@@ -61,7 +61,7 @@ var planted = []Mutant{
 		Was: `case moves == 0, plies <= 0, !attacker && plies == 1:`, Now: `case moves == 0, plies <= 0:`,
 		What: "a defender with one ply left needs a reply", Tests: []string{"./retro/"}},
 	{ID: "disproof-root-plies", File: "retro/disproof.go",
-		Was: `return w.check(root, d.Plies, d.AttackerToMove)`, Now: `return w.check(root, d.Plies-1, d.AttackerToMove)`,
+		Was: `if err := w.check(root, d.Plies, d.AttackerToMove); err != nil {`, Now: `if err := w.check(root, d.Plies-1, d.AttackerToMove); err != nil {`,
 		What: "the certificate is checked against one ply less than it claims", Tests: []string{"./retro/"}},
 
 	// solver: proof files.
@@ -97,6 +97,13 @@ var planted = []Mutant{
 	{ID: "checkpoint-matches-upper", File: "solver/checkpoint.go", Issue: true,
 		Was: `h.MaxPlies != want.MaxPlies || h.Upper != want.Upper:`, Now: `h.MaxPlies != want.MaxPlies:`,
 		What: "a checkpoint of an --upper search resumes a deepening one", Tests: []string{"./solver/"}},
+	// solver: split certificates (issue 34).
+	{ID: "merge-most-plies", File: "solver/split.go",
+		Was: `if old, ok := shown[q]; !ok || n > old {`, Now: `if _, ok := shown[q]; !ok || n > 0 {`,
+		What: "where two sources give a position different replies, the merge keeps the last, not the one shown over the most plies", Tests: []string{"./solver/"}},
+	{ID: "merge-leaf-plies", File: "solver/split.go",
+		Was: `case r.Certificate.Plies < need:`, Now: `case false:`,
+		What: "a subproblem's certificate shorter than its result says is merged", Tests: []string{"./solver/"}},
 	{ID: "checkpoint-matches-attacker", File: "solver/checkpoint.go", Issue: true,
 		Was: `h.Root != want.Root || h.Attacker != want.Attacker:`, Now: `h.Root != want.Root:`,
 		What: "a checkpoint resumes a search for the other attacker", Tests: []string{"./solver/"}},
