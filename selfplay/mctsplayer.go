@@ -35,6 +35,9 @@ type mctsPlayer struct {
 	// policy says whether the records keep the search's policy target: with a Gumbel
 	// root, forced playouts or a playout cap, whose targets are not Top's visits.
 	policy bool
+	// searchPolicy: the settings give the search a policy target of its own (a Gumbel
+	// root or forced playouts), whatever the playout cap.
+	searchPolicy bool
 }
 
 // memory is the memory a player of the spec allocates in this process: the
@@ -51,21 +54,26 @@ func (s PlayerSpec) memory() uint64 {
 }
 
 func newMCTSPlayer(s PlayerSpec, seed uint64, pool *EnginePool) (Player, error) {
-	st, err := s.settings()
-	if err != nil {
-		return nil, fmt.Errorf("selfplay: mcts player: %w", err)
-	}
-	key := fmt.Sprintf("mcts %+v", st)
-	search := st.Player.Search
-	policy := search.GumbelMoves > 0 || search.ForcedPlayouts > 0 || s.Cap.On()
+	// The pool's key is the spec's settings as written, not the settings they load to:
+	// those hold the loaded evaluator, a pointer, so that no two games' keys were equal
+	// with an EvalFile and every game made two new players and kept them idle (a loop's
+	// self-play grew by some 8 MB a game, 12 GB in 1,500 games), loading the file again
+	// each time.
+	key := s.engineKey()
 	if pool != nil {
 		if p, ok := pool.get(key).(*mctsPlayer); ok {
 			p.p.NewGame(seed)
 			p.capSrc.Seed(seed, capStream)
-			p.cap, p.policy = s.Cap, policy
+			p.cap, p.policy = s.Cap, p.searchPolicy || s.Cap.On()
 			return p, nil
 		}
 	}
+	st, err := s.settings()
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: mcts player: %w", err)
+	}
+	search := st.Player.Search
+	searchPolicy := search.GumbelMoves > 0 || search.ForcedPlayouts > 0
 	st.Player.Search.Seed = seed
 	p, err := engine.NewPlayer(st.Player)
 	if err != nil {
@@ -73,7 +81,14 @@ func newMCTSPlayer(s PlayerSpec, seed uint64, pool *EnginePool) (Player, error) 
 	}
 	src := rand.NewPCG(seed, capStream)
 	return &mctsPlayer{p: p, margin: st.MoveOverhead, manage: st.ManageTime, pool: pool, key: key,
-		cap: s.Cap, capRNG: rand.New(src), capSrc: src, policy: policy}, nil
+		cap: s.Cap, capRNG: rand.New(src), capSrc: src, policy: searchPolicy || s.Cap.On(), searchPolicy: searchPolicy}, nil
+}
+
+// engineKey says which idle engines a player of the spec can take over: those made from
+// the same settings (in the order given) and the same limits, which size the node pool.
+// The playout cap is the wrapper's and is set again on each game.
+func (s PlayerSpec) engineKey() string {
+	return fmt.Sprintf("mcts %q %+v", s.Options, s.Limits)
 }
 
 // limits turns the `go` of a move into search limits. A movetime is used
