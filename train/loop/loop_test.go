@@ -265,6 +265,18 @@ func TestMiniLoop(t *testing.T) {
 	if !bytes.Equal(got, want) {
 		t.Errorf("resumed run's loop.jsonl:\n%s\nwant (uninterrupted):\n%s", got, want)
 	}
+	// The steps stopped in their middle count that attempt's time (one stopped attempt
+	// each); those stopped by the hook had finished, and the others were never stopped.
+	for _, k := range []struct {
+		gen     int
+		step    string
+		stopped int
+	}{{1, StepSelfplay, 1}, {1, StepFit, 0}, {2, StepSelfplay, 0}, {2, StepFit, 1}} {
+		times, err := ReadTimes(c.Dir, k.gen)
+		if st := times[k.step]; err != nil || st.Stopped != k.stopped || st.CPU <= 0 {
+			t.Errorf("generation %d's %s: times %+v (%v); want %d stopped attempts and their CPU counted", k.gen, k.step, st, err, k.stopped)
+		}
+	}
 	// The networks are the same too, but for the header's digest of the records (whose
 	// timing fields differ): the weights are compared.
 	for _, g := range []string{"gen-001", "gen-002"} {

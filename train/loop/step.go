@@ -36,6 +36,10 @@ type StepTime struct {
 	// ArrayCPU is the part spent by a Slurm job array's tasks (Slurm.run), which getrusage
 	// cannot see: each task's selfplay logs its own (selfplay run --cpu-log).
 	ArrayCPU float64 `json:"array_cpu_seconds,omitempty"`
+	// Stopped counts the attempts at the step that were stopped (a kill with SIGTERM or
+	// SIGINT, a failure) before one finished; their wall and CPU time are included, so that
+	// a resumed run's CPU-hours are what it cost (a SIGKILL's attempt is still lost).
+	Stopped int `json:"stopped_attempts,omitempty"`
 }
 
 // elsewhere is a step result that knows CPU seconds spent outside this process.
@@ -44,7 +48,9 @@ type elsewhere interface{ cpuElsewhere() float64 }
 // step runs one step of generation g unless it is done: a done step's result is read
 // back from its file, and a new one is written whole (internal/atomicfile) after do
 // returns, with its times, and Hook is told. A kill during do leaves no result, so the
-// step runs again on resume, from whatever partial work its records keep.
+// step runs again on resume, from whatever partial work its records keep; an attempt that
+// returns (stopped by SIGTERM or SIGINT through its context, or failed) leaves its time in
+// times.json, which the attempt that finishes adds to its own (StepTime.Stopped).
 func step[T any](c *Config, g int, name string, do func() (T, error)) (T, error) {
 	var res T
 	path := c.path(genDir(g), name+".json")
@@ -58,19 +64,28 @@ func step[T any](c *Config, g int, name string, do func() (T, error)) (T, error)
 	if err := os.MkdirAll(c.path(genDir(g)), 0o755); err != nil {
 		return res, fmt.Errorf("loop: %w", err)
 	}
-	wall, cpu := time.Now(), cputime.Seconds()
-	if res, err = do(); err != nil {
-		return res, err
-	}
-	if err := writeJSON(path, res); err != nil {
-		return res, err
-	}
 	times := Times{}
 	tpath := c.path(genDir(g), "times.json")
 	if err := readJSON(tpath, &times); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return res, err
 	}
-	st := StepTime{Wall: time.Since(wall).Seconds(), CPU: cputime.Seconds() - cpu}
+	wall, cpu := time.Now(), cputime.Seconds()
+	res, err = do()
+	// Without a result file, a time kept for the step is its stopped attempts'.
+	st := times[name]
+	st.Wall += time.Since(wall).Seconds()
+	st.CPU += cputime.Seconds() - cpu
+	if err != nil {
+		st.Stopped++
+		times[name] = st
+		if werr := writeJSON(tpath, times); werr != nil {
+			return res, errors.Join(err, werr)
+		}
+		return res, err
+	}
+	if err := writeJSON(path, res); err != nil {
+		return res, err
+	}
 	if e, ok := any(res).(elsewhere); ok {
 		st.ArrayCPU = e.cpuElsewhere()
 		st.CPU += st.ArrayCPU
