@@ -115,7 +115,7 @@ func (ms *MateSearch[S, M, K]) Disproof(s S, attacker bool, plies, maxEntries in
 // for each position the most plies it was verified with (an escape over more plies is an
 // escape over fewer).
 func CheckDisproof[S any, M comparable, K comparable](g MoveRules[S, M, K], root S, d *Disproof[K, M]) error {
-	_, err := DisproofPlies(g, root, d)
+	_, err := walkDisproof(g, root, d)
 	return err
 }
 
@@ -124,7 +124,26 @@ func CheckDisproof[S any, M comparable, K comparable](g MoveRules[S, M, K], root
 // Merging certificates needs them: where two certificates give one position different
 // replies, the merge keeps the reply shown over more plies (docs/proofs.md#split-certificates).
 func DisproofPlies[S any, M comparable, K comparable](g MoveRules[S, M, K], root S, d *Disproof[K, M]) (map[K]int, error) {
-	w := certificateWalk[S, M, K]{
+	w, err := walkDisproof(g, root, d)
+	if err != nil {
+		return nil, err
+	}
+	// A defender position is verified past the end cases only with two plies or more, and
+	// then its entry was used.
+	plies := map[K]int{}
+	for n, p := range w.verified {
+		if !n.attacker {
+			plies[n.code] = p
+		}
+	}
+	return plies, nil
+}
+
+// walkDisproof is the check of CheckDisproof; its walk keeps the memo DisproofPlies reads
+// (CheckDisproof does not copy it: a certificate of millions of entries would pay a second
+// map for nothing).
+func walkDisproof[S any, M comparable, K comparable](g MoveRules[S, M, K], root S, d *Disproof[K, M]) (*certificateWalk[S, M, K], error) {
+	w := &certificateWalk[S, M, K]{
 		g: g, what: "disproof", recorder: false, recorded: d.Replies,
 		hole: "the certificate has no defender reply (a hole)", illegal: "the certificate's reply %v is illegal",
 		covers: func(verified, plies int) bool { return verified >= plies },
@@ -141,13 +160,5 @@ func DisproofPlies[S any, M comparable, K comparable](g MoveRules[S, M, K], root
 	if err := w.check(root, d.Plies, d.AttackerToMove); err != nil {
 		return nil, err
 	}
-	// A defender position is verified past the end cases only with two plies or more, and
-	// then its entry was used.
-	plies := map[K]int{}
-	for n, p := range w.verified {
-		if !n.attacker {
-			plies[n.code] = p
-		}
-	}
-	return plies, nil
+	return w, nil
 }
