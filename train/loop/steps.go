@@ -173,9 +173,9 @@ type selfplayResult struct {
 	Positions int      `json:"positions"`
 	Targets   int      `json:"targets"` // moves that were full searches
 	Files     []string `json:"files"`   // relative to the generation's directory
-	// ArrayCPU is the CPU seconds a Slurm job array's tasks logged (Slurm.run); the
-	// step's times count it (StepTime.ArrayCPU).
-	ArrayCPU float64 `json:"array_cpu_seconds,omitempty"`
+	// ArrayCPU is the CPU seconds a Slurm job array's tasks logged (Slurm.run), handed to
+	// the step's times (StepTime.ArrayCPU), where the CPU is kept, and not written here.
+	ArrayCPU float64 `json:"-"`
 }
 
 func (r selfplayResult) cpuElsewhere() float64 { return r.ArrayCPU }
