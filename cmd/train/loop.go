@@ -34,7 +34,7 @@ func runLoop(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	capFast := fs.Int("cap-fast", d.SelfPlay.CapFast, "playout cap randomization: playouts of a fast search, not a policy target (0: off)")
 	capProb := fs.Float64("cap-prob", d.SelfPlay.CapProb, "playout cap randomization: probability of a full search")
 	maxPlies := fs.Int("max-plies", d.MaxPlies, "play limit of every game: a game reaching it is a draw (0: none)")
-	window := fs.Int("window", d.WindowPositions, "replay window in positions: a fit sees the latest generations' games until they hold this many")
+	window := fs.Int("window", d.WindowPositions, "replay window in positions: a fit sees the latest generations' games until they hold this many (a resume may raise it)")
 	fit := addFitFlags(fs, d.Fit)
 	ladderFile := fs.String("ladder", d.Rate.Ladder, "the rating ladder each generation's network is placed on")
 	anchors := fs.String("anchors", strings.Join(d.Rate.Anchors, ","), "the ladder's anchors the gauntlet plays, comma-separated")
@@ -57,7 +57,9 @@ func runLoop(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		"learning curve (train curve RUN). RUN holds gen-NNN/ (a STEP.json per finished\n"+
 		"step, records, candidate.nnue, the matches, times.json), best.nnue, loop.jsonl\n"+
 		"(one line per generation) and provenance.json.\n"+
-		"Run it again on RUN to resume after a kill: finished steps are not redone."); err != nil {
+		"Run it again on RUN to resume after a kill: finished steps are not redone; a\n"+
+		"resume may raise -generations and -window (provenance.json keeps the window's\n"+
+		"schedule)."); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {

@@ -13,7 +13,8 @@ import (
 )
 
 // Config is a loop's configuration. The fields with json tags are its identity: a
-// resume must give the same (Generations excepted).
+// resume must give the same (Generations excepted, and WindowPositions may grow:
+// Provenance.Windows).
 type Config struct {
 	Dir         string `json:"-"` // the run directory
 	Generations int    `json:"-"` // generations the run holds when Run returns

@@ -42,7 +42,9 @@
 // writes the same loop.jsonl as one that was not killed, given one game at a time
 // (Parallel 1) and one fitting thread: times are kept out of loop.jsonl for that reason.
 // The configuration is stored in RUN/provenance.json; a resume with another is refused,
-// naming what differs (Generations may grow).
+// naming what differs. Generations may grow, and so may the replay window (WindowPositions),
+// as KataGo's grows over a run: the provenance then keeps the window's schedule, the
+// generation from which each window applied and the command that set it.
 //
 // Every random choice flows from Config.Seed: the matches' and the fit's seeds are
 // SplitMix64 mixes of it, the generation and the step.

@@ -129,12 +129,21 @@ func (c *Config) provenance() error {
 	path := c.path("provenance.json")
 	var kept Provenance
 	if err := readJSON(path, &kept); err == nil {
+		// The window may grow, as KataGo's does over a run: the rest is compared.
+		was := kept.Config
+		grown := c.WindowPositions > was.WindowPositions
+		if grown {
+			was.WindowPositions = c.WindowPositions
+		}
 		want, _ := json.Marshal(c)
-		have, _ := json.Marshal(kept.Config)
+		have, _ := json.Marshal(was)
 		if !bytes.Equal(want, have) {
 			return fmt.Errorf("loop: %s was started with another configuration (%s); use the same flags or another run directory", c.Dir, configDiff(have, want))
 		}
-		return nil
+		if !grown {
+			return nil
+		}
+		return c.growWindow(path, kept)
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
@@ -149,6 +158,25 @@ func (c *Config) provenance() error {
 	return writeJSON(path, p)
 }
 
+// growWindow records in the provenance kept at path that the replay window grows to
+// c.WindowPositions from the first generation whose fit has not run: a fit already made
+// keeps the window it saw, so the log stays what the recorded commands make.
+func (c *Config) growWindow(path string, kept Provenance) error {
+	from := 1
+	for {
+		if _, err := os.Stat(c.path(genDir(from), StepFit+".json")); err != nil {
+			break
+		}
+		from++
+	}
+	if len(kept.Windows) == 0 {
+		kept.Windows = []WindowChange{{From: 1, Positions: kept.Config.WindowPositions, Command: kept.Command}}
+	}
+	kept.Windows = append(kept.Windows, WindowChange{From: from, Positions: c.WindowPositions, Command: c.Command})
+	kept.Config.WindowPositions = c.WindowPositions
+	return writeJSON(path, kept)
+}
+
 // Provenance is RUN/provenance.json: how the run was made.
 type Provenance struct {
 	Command string       `json:"command"`
@@ -156,6 +184,17 @@ type Provenance struct {
 	Version string       `json:"version"`
 	Config  Config       `json:"config"`
 	Initial *nnue.Header `json:"initial_network,omitempty"` // none from the hand-set evaluation
+	// Windows is the replay window's schedule when a resume grew it (none while it kept
+	// the first command's): each change, from the first, with the generation whose fit
+	// first saw it and the command that set it. Config holds the last.
+	Windows []WindowChange `json:"window_schedule,omitempty"`
+}
+
+// WindowChange is one entry of a run's window schedule.
+type WindowChange struct {
+	From      int    `json:"from_generation"`
+	Positions int    `json:"window_positions"`
+	Command   string `json:"command"`
 }
 
 // configDiff names the first setting that differs between two configurations' JSON.

@@ -452,3 +452,46 @@ func TestSecondLoopRefused(t *testing.T) {
 		t.Errorf("the run's lock file is left after it ended (%v)", err)
 	}
 }
+
+// TestWindowGrows resumes a run with a larger replay window: the fits not yet made see it,
+// the provenance keeps the schedule (the first window from generation 1, the larger one
+// from the first generation not yet fitted, each with its command), and a smaller window
+// is refused as another configuration.
+func TestWindowGrows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays two generations")
+	}
+	c := tinyConfig(t, filepath.Join(t.TempDir(), "run"), nil)
+	// A window of one position holds only the newest generation's games.
+	c.Generations, c.WindowPositions, c.Command = 1, 1, "train loop -window 1"
+	if err := Run(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	c.Generations, c.WindowPositions, c.Command = 2, 1000, "train loop -window 1000"
+	if err := Run(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	gens, err := ReadLog(c.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w1, w2 := gens[1].WindowGames, gens[2].WindowGames; w1 != 4 || w2 != 8 {
+		t.Errorf("windows of %d and %d games, want 4 (generation 1's alone) and 8 (both)", w1, w2)
+	}
+	p, err := ReadProvenance(c.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []WindowChange{{1, 1, "train loop -window 1"}, {2, 1000, "train loop -window 1000"}}
+	if fmt.Sprint(p.Windows) != fmt.Sprint(want) || p.Config.WindowPositions != 1000 || p.Command != "train loop -window 1" {
+		t.Errorf("provenance: window schedule %v, window %d, command %q; want %v, 1000, the first", p.Windows, p.Config.WindowPositions, p.Command, want)
+	}
+	// The same window again is the same configuration; a smaller one is not.
+	if err := Run(context.Background(), c); err != nil {
+		t.Errorf("resume with the same window: %v", err)
+	}
+	c.WindowPositions = 10
+	if err := Run(context.Background(), c); err == nil || !strings.Contains(err.Error(), "window_positions was 1000, now 10") {
+		t.Errorf("a smaller window: %v, want refused naming window_positions", err)
+	}
+}
