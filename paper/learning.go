@@ -46,7 +46,9 @@ type LoopStudy struct {
 	// BuiltIn the built-in network's place on the same ladder, from its gauntlet.
 	Zero       []learning.Point
 	ZeroConfig loop.Config
-	BuiltIn    ladder.Rating
+	// ZeroWindows is its replay window's schedule, if a resume grew the window.
+	ZeroWindows []loop.WindowChange
+	BuiltIn     ladder.Rating
 }
 
 // NewLoopStudy reads the shipped loop run under root.
@@ -85,7 +87,7 @@ func NewLoopStudy(root string) (*LoopStudy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("paper: loop: %w", err)
 	}
-	s.ZeroConfig = zp.Config
+	s.ZeroConfig, s.ZeroWindows = zp.Config, zp.Windows
 	l, err := ladder.ReadFile(filepath.Join(root, s.ZeroConfig.Rate.Ladder))
 	if err != nil {
 		return nil, fmt.Errorf("paper: loop: %w", err)
@@ -153,9 +155,9 @@ func (s *LoopStudy) zeroFigures() []Figure {
 		builtInGames += x.Wins + x.Draws + x.Losses
 	}
 	caption := func(axis string) string {
-		return fmt.Sprintf("The self-play learning loop from zero (package train/loop), run %s (made by `go run ./cmd/train loop`, the command in its provenance.json; `go run ./cmd/train curve %s` prints the points): the Elo on the rating ladder (datasets/ladder, fsf-1k = 0) of each generation's network at %d playouts, from a gauntlet of %d games against each of %s, with 95%% likelihood intervals, against %s; generation 0 is the hand-set evaluation and priors, nothing learned from fairy-stockfish. The level line is today's built-in network, fitted to fairy-stockfish's games, at the same playouts on the same ladder (%s, from its gauntlet of %d games in datasets/ladder/gauntlet: %s). Each generation played %d self-play games at %d playouts (Gumbel root sampling %d moves, playout cap randomization: a share %g of moves searched in full and used as policy targets, the others at %d playouts), fitted a candidate to a replay window of the latest %d positions, and %s. %d generations: %d games, %d positions, %.2f CPU-hours of self-play and fits. %s.",
+		return fmt.Sprintf("The self-play learning loop from zero (package train/loop), run %s (made by `go run ./cmd/train loop`, the command in its provenance.json; `go run ./cmd/train curve %s` prints the points): the Elo on the rating ladder (datasets/ladder, fsf-1k = 0) of each generation's network at %d playouts, from a gauntlet of %d games against each of %s, with 95%% likelihood intervals, against %s; generation 0 is the hand-set evaluation and priors, nothing learned from fairy-stockfish. The level line is today's built-in network, fitted to fairy-stockfish's games, at the same playouts on the same ladder (%s, from its gauntlet of %d games in datasets/ladder/gauntlet: %s). Each generation played %d self-play games at %d playouts (Gumbel root sampling %d moves, playout cap randomization: a share %g of moves searched in full and used as policy targets, the others at %d playouts), fitted a candidate to a replay window of %s, and %s. %d generations: %d games, %d positions, %.2f CPU-hours of self-play and fits. %s.",
 			ZeroRun, ZeroRun, c.Rate.Playouts, c.Rate.Games, strings.Join(c.Rate.Anchors, ", "), axis, BuiltInPlayer, builtInGames, eloRange(s.BuiltIn.Elo, s.BuiltIn.Low, s.BuiltIn.High),
-			sp.Games, sp.Playouts, sp.GumbelMoves, sp.CapProb, sp.CapFast, c.WindowPositions, gate,
+			sp.Games, sp.Playouts, sp.GumbelMoves, sp.CapProb, sp.CapFast, windowText(c.WindowPositions, s.ZeroWindows), gate,
 			last.Generation, last.Games, last.Positions, last.CPUHours, capitalize(strings.Join(parts, "; ")))
 	}
 	return []Figure{
@@ -166,6 +168,23 @@ func (s *LoopStudy) zeroFigures() []Figure {
 			return learning.Plot(s.Zero, learning.ByGames, ref)
 		}},
 	}
+}
+
+// windowText says what the replay window held: "the latest 100000 positions", or with a
+// schedule "the latest 100000 positions (generations 1 to 20), then 1000000 (from 21)".
+func windowText(positions int, schedule []loop.WindowChange) string {
+	if len(schedule) == 0 {
+		return fmt.Sprintf("the latest %d positions", positions)
+	}
+	var parts []string
+	for i, w := range schedule {
+		span := fmt.Sprintf("from generation %d", w.From)
+		if i+1 < len(schedule) {
+			span = fmt.Sprintf("generations %d to %d", w.From, schedule[i+1].From-1)
+		}
+		parts = append(parts, fmt.Sprintf("%d positions (%s)", w.Positions, span))
+	}
+	return "the latest " + strings.Join(parts, ", then ")
 }
 
 // eloRange is an Elo with its 95% interval, "+243 [+175, +311]"; an open end is "unbounded".

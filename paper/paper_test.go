@@ -16,6 +16,7 @@ import (
 
 	"github.com/shogilab/shogilab/internal/figure"
 	"github.com/shogilab/shogilab/internal/figure/figuretest"
+	"github.com/shogilab/shogilab/train/loop"
 )
 
 func testRoot(t *testing.T) string {
@@ -323,5 +324,24 @@ func TestLoopZeroFacts(t *testing.T) {
 	}
 	if want := fmt.Sprintf("%.2f CPU-hours", cpu/3600); !strings.Contains(caption, want) {
 		t.Errorf("the caption does not say %q:\n%s", want, caption)
+	}
+}
+
+// TestWindowText: the caption's words for a replay window, fixed or grown by a resume.
+func TestWindowText(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		schedule []loop.WindowChange
+		want     string
+	}{
+		{"fixed", nil, "the latest 100000 positions"},
+		{"grown once", []loop.WindowChange{{From: 1, Positions: 100000}, {From: 21, Positions: 1000000}},
+			"the latest 100000 positions (generations 1 to 20), then 1000000 positions (from generation 21)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if got := windowText(100000, c.schedule); got != c.want {
+				t.Errorf("got %q, want %q", got, c.want)
+			}
+		})
 	}
 }
