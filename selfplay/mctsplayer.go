@@ -64,7 +64,7 @@ func newMCTSPlayer(s PlayerSpec, seed uint64, pool *EnginePool) (Player, error) 
 		if p, ok := pool.get(key).(*mctsPlayer); ok {
 			p.p.NewGame(seed)
 			p.capSrc.Seed(seed, capStream)
-			p.cap, p.policy = s.Cap, p.searchPolicy || s.Cap.On()
+			p.setCap(s.Cap)
 			return p, nil
 		}
 	}
@@ -80,9 +80,15 @@ func newMCTSPlayer(s PlayerSpec, seed uint64, pool *EnginePool) (Player, error) 
 		return nil, fmt.Errorf("selfplay: mcts player: %w", err)
 	}
 	src := rand.NewPCG(seed, capStream)
-	return &mctsPlayer{p: p, margin: st.MoveOverhead, manage: st.ManageTime, pool: pool, key: key,
-		cap: s.Cap, capRNG: rand.New(src), capSrc: src, policy: searchPolicy || s.Cap.On(), searchPolicy: searchPolicy}, nil
+	mp := &mctsPlayer{p: p, margin: st.MoveOverhead, manage: st.ManageTime, pool: pool, key: key,
+		capRNG: rand.New(src), capSrc: src, searchPolicy: searchPolicy}
+	mp.setCap(s.Cap)
+	return mp, nil
 }
+
+// setCap gives the player a game's playout cap, and with it whether its records keep the
+// search's policy target: the search's own (searchPolicy), or the cap's full searches.
+func (p *mctsPlayer) setCap(c PlayoutCap) { p.cap, p.policy = c, p.searchPolicy || c.On() }
 
 // engineKey says which idle engines a player of the spec can take over: those made from
 // the same settings (in the order given) and the same limits, which size the node pool.
