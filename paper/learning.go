@@ -26,10 +26,11 @@ const LoopRun = "datasets/loop/run1"
 // learned from fairy-stockfish), each generation rated on the ladder.
 const ZeroRun = "datasets/loop/zero"
 
-// BuiltInPlayer is today's built-in network (the one with the policy head, issue 31) at
-// 1,000 playouts as its shipped gauntlet against the ladder's anchors names it
-// (datasets/ladder/gauntlet): what a run from zero means to overtake.
-const BuiltInPlayer = "shogilab-p8-1k"
+// FittedPlayer is the network fitted to fairy-stockfish's games (fsf5000-64x16-p8, with the
+// policy head of issue 31; the built-in one until the run from zero's generation 40
+// replaced it) at 1,000 playouts, as its shipped gauntlet against the ladder's anchors names
+// it (datasets/ladder/gauntlet): what the run from zero set out to overtake.
+const FittedPlayer = "shogilab-p8-1k"
 
 // LoopStudy is the section on the learning loop: each generation's self-play, fit and gate,
 // and the learning curve against the fixed anchor.
@@ -43,12 +44,13 @@ type LoopStudy struct {
 	Promoted int // candidates promoted
 
 	// Zero is the run from zero's curve on the ladder, ZeroConfig its configuration, and
-	// BuiltIn the built-in network's place on the same ladder, from its gauntlet.
+	// Fitted the place of the network fitted to fairy-stockfish's games on the same ladder,
+	// from its gauntlet.
 	Zero       []learning.Point
 	ZeroConfig loop.Config
 	// ZeroWindows is its replay window's schedule, if a resume grew the window.
 	ZeroWindows []loop.WindowChange
-	BuiltIn     ladder.Rating
+	Fitted      ladder.Rating
 }
 
 // NewLoopStudy reads the shipped loop run under root.
@@ -92,18 +94,18 @@ func NewLoopStudy(root string) (*LoopStudy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("paper: loop: %w", err)
 	}
-	gauntlet, err := filepath.Glob(filepath.Join(root, "datasets/ladder/gauntlet", BuiltInPlayer+"-vs-*", "*.jsonl.gz"))
+	gauntlet, err := filepath.Glob(filepath.Join(root, "datasets/ladder/gauntlet", FittedPlayer+"-vs-*", "*.jsonl.gz"))
 	if err == nil && len(gauntlet) == 0 {
-		err = fmt.Errorf("no gauntlet of %s in datasets/ladder/gauntlet", BuiltInPlayer)
+		err = fmt.Errorf("no gauntlet of %s in datasets/ladder/gauntlet", FittedPlayer)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("paper: loop: %w", err)
 	}
-	g := l.NewGauntlet(BuiltInPlayer)
+	g := l.NewGauntlet(FittedPlayer)
 	if _, err := selection.Stream(gauntlet, selection.Filter{}, selection.Options{Fields: record.FieldID | record.FieldPlayers | record.FieldResult}, g.Add); err != nil {
 		return nil, fmt.Errorf("paper: loop: %w", err)
 	}
-	if s.BuiltIn, err = g.Rate(); err != nil {
+	if s.Fitted, err = g.Rate(); err != nil {
 		return nil, fmt.Errorf("paper: loop: %w", err)
 	}
 	return s, nil
@@ -149,14 +151,14 @@ func (s *LoopStudy) zeroFigures() []Figure {
 		gate = fmt.Sprintf("a candidate became the best on an SPRT's H1 (%s, at most %d games at %d playouts)", c.SPRT, c.GateGames, c.GatePlayouts)
 	}
 	sp := c.SelfPlay
-	ref := learning.Reference{Label: "today's built-in network", Elo: s.BuiltIn.Elo}
-	builtInGames := 0
-	for _, x := range s.BuiltIn.Results {
-		builtInGames += x.Wins + x.Draws + x.Losses
+	ref := learning.Reference{Label: "the network fitted to fairy-stockfish's games", Elo: s.Fitted.Elo}
+	fittedGames := 0
+	for _, x := range s.Fitted.Results {
+		fittedGames += x.Wins + x.Draws + x.Losses
 	}
 	caption := func(axis string) string {
-		return fmt.Sprintf("The self-play learning loop from zero (package train/loop), run %s (made by `go run ./cmd/train loop`, the command in its provenance.json; `go run ./cmd/train curve %s` prints the points): the Elo on the rating ladder (datasets/ladder, fsf-1k = 0) of each generation's network at %d playouts, from a gauntlet of %d games against each of %s, with 95%% likelihood intervals, against %s; generation 0 is the hand-set evaluation and priors, nothing learned from fairy-stockfish. The level line is today's built-in network, fitted to fairy-stockfish's games, at the same playouts on the same ladder (%s, from its gauntlet of %d games in datasets/ladder/gauntlet: %s). Each generation played %d self-play games at %d playouts (Gumbel root sampling %d moves, playout cap randomization: a share %g of moves searched in full and used as policy targets, the others at %d playouts), fitted a candidate to a replay window of %s, and %s. %d generations: %d games, %d positions, %.2f CPU-hours of self-play and fits. %s.",
-			ZeroRun, ZeroRun, c.Rate.Playouts, c.Rate.Games, strings.Join(c.Rate.Anchors, ", "), axis, BuiltInPlayer, builtInGames, eloRange(s.BuiltIn.Elo, s.BuiltIn.Low, s.BuiltIn.High),
+		return fmt.Sprintf("The self-play learning loop from zero (package train/loop), run %s (made by `go run ./cmd/train loop`, the command in its provenance.json; `go run ./cmd/train curve %s` prints the points): the Elo on the rating ladder (datasets/ladder, fsf-1k = 0) of each generation's network at %d playouts, from a gauntlet of %d games against each of %s, with 95%% likelihood intervals, against %s; generation 0 is the hand-set evaluation and priors, nothing learned from fairy-stockfish. The level line is the network fitted to fairy-stockfish's games (fsf5000-64x16-p8, the built-in one until generation 40 replaced it) at the same playouts on the same ladder (%s, from its gauntlet of %d games in datasets/ladder/gauntlet: %s). Each generation played %d self-play games at %d playouts (Gumbel root sampling %d moves, playout cap randomization: a share %g of moves searched in full and used as policy targets, the others at %d playouts), fitted a candidate to a replay window of %s, and %s. %d generations: %d games, %d positions, %.2f CPU-hours of self-play and fits. %s.",
+			ZeroRun, ZeroRun, c.Rate.Playouts, c.Rate.Games, strings.Join(c.Rate.Anchors, ", "), axis, FittedPlayer, fittedGames, eloRange(s.Fitted.Elo, s.Fitted.Low, s.Fitted.High),
 			sp.Games, sp.Playouts, sp.GumbelMoves, sp.CapProb, sp.CapFast, windowText(c.WindowPositions, s.ZeroWindows), gate,
 			last.Generation, last.Games, last.Positions, last.CPUHours, capitalize(strings.Join(parts, "; ")))
 	}

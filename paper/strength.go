@@ -31,7 +31,7 @@ type StrengthEngine struct {
 func StrengthEngines() []StrengthEngine {
 	return []StrengthEngine{
 		{"handset-mate3", "hand-set evaluation, mate search to 3 plies"},
-		{"nnue", "the built-in network, mate search to 5 plies"},
+		{"nnue", "a network fitted to fairy-stockfish's games, mate search to 5 plies"},
 	}
 }
 

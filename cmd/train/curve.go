@@ -27,7 +27,7 @@ func runCurve(ctx context.Context, args []string, stdout, _ io.Writer) error {
 	o.AddFlags(fs)
 	asJSON := fs.Bool("json", false, "print the curve's points as JSON")
 	var refs references
-	fs.Var(&refs, "reference", "draw a fixed player as a level line, `LABEL=ELO` on the ladder's scale (for example 'built-in=369'); repeat for more")
+	fs.Var(&refs, "reference", "draw a fixed player as a level line, `LABEL=ELO` on the ladder's scale (for example 'fsf5000-64x16-p8=369'); repeat for more")
 	if err := cli.ParseHelp(fs, args, stdout, "usage: train curve [flags] RUN\n\n"+
 		"Draws the learning curve of a train loop run from its logs (analysis/learning):\n"+
 		"each generation's network's Elo on the ladder with its 95% interval (an open end,\n"+
@@ -35,7 +35,8 @@ func runCurve(ctx context.Context, args []string, stdout, _ io.Writer) error {
 		"(NAME-cpu) and self-play games (NAME-games). A run from before the ladder\n"+
 		"(datasets/loop/run1) is drawn against its fixed anchor by generation.\n"+
 		"--reference draws a player the run means to overtake, rated on the same ladder\n"+
-		"(analyze ladder place; datasets/ladder/gauntlet holds the built-in network's games)."); err != nil {
+		"(analyze ladder place; datasets/ladder/gauntlet holds the games of shogilab-p8-1k,\n"+
+		"the network fitted to fairy-stockfish's games at 1,000 playouts)."); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {

@@ -5,13 +5,15 @@ package evaluation
 
 import _ "embed"
 
-// Builtin is the evaluation file fsf5000-64x16-p8.nnue, byte for byte: an NNUE network in
-// the file format of engine/nnue, its value fitted to 5,000 games of Fairy-Stockfish 11.1
-// (the value network of fsf5000-64x16.nnue, the default before it) and its policy head of
-// 8 units to the moves Fairy-Stockfish played in 726 such games (docs/policy.md).
+// Builtin is the evaluation file zero40-64x16-p8.nnue, byte for byte: an NNUE network in
+// the file format of engine/nnue with a policy head of 8 units (docs/policy.md), learned by
+// self-play alone: generation 40 of the learning loop's run from zero
+// (datasets/loop/README.md, "zero"), nothing fitted to another engine's games. It replaced
+// fsf5000-64x16-p8.nnue (fitted to Fairy-Stockfish 11.1's games) on winning its SPRTs
+// against it (datasets/README.md, "The evaluation network").
 //
-//go:embed fsf5000-64x16-p8.nnue
+//go:embed zero40-64x16-p8.nnue
 var Builtin []byte
 
 // BuiltinName names Builtin in records and in the engine's EvalFile setting.
-const BuiltinName = "fsf5000-64x16-p8"
+const BuiltinName = "zero40-64x16-p8"
