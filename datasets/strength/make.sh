@@ -36,7 +36,7 @@ run() { # match, then match flags
 	$nice "$bin/match" -start "$openings" -out "$out" -json "$@" > "$out/report.tmp"
 	mv "$out/report.tmp" "$out/report.json"
 	# Gzip the finished records (the match writes plain JSON Lines, resumable).
-	"$bin/selfplay" merge -o "$out/games-0-of-1.jsonl.gz" "$out/games-0-of-1.jsonl" && rm "$out/games-0-of-1.jsonl" "$out/.games-0-of-1.jsonl.lock"
+	"$bin/selfplay" merge -o "$out/games-0-of-1.jsonl.gz" "$out/games-0-of-1.jsonl" && rm -f "$out/games-0-of-1.jsonl" "$out/.games-0-of-1.jsonl.lock"
 }
 us=mcts:name=shogilab-$engine
 nice=""
