@@ -18,9 +18,10 @@ import (
 // testdata/transcript.golden: first the output of the engine built from commit 004981e,
 // before the USI messages moved into one vocabulary (usi/messages.go; issue 37), recorded with
 // the same script; re-recorded with -update when the engine changed on purpose (new options,
-// the default network with a policy head, then the self-taught default network), the diff read line by line: only the new option
-// lines and the searches' lines changed. The searches are fixed-node searches with one thread and a seed, so the same
-// search prints the same lines byte for byte; only the clock's numbers (time, nps) and the
+// the default network with a policy head, then the self-taught default network), the diff
+// read line by line: only the new option lines and the searches' lines changed. The
+// searches are fixed-node searches with one thread and a seed, so the same search prints
+// the same lines byte for byte; only the clock's numbers (time, nps) and the
 // periodic info lines (one each half second, as many as the machine's speed allows) are left
 // out of the comparison: a search's last info line, before its bestmove, is compared whole.
 // The script sets RootMate to 0, its default, so that the searches stay the recorded ones
