@@ -126,7 +126,7 @@ var settings = []Setting{
 	{Name: "Seed", Kind: Int, Min: 0, Max: math.MaxInt64, Default: "0", PerGame: true,
 		Doc:    "drives every random choice of the search; in a match each game has its own",
 		setInt: func(s *Settings, n int64) { s.Player.Search.Seed = uint64(n) }},
-	{Name: "CPuct", Kind: Float, Low: 0, OpenLow: true, High: math.Inf(1), Default: "1.25",
+	{Name: "CPuct", Kind: Float, Low: 0, OpenLow: true, High: math.Inf(1), Default: "1.8",
 		Doc:      "weight of the prior against the mean value in PUCT selection",
 		setFloat: func(s *Settings, x float64) { s.Player.Search.CPuct = float32(x) }},
 	{Name: "FPUReduction", Kind: Float, Low: 0, High: math.Inf(1), Default: "0.2",

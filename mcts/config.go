@@ -26,7 +26,8 @@ type Config struct {
 	MaxNodes int
 	// CPuct weighs the prior against the mean value in PUCT selection,
 	// Q + CPuct·P·√N_parent/(1+N_child) (Silver et al. 2017, AlphaGo Zero;
-	// 1.25 is AlphaZero's c_init). Default 1.25.
+	// AlphaZero's c_init is 1.25). Default 1.8, tuned by SPRT for the self-taught network
+	// (docs/tactics.md, "The search's settings for the self-taught network").
 	CPuct float32
 	// FPUReduction sets the value assumed for a child not yet visited
 	// ("first play urgency"): the parent's value minus
@@ -137,7 +138,7 @@ func DefaultConfig() Config {
 	return Config{
 		Threads:        1,
 		MaxNodes:       1 << 22,
-		CPuct:          1.25,
+		CPuct:          1.8,
 		FPUReduction:   0.2,
 		VirtualLoss:    1,
 		DirichletAlpha: 0.15,

@@ -20,6 +20,7 @@ import (
 // (20, 8, 2)/30.
 func TestVisitTargetPruning(t *testing.T) {
 	cfg := testConfig()
+	cfg.CPuct = 1.25 // the worked example's constant, not the default
 	cfg.ForcedPlayouts = 2
 	s := newSearcher(t, cfg, uniform)
 	root := &s.pool.nodes[0]

@@ -105,7 +105,7 @@ func TestParsePlayerSpec(t *testing.T) {
 // when the player resigns (even at their defaults), and the settings that
 // differ from the engine's defaults, under snake-case keys.
 func TestRecordConfig(t *testing.T) {
-	s, err := ParsePlayerSpec("mcts:playouts=400,Noise=0.25,TemperaturePlies=10,CPuct=1.25,MateDepth=1", PlayerSpec{})
+	s, err := ParsePlayerSpec("mcts:playouts=400,Noise=0.25,TemperaturePlies=10,CPuct=1.8,MateDepth=1", PlayerSpec{})
 	if err != nil {
 		t.Fatal(err)
 	}

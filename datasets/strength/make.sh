@@ -11,6 +11,9 @@
 #   ladder-1k     100 games: our engine at 1,000 playouts a move, Fairy-Stockfish at 2,000 nodes
 #   ladder-10k    100 games: 10,000 playouts against 2,000 nodes
 #   ladder-100k   30 games: 100,000 playouts against 2,000 nodes
+#   100ms-book    400 games at 100 ms a move from the first 200 openings of the book
+#                 (datasets/openings/book.sfen.gz, in its order), two games at a time
+#   1s            100 games at 1 s a move from the first 50 balanced openings, two at a time
 #
 # Each writes datasets/strength/ENGINE/MATCH/: the records (games-0-of-1.jsonl.gz, ordinary
 # records: analyze and selfplay read them) and report.json (match --json). A killed match
@@ -28,12 +31,13 @@ trap 'rm -rf "$bin"' EXIT
 go build -o "$bin/" ./cmd/match ./cmd/selfplay
 
 openings=@datasets/openings/balanced.sfen
+book=@datasets/openings/book.sfen.gz
 fsfspec="usi:$fsf,option.Threads=1,option.Hash=16,name=fairy-stockfish-11.1"
 run() { # match, then match flags
 	local out=datasets/strength/$engine/$1; shift
 	echo "== $out" >&2
 	mkdir -p "$out"
-	$nice "$bin/match" -start "$openings" -out "$out" -json "$@" > "$out/report.tmp"
+	$nice "$bin/match" -start "$start" -out "$out" -json "$@" > "$out/report.tmp"
 	mv "$out/report.tmp" "$out/report.json"
 	# Gzip the finished records (the match writes plain JSON Lines, resumable).
 	"$bin/selfplay" merge -o "$out/games-0-of-1.jsonl.gz" "$out/games-0-of-1.jsonl" && rm -f "$out/games-0-of-1.jsonl" "$out/.games-0-of-1.jsonl.lock"
@@ -43,6 +47,7 @@ nice=""
 matches=("$@")
 [ ${#matches[@]} -gt 0 ] || matches=(100ms ladder-1k ladder-10k ladder-100k)
 for m in "${matches[@]}"; do
+	start=$openings
 	case $m in
 	100ms)
 		nice=""; [ "$(id -u)" = 0 ] && nice="nice -n -10"
@@ -50,6 +55,13 @@ for m in "${matches[@]}"; do
 	ladder-1k) nice=""; run ladder-1k -a "$us-1k,playouts=1000" -b "$fsfspec,nodes=2000" -games 100 -parallel 2 ;;
 	ladder-10k) nice=""; run ladder-10k -a "$us-10k,playouts=10000" -b "$fsfspec,nodes=2000" -games 100 -parallel 2 ;;
 	ladder-100k) nice=""; run ladder-100k -a "$us-100k,playouts=100000" -b "$fsfspec,nodes=2000" -games 30 -parallel 2 ;;
+	100ms-book)
+		nice=""; [ "$(id -u)" = 0 ] && nice="nice -n -10"
+		start=$book
+		run 100ms-book -a "$us" -b "$fsfspec" -movetime 100ms -book-order sequential -games 400 -parallel 2 ;;
+	1s)
+		nice=""; [ "$(id -u)" = 0 ] && nice="nice -n -10"
+		run 1s -a "$us" -b "$fsfspec" -movetime 1s -games 100 -parallel 2 ;;
 	*) echo "make.sh: unknown match $m" >&2; exit 2 ;;
 	esac
 done
