@@ -14,6 +14,8 @@
 #   100ms-book    400 games at 100 ms a move from the first 200 openings of the book
 #                 (datasets/openings/book.sfen.gz, in its order), two games at a time
 #   1s            100 games at 1 s a move from the first 50 balanced openings, two at a time
+#   odds-200ms    200 games: our engine at 200 ms a move, Fairy-Stockfish at 100 ms (time odds)
+#   odds-400ms    200 games: our engine at 400 ms a move, Fairy-Stockfish at 100 ms
 #
 # Each writes datasets/strength/ENGINE/MATCH/: the records (games-0-of-1.jsonl.gz, ordinary
 # records: analyze and selfplay read them) and report.json (match --json). A killed match
@@ -62,6 +64,10 @@ for m in "${matches[@]}"; do
 	1s)
 		nice=""; [ "$(id -u)" = 0 ] && nice="nice -n -10"
 		run 1s -a "$us" -b "$fsfspec" -movetime 1s -games 100 -parallel 2 ;;
+	odds-200ms | odds-400ms)
+		nice=""; [ "$(id -u)" = 0 ] && nice="nice -n -10"
+		ms=${m#odds-}; ms=${ms%ms}
+		run "$m" -a "$us-${ms}ms,movetime=$ms" -b "$fsfspec,movetime=100" -games 200 -parallel 2 ;;
 	*) echo "make.sh: unknown match $m" >&2; exit 2 ;;
 	esac
 done
