@@ -19,8 +19,8 @@
 #
 # Each writes datasets/strength/ENGINE/MATCH/: the records (games-0-of-1.jsonl.gz, ordinary
 # records: analyze and selfplay read them) and report.json (match --json). A killed match
-# resumes. The node-limited matches replay exactly (one thread, fixed seeds); the timed one
-# depends on the machine's load, so it runs at a raised priority where it can (nice -n -10,
+# resumes. The node-limited matches replay exactly (one thread, fixed seeds); the timed ones
+# depend on the machine's load, so they run at a raised priority where they can (nice -n -10,
 # as root).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -45,28 +45,23 @@ run() { # match, then match flags
 	"$bin/selfplay" merge -o "$out/games-0-of-1.jsonl.gz" "$out/games-0-of-1.jsonl" && rm -f "$out/games-0-of-1.jsonl" "$out/.games-0-of-1.jsonl.lock"
 }
 us=mcts:name=shogilab-$engine
-nice=""
+# The timed matches run at a raised priority where they can; the node-limited ones need not.
+raised=""; [ "$(id -u)" = 0 ] && raised="nice -n -10"
 matches=("$@")
 [ ${#matches[@]} -gt 0 ] || matches=(100ms ladder-1k ladder-10k ladder-100k)
 for m in "${matches[@]}"; do
-	start=$openings
+	start=$openings nice=""
 	case $m in
-	100ms)
-		nice=""; [ "$(id -u)" = 0 ] && nice="nice -n -10"
-		run 100ms -a "$us" -b "$fsfspec" -movetime 100ms -games 200 -parallel 2 ;;
-	ladder-1k) nice=""; run ladder-1k -a "$us-1k,playouts=1000" -b "$fsfspec,nodes=2000" -games 100 -parallel 2 ;;
-	ladder-10k) nice=""; run ladder-10k -a "$us-10k,playouts=10000" -b "$fsfspec,nodes=2000" -games 100 -parallel 2 ;;
-	ladder-100k) nice=""; run ladder-100k -a "$us-100k,playouts=100000" -b "$fsfspec,nodes=2000" -games 30 -parallel 2 ;;
+	100ms) nice=$raised; run 100ms -a "$us" -b "$fsfspec" -movetime 100ms -games 200 -parallel 2 ;;
+	ladder-1k) run ladder-1k -a "$us-1k,playouts=1000" -b "$fsfspec,nodes=2000" -games 100 -parallel 2 ;;
+	ladder-10k) run ladder-10k -a "$us-10k,playouts=10000" -b "$fsfspec,nodes=2000" -games 100 -parallel 2 ;;
+	ladder-100k) run ladder-100k -a "$us-100k,playouts=100000" -b "$fsfspec,nodes=2000" -games 30 -parallel 2 ;;
 	100ms-book)
-		nice=""; [ "$(id -u)" = 0 ] && nice="nice -n -10"
-		start=$book
+		nice=$raised start=$book
 		run 100ms-book -a "$us" -b "$fsfspec" -movetime 100ms -book-order sequential -games 400 -parallel 2 ;;
-	1s)
-		nice=""; [ "$(id -u)" = 0 ] && nice="nice -n -10"
-		run 1s -a "$us" -b "$fsfspec" -movetime 1s -games 100 -parallel 2 ;;
+	1s) nice=$raised; run 1s -a "$us" -b "$fsfspec" -movetime 1s -games 100 -parallel 2 ;;
 	odds-200ms | odds-400ms)
-		nice=""; [ "$(id -u)" = 0 ] && nice="nice -n -10"
-		ms=${m#odds-}; ms=${ms%ms}
+		nice=$raised ms=${m#odds-}; ms=${ms%ms}
 		run "$m" -a "$us-${ms}ms,movetime=$ms" -b "$fsfspec,movetime=100" -games 200 -parallel 2 ;;
 	*) echo "make.sh: unknown match $m" >&2; exit 2 ;;
 	esac
