@@ -60,14 +60,16 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	asJSON := fs.Bool("json", false, "print the summary as one JSON object")
 	if err := cli.ParseHelp(fs, args, stdout, "usage: train fit -o FILE [flags] RECORDS...\n\n"+
 		"Fits a small NNUE network (engine/nnue) to the positions of game records (JSON\n"+
-		"Lines, plain or gzip, or Parquet tables): the value's target of a position is\n"+
-		"lambda·result + (1-lambda)·root value for the side to move, averaged over its\n"+
-		"occurrences; the policy's, where to move: the recorded search's visit shares, or\n"+
-		"the move played by an external (usi) engine (train/data). The loss is the value's\n"+
-		"squared error plus policy-weight times the policy's cross-entropy. Games are held\n"+
-		"out by a hash of their id. Adam on minibatches, the epoch with the least held-out\n"+
-		"loss is kept. The same records, flags and --threads give the same file, byte for\n"+
-		"byte."); err != nil {
+		"Lines, plain or gzip, or Parquet games and positions tables) and of labels tables\n"+
+		"(train label): the value's target of a position is lambda·result + (1-lambda)·root\n"+
+		"value for the side to move, averaged over its occurrences (a labelled position: the\n"+
+		"labeller's value, and the result of its game where known); the policy's, where to\n"+
+		"move: the recorded search's visit shares, the move played by an external (usi)\n"+
+		"engine, or the labeller's best move (train/data). The loss is the value's squared\n"+
+		"error plus policy-weight times the policy's cross-entropy. Games are held out by a\n"+
+		"hash of their id, labelled positions by a hash of the position. Adam on\n"+
+		"minibatches, the epoch with the least held-out loss is kept. The same inputs, flags\n"+
+		"and --threads give the same file, byte for byte."); err != nil {
 		return err
 	}
 	if *out == "" {

@@ -66,6 +66,32 @@ func TestLabel(t *testing.T) {
 	}
 }
 
+// TestLabelThenFit: a labels table is training data for train fit, as record files are:
+// every labelled position is an example with the labelled move as its policy target.
+func TestLabelThenFit(t *testing.T) {
+	dir := t.TempDir()
+	code, _, stderr := run("label", "-o", dir, "--engine", fsfSpec(t, "3"), "--limit", "40", "--block", "20", balanced)
+	if code != 0 {
+		t.Fatalf("train label: exit %d: %s", code, stderr)
+	}
+	file := filepath.Join(dir, "tiny.nnue")
+	code, out, stderr := run("fit", "-o", file, "-hidden1", "4", "-hidden2", "2", "-policy", "2", "-epochs", "2", "-held-out", "0.25", "-json", filepath.Join(dir, "labels-0-of-1.parquet"))
+	if code != 0 {
+		t.Fatalf("train fit: exit %d: %s", code, stderr)
+	}
+	var s fitSummary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("summary %q: %v", out, err)
+	}
+	// 40 distinct openings: each an example with a policy target, none a game.
+	if s.Games != 0 || s.Positions != 40 || s.Train+s.Held != 40 || s.Held == 0 || s.Labelled != s.Train || s.Policy != 2 {
+		t.Errorf("summary %+v; want the 40 labelled positions split, every training one with a policy target", s)
+	}
+	if !strings.Contains(stderr, "40 labelled positions") {
+		t.Errorf("stderr does not describe the labelled positions: %q", stderr)
+	}
+}
+
 func TestLabelErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, c := range []struct {

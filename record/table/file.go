@@ -121,7 +121,8 @@ type File struct {
 }
 
 // OpenFile opens a table and checks that it is one of want (its TableKey: "games",
-// "positions", "labels"): a Parquet file cut short, or one that is not such a table, is a
+// "positions", "labels"; "" takes any of them, and Kind says which): a Parquet file cut
+// short, or one that is not such a table, is a
 // one-line error naming the file. Every column chunk is checked against MaxGroupValues, and
 // the Arrow schema a writer stores is not read (see below), before anything is decoded.
 // A footer on which the Parquet library panics (an invalid logical type, found by
@@ -166,7 +167,7 @@ func OpenFile(path, want string) (t *File, err error) {
 	case got == "":
 		t.Close()
 		return nil, fmt.Errorf("%s: a Parquet file without %s in its metadata: not a table of shogilab", path, TableKey)
-	case got != want:
+	case want != "" && got != want:
 		t.Close()
 		return nil, fmt.Errorf("%s: a %s table, not a %s table", path, got, want)
 	}
@@ -179,6 +180,20 @@ func OpenFile(path, want string) (t *File, err error) {
 		return nil, fmt.Errorf("%s: %v", path, oneLine(err))
 	}
 	return t, nil
+}
+
+// Kind is the table's kind, its TableKey: "games", "positions" or "labels".
+func (t *File) Kind() string { return t.meta[TableKey] }
+
+// KindOf is the kind of the table at path, from its footer: what a reader of several
+// kinds opens it as.
+func KindOf(path string) (string, error) {
+	t, err := OpenFile(path, "")
+	if err != nil {
+		return "", err
+	}
+	defer t.Close()
+	return t.Kind(), nil
 }
 
 // Meta is the table's footer metadata.

@@ -1,6 +1,7 @@
-// Package data turns game records into training examples for the evaluators' fits: one
-// example per distinct position, with the game's result and the search's root value as
-// targets, split into a training and a held-out set by game id.
+// Package data turns game records and labels tables (train/label) into training examples
+// for the evaluators' fits: one example per distinct position, with the game's result and
+// the search's root value as targets, split into a training and a held-out set by game id
+// (a labelled position, which belongs to no game here, by a hash of the position).
 //
 // A tour:
 //
@@ -25,6 +26,7 @@ import (
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/record/table"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
+	"github.com/shogilab/shogilab/train/label"
 )
 
 // Example is one distinct position with its targets, both for the side to move.
@@ -69,6 +71,7 @@ type Set struct {
 	HeldGames   int
 	Dropped     int    // held-out positions left out because a training game has them
 	Mirrored    int    // training examples added as mirror images
+	Labelled    int    // rows read from labels tables (counted in Positions too)
 	Digest      string // SHA-256 of the files' bytes, in order
 }
 
@@ -78,8 +81,12 @@ func (s *Set) Describe() string {
 	if s.Mirrored > 0 {
 		mirrored = fmt.Sprintf(" (%d of them mirror images)", s.Mirrored)
 	}
-	return fmt.Sprintf("%d games (%d held out), %d positions, %d distinct for training%s, %d held out; sha256 %s",
-		s.Games, s.HeldGames, s.Positions, len(s.Train), mirrored, len(s.Held), s.Digest)
+	labelled := ""
+	if s.Labelled > 0 {
+		labelled = fmt.Sprintf(" and %d labelled positions", s.Labelled)
+	}
+	return fmt.Sprintf("%d games (%d held out)%s, %d positions, %d distinct for training%s, %d held out; sha256 %s",
+		s.Games, s.HeldGames, labelled, s.Positions, len(s.Train), mirrored, len(s.Held), s.Digest)
 }
 
 // heldOut reports whether game id is held out: SplitMix64 of the id (Steele, Lea and
@@ -110,7 +117,8 @@ func checkAndDigest(paths []string, o Options) (string, error) {
 	return digestFiles(paths)
 }
 
-// Load reads the positions of the record files or tables at paths (table.Positions).
+// Load reads the positions of the record files or tables at paths (table.Positions), and
+// the rows of the labels tables among them (labelExample), in the order of paths.
 func Load(paths []string, o Options) (*Set, error) {
 	digest, err := checkAndDigest(paths, o)
 	if err != nil {
@@ -120,8 +128,27 @@ func Load(paths []string, o Options) (*Set, error) {
 	var sets [2]map[uint64]*accum // 0: train, 1: held out
 	var order [2][]uint64         // first-seen order, so that the examples come out reproducibly
 	sets[0], sets[1] = map[uint64]*accum{}, map[uint64]*accum{}
+	// add counts one occurrence of pos in set which (0 train, 1 held out).
+	add := func(which int, pos ms.Position, result, value float64, target PolicyTarget) {
+		key := pos.Hash()
+		a := sets[which][key]
+		if a == nil {
+			a = &accum{pos: pos}
+			sets[which][key] = a
+			order[which] = append(order[which], key)
+		}
+		a.result += result
+		a.value += value
+		a.count++
+		if target != nil {
+			for _, mp := range target {
+				a.policy = a.policy.add(mp.Move, mp.P)
+			}
+			a.policyN++
+		}
+	}
 	lastGame := -1
-	err = table.Positions(paths, func(p *table.Position) error {
+	fromRecords := func(p *table.Position) error {
 		if p.Game != lastGame || p.Ply == 0 {
 			s.Games++
 			lastGame = p.Game
@@ -149,30 +176,47 @@ func Load(paths []string, o Options) (*Set, error) {
 		if heldOut(p.Game, o.HeldOut) {
 			which = 1
 		}
-		key := pos.Hash()
-		a := sets[which][key]
-		if a == nil {
-			a = &accum{pos: pos}
-			sets[which][key] = a
-			order[which] = append(order[which], key)
-		}
-		a.result += result
-		a.value += value
-		a.count++
 		target, err := recordTarget(&pos, p)
 		if err != nil {
 			return fmt.Errorf("data: game %d ply %d: %w", p.Game, p.Ply, err)
 		}
-		if target != nil {
-			for _, mp := range target {
-				a.policy = a.policy.add(mp.Move, mp.P)
-			}
-			a.policyN++
-		}
+		add(which, pos, result, value, target)
 		return nil
-	})
-	if err != nil {
-		return nil, err
+	}
+	fromLabels := func(path string, r label.Row) error {
+		s.Labelled++
+		s.Positions++
+		if o.MaxPly > 0 && r.Ply != nil && *r.Ply >= o.MaxPly {
+			return nil
+		}
+		ex, held, err := labelExample(path, r, o.HeldOut)
+		if err != nil {
+			return err
+		}
+		which := 0
+		if held {
+			which = 1
+		}
+		add(which, ex.Pos, float64(ex.Result), float64(ex.Value), ex.Policy)
+		return nil
+	}
+	for _, path := range paths {
+		if table.IsParquet(path) {
+			kind, err := table.KindOf(path)
+			if err != nil {
+				return nil, fmt.Errorf("data: %w", err)
+			}
+			if kind == label.Table {
+				err := label.Rows([]string{path}, func(r label.Row) error { return fromLabels(path, r) })
+				if err != nil {
+					return nil, err
+				}
+				continue
+			}
+		}
+		if err := table.Positions([]string{path}, fromRecords); err != nil {
+			return nil, err
+		}
 	}
 	for which := range sets {
 		for _, key := range order[which] {
