@@ -123,7 +123,7 @@ func run(t *testing.T, name string, args ...string) []byte {
 		if buildErr != nil {
 			return
 		}
-		cmd := exec.Command("go", "build", "-o", binDir, "./cmd/selfplay", "./cmd/analyze", "./cmd/solve")
+		cmd := exec.Command("go", "build", "-o", binDir, "./cmd/selfplay", "./cmd/analyze", "./cmd/solve", "./cmd/train")
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)

@@ -29,6 +29,43 @@ type PlayerConfig struct {
 	RootMate int
 	// Resign says when the player resigns: ResignProven (the zero value) or ResignNever.
 	Resign Resign
+	// MateHistory says how the leaf mate search knows the positions of the game, whose
+	// lines it distrusts: MateHistoryExact (the zero value) or MateHistoryFilter.
+	MateHistory MateHistory
+}
+
+// MateHistory is how the leaf mate search tells whether a position occurred earlier in the
+// game (engine.Game.MaybeSeen; docs/tactics.md, "The evaluation cache and the exact
+// repetition check").
+type MateHistory uint8
+
+const (
+	// MateHistoryExact asks the history's filter and checks a full bucket against the
+	// history: the default.
+	MateHistoryExact MateHistory = iota
+	// MateHistoryFilter trusts the filter alone, which also answers "may have occurred" for
+	// positions that share a bucket with one that did: the engine before the exact check,
+	// kept so that the records it made can be played again.
+	MateHistoryFilter
+)
+
+var mateHistoryNames = [...]string{MateHistoryExact: "exact", MateHistoryFilter: "filter"}
+
+func (h MateHistory) String() string {
+	if int(h) < len(mateHistoryNames) {
+		return mateHistoryNames[h]
+	}
+	return fmt.Sprintf("MateHistory(%d)", h)
+}
+
+// ParseMateHistory reads exact or filter.
+func ParseMateHistory(s string) (MateHistory, error) {
+	for i, name := range mateHistoryNames {
+		if s == name {
+			return MateHistory(i), nil
+		}
+	}
+	return 0, fmt.Errorf("mate history %q is not exact or filter", s)
 }
 
 // Resign is when a player resigns. A game's length depends on it: with ResignProven a
@@ -228,6 +265,7 @@ func (p *Player) Think(ctx context.Context, g *minishogi.Game, lim mcts.Limits) 
 }
 
 func (p *Player) think(ctx context.Context, game *Game, lim mcts.Limits) (Decision, error) {
+	game.filterOnly = p.cfg.MateHistory == MateHistoryFilter
 	mate, plies, found, err := p.rootMate(game, lim)
 	if err != nil {
 		return Decision{}, fmt.Errorf("engine: %w", err)

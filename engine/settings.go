@@ -150,6 +150,15 @@ var settings = []Setting{
 	{Name: "MateNodes", Kind: Int, Min: 0, Max: 1 << 30, Default: "1000",
 		Doc:    "moves a mate search beyond mate in 1 may make at one expansion before it gives up",
 		setInt: func(s *Settings, n int64) { s.Player.Eval.MateNodes = int(n) }},
+	{Name: "MateHistory", Kind: Choice, Choices: []string{MateHistoryExact.String(), MateHistoryFilter.String()}, Default: MateHistoryExact.String(),
+		Doc: "how the mate search knows the game's earlier positions, whose lines it distrusts: exact, or filter (a 1,024-bucket filter alone, which also distrusts some positions that never occurred: the engine before 2026-12-06, to play its records again)",
+		setText: func(s *Settings, v string) (err error) {
+			s.Player.MateHistory, err = ParseMateHistory(v)
+			return err
+		}},
+	{Name: "EvalCache", Kind: Int, Min: 0, Max: eval.MaxCacheMiB, Default: strconv.Itoa(eval.DefaultCacheMiB),
+		Doc:    "MiB of each search thread's cache of the network's value and priors for positions met before (0: off); the search's tree is the same with it, only faster",
+		setInt: func(s *Settings, n int64) { s.Player.Eval.CacheMiB = int(n) }},
 	{Name: "RootMate", Kind: Int, Min: 0, Max: MaxTsumePlies, Default: "0",
 		Doc:    "before each search, a df-pn search for a mate by checks of at most this many plies from the root, within a tenth of the think; a mate found is played (0: off)",
 		setInt: func(s *Settings, n int64) { s.Player.RootMate = int(n) }},

@@ -21,6 +21,11 @@
 // so the engine never misses a mate in one, and never plays a move whose reply mates once
 // that move's node has been expanded (its mate in one is then a proven loss for the mover).
 //
+// With a network that has a policy head (the engine's default), each evaluator keeps a cache
+// of the network's value and priors by position (cache.go, Config.CacheMiB), and records
+// there the positions a mate search proved free of mates whatever the game's history, so
+// that a position met again costs neither; the search's tree is the same with it.
+//
 // The evaluator needs the position behind the search's game: it works on any mcts.Game
 // that also implements Game, such as engine.Game.
 package eval

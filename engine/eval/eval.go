@@ -42,6 +42,8 @@ type Evaluator struct {
 	cands  [(MaxMateDepth + 1) / 2][ms.MaxMoves]mateCandidate
 	checks [ms.MaxMoves]ms.Move // the checking moves at the evaluated position
 	nodes  int                  // moves the running mate search has made
+	seen   bool                 // whether it met a position that may have occurred (MaybeSeen)
+	cache  *evalCache           // the network's judgements met before (cache.go); nil when off
 
 	// Each search goroutine has an evaluator of its own, written on every
 	// evaluation; the pad keeps evaluators allocated one after another off
@@ -59,6 +61,9 @@ func New(cfg Config) *Evaluator {
 	if cfg.Net != nil {
 		e.acc = cfg.Net.NewAccumulator()
 		e.policy = cfg.Net.HasPolicy()
+	}
+	if e.policy {
+		e.cache = newEvalCache(cfg.CacheMiB << 20)
 	}
 	return e
 }
@@ -79,8 +84,16 @@ func (e *Evaluator) Evaluate(g mcts.Game, moves []mcts.Move, priors []float32, _
 	pos := game.Position()
 	var maps attackMaps
 	var nChecks int
+	var slot *cacheSlot // pos's in the cache, if it is there
 	if e.policy {
-		nChecks = e.netPriors(pos, moves, priors)
+		if e.cache == nil {
+			nChecks = e.netPriors(pos, moves, priors)
+		} else if v, n, s, ok := e.cache.lookup(pos, moves, priors, e.checks[:]); ok {
+			e.netValue, nChecks, slot = v, n, s
+		} else {
+			nChecks = e.netPriors(pos, moves, priors)
+			slot = e.cache.store(pos, e.netValue, moves, priors, e.checks[:nChecks])
+		}
 	} else {
 		maps.compute(pos)
 		nChecks = e.priors(pos, &maps, moves, priors)
@@ -91,10 +104,14 @@ func (e *Evaluator) Evaluate(g mcts.Game, moves []mcts.Move, priors []float32, _
 	for depth > game.PliesLeft() {
 		depth -= 2 // a mate after the play limit would come too late
 	}
-	if depth >= 1 && nChecks > 0 {
-		if m, plies, ok := e.findMate(pos, game, checks, depth); ok {
+	if depth >= 1 && nChecks > 0 && (slot == nil || int(slot.mateFree) < depth) {
+		m, plies, ok := e.findMate(pos, game, checks, depth)
+		if ok {
 			e.markMate(moves, priors, m)
 			return mcts.Evaluation{Value: 1, Proof: mcts.Proof{Outcome: outcome.Win, Plies: plies}}
+		}
+		if slot != nil && e.nodes < e.cfg.MateNodes && !e.seen {
+			slot.mateFree = uint16(depth) // the search ran to its end untouched by the history: cache.go
 		}
 	}
 	return mcts.Evaluation{Value: e.value(pos, &maps)}

@@ -33,7 +33,7 @@ type mateCandidate struct {
 // found, trying every check for a mate in one and then deepening by two plies from 3; it
 // gives up, proving nothing, after Config.MateNodes moves beyond the first ply.
 func (e *Evaluator) findMate(pos *ms.Position, g Game, checks []ms.Move, depth int) (ms.Move, int, bool) {
-	e.nodes = 0
+	e.nodes, e.seen = 0, false
 	cands, m, mated := e.countReplies(pos, g, 0, depth, checks)
 	if mated {
 		return m, 1, true
@@ -85,6 +85,7 @@ func (e *Evaluator) countReplies(pos *ms.Position, g Game, ply, depth int, check
 		}
 		pos.GenerateLegal(replies)
 		seen := depth > 1 && g.MaybeSeen(pos.Hash())
+		e.seen = e.seen || seen
 		pos.UnmakeMove(c, u)
 		if replies.N == 0 {
 			return nil, c, true
@@ -141,6 +142,8 @@ func (e *Evaluator) defend(pos *ms.Position, g Game, ply, depth int) (int, bool)
 		if !g.MaybeSeen(pos.Hash()) {
 			pos.GenerateChecks(checks)
 			_, plies, ok = e.attack(pos, g, ply+1, depth-1, checks.Slice())
+		} else {
+			e.seen = true
 		}
 		pos.UnmakeMove(r, u)
 		if !ok {
