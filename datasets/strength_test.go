@@ -76,7 +76,7 @@ func TestStrengthTable(t *testing.T) {
 		}
 		n := float64(w + d + l)
 		score := (float64(w) + float64(d)/2) / n
-		if math.Abs(score-r.score) > 0.0005 {
+		if math.Abs(score-r.score) > 0.0005+1e-9 { // a half-way score (0.4725) rounds either way
 			t.Errorf("%s: score %.4f; README says %.3f", r.match, score, r.score)
 		}
 		if elo := -400 * math.Log10(1/score-1); math.Abs(elo-r.elo) > 0.5 {
