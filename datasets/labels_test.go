@@ -13,7 +13,7 @@ import (
 
 	"github.com/shogilab/shogilab/internal/fsftest"
 	"github.com/shogilab/shogilab/rules/minishogi"
-	"github.com/shogilab/shogilab/train/label"
+	"github.com/shogilab/shogilab/train/labels"
 )
 
 // labelRuns are the shipped labelling runs (README.md, "Labelled positions"): each a
@@ -30,7 +30,7 @@ var labelRuns = []struct {
 }
 
 // readShards reads the shipped shards of a run, in order, and their footers.
-func readShards(t *testing.T, dir string, shipped, shards int) ([]label.Row, []label.Provenance) {
+func readShards(t *testing.T, dir string, shipped, shards int) ([]labels.Row, []labels.Provenance) {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "labels-*-of-*.parquet"))
 	if err != nil {
@@ -39,17 +39,17 @@ func readShards(t *testing.T, dir string, shipped, shards int) ([]label.Row, []l
 	if len(files) != shipped {
 		t.Fatalf("%s: %d tables, want the first %d of %d shards", dir, len(files), shipped, shards)
 	}
-	var rows []label.Row
-	var provs []label.Provenance
+	var rows []labels.Row
+	var provs []labels.Provenance
 	for i := range shipped {
 		path := filepath.Join(dir, fmt.Sprintf("labels-%d-of-%d.parquet", i, shards))
-		r, err := label.Open(path)
+		r, err := labels.Open(path)
 		if err != nil {
 			t.Fatal(err)
 		}
 		provs = append(provs, r.Provenance())
 		r.Close()
-		if err := label.Rows([]string{path}, func(row label.Row) error { rows = append(rows, row); return nil }); err != nil {
+		if err := labels.Rows([]string{path}, func(row labels.Row) error { rows = append(rows, row); return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -108,7 +108,7 @@ func TestShippedLabels(t *testing.T) {
 
 // labelFields are what a labeller decides of a row; the rest says where the position came
 // from.
-func labelFields(r label.Row) string {
+func labelFields(r labels.Row) string {
 	return fmt.Sprintf("%s %s %v %v %v %d %d", r.SFEN, r.Move, deref(r.ScoreCP), deref(r.Mate), r.Value, r.Depth, r.Nodes)
 }
 
@@ -154,8 +154,8 @@ func TestLabelsFirstBlock(t *testing.T) {
 			}
 			args := append([]string{"label", "-o", dir, "--engine", engine, "--block", block, "--limit", block}, files...)
 			run(t, "train", args...)
-			var again []label.Row
-			if err := label.Rows([]string{filepath.Join(dir, "labels-0-of-1.parquet")}, func(r label.Row) error { again = append(again, r); return nil }); err != nil {
+			var again []labels.Row
+			if err := labels.Rows([]string{filepath.Join(dir, "labels-0-of-1.parquet")}, func(r labels.Row) error { again = append(again, r); return nil }); err != nil {
 				t.Fatal(err)
 			}
 			want := rows[:min(len(again), len(rows))]

@@ -10,16 +10,11 @@ import (
 	"github.com/shogilab/shogilab/rules/minishogi"
 )
 
-// playFrom plays plies moves of a game from start with p at playouts a move (p keeps its
-// tree and its evaluators' caches from move to move, as in a match) and returns each
-// move's decision without its timing.
-func playFrom(t testing.TB, p *Player, start string, plies, playouts int) []Decision {
+// playFrom plays at most plies moves of g with p at playouts a move (p keeps its tree and
+// its evaluators' caches from move to move, as in a match), until the game ends or p
+// resigns, and returns each move's decision without its timing.
+func playFrom(t testing.TB, p *Player, g *minishogi.Game, plies, playouts int) []Decision {
 	t.Helper()
-	pos, err := minishogi.ParseSFEN(start)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := minishogi.NewGame(pos, minishogi.GameOptions{})
 	var ds []Decision
 	for range plies {
 		if g.Result().Over() {
@@ -41,6 +36,16 @@ func playFrom(t testing.TB, p *Player, start string, plies, playouts int) []Deci
 	return ds
 }
 
+// gameFrom is a game from the position sfen.
+func gameFrom(t testing.TB, sfen string) *minishogi.Game {
+	t.Helper()
+	pos, err := minishogi.ParseSFEN(sfen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return minishogi.NewGame(pos, minishogi.GameOptions{})
+}
+
 // TestEvalCacheSameTree: the evaluation cache returns what the network computes, so a game
 // played with it is the same, decision for decision (moves, values, visits, principal
 // variations, policy targets), as one played without, at fixed playouts.
@@ -55,7 +60,7 @@ func TestEvalCacheSameTree(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				games[i] = playFrom(t, p, start, 16, 3000)
+				games[i] = playFrom(t, p, gameFrom(t, start), 16, 3000)
 			}
 			if len(games[0]) == 0 || !reflect.DeepEqual(games[0], games[1]) {
 				for i := range min(len(games[0]), len(games[1])) {
@@ -86,7 +91,7 @@ func BenchmarkGameSearch(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				for _, d := range playFrom(b, p, realSearchStarts[i%len(realSearchStarts)], 40, 10000) {
+				for _, d := range playFrom(b, p, gameFrom(b, realSearchStarts[i%len(realSearchStarts)]), 40, 10000) {
 					playouts += d.Playouts
 				}
 			}

@@ -70,11 +70,11 @@ func (g *Game) Position() *minishogi.Position { return &g.pos }
 // MaybeSeen reports whether a position with this hash occurred in the game so far. A mate
 // search uses it to distrust lines that could be cut short by a repetition. The filter
 // answers most questions; a bucket in use is checked against the history (unless the
-// player's MateHistory is MateHistoryFilter), since with some
-// fifty positions in the game's 1024 buckets a mate search of a hundred moves would meet a
-// false alarm in about half its searches (counted in self-play at 10,000 playouts a move),
-// cutting lines for nothing and keeping the evaluation cache from recording that a
-// position has no mate (engine/eval/cache.go).
+// player's MateHistory is MateHistoryFilter), since with some fifty positions in the game's
+// 1024 buckets a mate search of a hundred moves would meet a false alarm in about half its
+// searches (counted in self-play at 10,000 playouts a move), cutting lines for nothing and
+// keeping the evaluation cache from recording that a position has no mate
+// (engine/eval/cache.go).
 func (g *Game) MaybeSeen(hash uint64) bool {
 	if g.seen[hash%seenBuckets] == 0 {
 		return false

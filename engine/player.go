@@ -51,21 +51,11 @@ const (
 
 var mateHistoryNames = [...]string{MateHistoryExact: "exact", MateHistoryFilter: "filter"}
 
-func (h MateHistory) String() string {
-	if int(h) < len(mateHistoryNames) {
-		return mateHistoryNames[h]
-	}
-	return fmt.Sprintf("MateHistory(%d)", h)
-}
+func (h MateHistory) String() string { return nameOf(mateHistoryNames[:], h, "MateHistory") }
 
 // ParseMateHistory reads exact or filter.
 func ParseMateHistory(s string) (MateHistory, error) {
-	for i, name := range mateHistoryNames {
-		if s == name {
-			return MateHistory(i), nil
-		}
-	}
-	return 0, fmt.Errorf("mate history %q is not exact or filter", s)
+	return parseName[MateHistory](mateHistoryNames[:], s, "mate history")
 }
 
 // Resign is when a player resigns. A game's length depends on it: with ResignProven a
@@ -81,21 +71,28 @@ const (
 
 var resignNames = [...]string{ResignProven: "proven", ResignNever: "never"}
 
-func (r Resign) String() string {
-	if int(r) < len(resignNames) {
-		return resignNames[r]
-	}
-	return fmt.Sprintf("Resign(%d)", r)
-}
+func (r Resign) String() string { return nameOf(resignNames[:], r, "Resign") }
 
 // ParseResign reads proven or never.
-func ParseResign(s string) (Resign, error) {
-	for i, name := range resignNames {
+func ParseResign(s string) (Resign, error) { return parseName[Resign](resignNames[:], s, "resign") }
+
+// nameOf is the name of an enumerated setting's value v, or TYPE(v) for one out of range.
+func nameOf[T ~uint8](names []string, v T, typ string) string {
+	if int(v) < len(names) {
+		return names[v]
+	}
+	return fmt.Sprintf("%s(%d)", typ, v)
+}
+
+// parseName reads one of names as an enumerated setting's value; what names the setting
+// in the error, which lists the names.
+func parseName[T ~uint8](names []string, s, what string) (T, error) {
+	for i, name := range names {
 		if s == name {
-			return Resign(i), nil
+			return T(i), nil
 		}
 	}
-	return 0, fmt.Errorf("resign %q is not proven or never", s)
+	return 0, fmt.Errorf("%s %q is not %s", what, s, strings.Join(names, " or "))
 }
 
 // DefaultPlayerConfig returns the defaults of mcts.DefaultConfig and eval.DefaultConfig,

@@ -66,17 +66,7 @@ func TestRootMateReproducible(t *testing.T) {
 		p.NewGame(7)
 		g := minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{MaxPlies: 80})
 		var moves []minishogi.Move
-		for !g.Result().Over() {
-			d, err := p.Think(context.Background(), g, mcts.Limits{Playouts: 300})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d.Resign {
-				break
-			}
-			if err := g.Play(d.Move); err != nil {
-				t.Fatal(err)
-			}
+		for _, d := range playFrom(t, p, g, 80, 300) {
 			moves = append(moves, d.Move)
 		}
 		return moves

@@ -15,6 +15,7 @@ import (
 
 	"github.com/shogilab/shogilab/internal/cli"
 	"github.com/shogilab/shogilab/train/label"
+	"github.com/shogilab/shogilab/train/labels"
 )
 
 // labelSummary is what train label reports with --json.
@@ -111,7 +112,7 @@ func runLabel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	run := label.Run{
 		Labeller: lab, Positions: positions, Shard: part, Block: *block, Dir: *out,
-		Provenance: label.Provenance{Command: strings.Join(cmd, " "), Labeller: name, Options: options},
+		Provenance: labels.Provenance{Command: strings.Join(cmd, " "), Labeller: name, Options: options},
 	}
 	lo, hi := run.Span()
 	update, finish := cli.NewProgress(stderr, hi-lo, "labelling")

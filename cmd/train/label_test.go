@@ -14,7 +14,7 @@ import (
 
 	"github.com/shogilab/shogilab/internal/fsftest"
 	"github.com/shogilab/shogilab/internal/shard/slurmtest"
-	"github.com/shogilab/shogilab/train/label"
+	"github.com/shogilab/shogilab/train/labels"
 )
 
 // TestMain lets a test run this command as a process of its own (the test binary with
@@ -48,7 +48,7 @@ func TestLabel(t *testing.T) {
 	if s.Positions != 6 || s.Labelled != 6 || s.List != 6 || s.Distinct < 100 || s.Found <= s.Distinct || s.PerSecond <= 0 || s.Shard != "0/1" {
 		t.Errorf("summary %+v", s)
 	}
-	r, err := label.Open(filepath.Join(dir, "labels-0-of-1.parquet"))
+	r, err := labels.Open(filepath.Join(dir, "labels-0-of-1.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,10 +187,10 @@ func countLines(path string) int {
 	return n
 }
 
-func rowsOf(t *testing.T, path string) []label.Row {
+func rowsOf(t *testing.T, path string) []labels.Row {
 	t.Helper()
-	var rows []label.Row
-	if err := label.Rows([]string{path}, func(r label.Row) error { rows = append(rows, r); return nil }); err != nil {
+	var rows []labels.Row
+	if err := labels.Rows([]string{path}, func(r labels.Row) error { rows = append(rows, r); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return rows

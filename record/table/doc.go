@@ -30,7 +30,7 @@
 //     table of the repository is written and opened (zstd, metadata in
 //     sorted key order, atomic; row groups checked against MaxGroupValues and
 //     the stored Arrow schema left unread): this package's two tables and
-//     train/label's labels table.
+//     train/labels's labels table.
 //
 //     w, err := table.Create("out/games.parquet", "out/positions.parquet")
 //     for _, g := range games { err = w.Write(g) }

@@ -18,9 +18,9 @@ import (
 )
 
 // This file holds what every Parquet table of the repository shares, this package's games
-// and positions tables and train/label's labels table: how one file is written (FileWriter)
+// and positions tables and train/labels's labels table: how one file is written (FileWriter)
 // and opened (OpenFile). Their errors name the file but not a package; the table's own
-// reader and writer, and train/label, put their package's name before them.
+// reader and writer, and train/labels, put their package's name before them.
 
 // FileWriter writes one Parquet table atomically (internal/atomicfile): zstd, dictionaries,
 // a row group for each Flush, the table's metadata (TableKey, FormatKey and its own keys) in

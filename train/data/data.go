@@ -26,7 +26,7 @@ import (
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/record/table"
 	ms "github.com/shogilab/shogilab/rules/minishogi"
-	"github.com/shogilab/shogilab/train/label"
+	"github.com/shogilab/shogilab/train/labels"
 )
 
 // Example is one distinct position with its targets, both for the side to move.
@@ -183,7 +183,7 @@ func Load(paths []string, o Options) (*Set, error) {
 		add(which, pos, result, value, target)
 		return nil
 	}
-	fromLabels := func(path string, r label.Row) error {
+	fromLabels := func(path string, r labels.Row) error {
 		s.Labelled++
 		s.Positions++
 		if o.MaxPly > 0 && r.Ply != nil && *r.Ply >= o.MaxPly {
@@ -206,8 +206,8 @@ func Load(paths []string, o Options) (*Set, error) {
 			if err != nil {
 				return nil, fmt.Errorf("data: %w", err)
 			}
-			if kind == label.Table {
-				err := label.Rows([]string{path}, func(r label.Row) error { return fromLabels(path, r) })
+			if kind == labels.Table {
+				err := labels.Rows([]string{path}, func(r labels.Row) error { return fromLabels(path, r) })
 				if err != nil {
 					return nil, err
 				}

@@ -7,14 +7,14 @@ import (
 	"testing"
 
 	ms "github.com/shogilab/shogilab/rules/minishogi"
-	"github.com/shogilab/shogilab/train/label"
+	"github.com/shogilab/shogilab/train/labels"
 )
 
 // writeLabels writes rows as a labels table (train/label) and returns its path.
-func writeLabels(t *testing.T, rows ...label.Row) string {
+func writeLabels(t *testing.T, rows ...labels.Row) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "labels-0-of-1.parquet")
-	w, err := label.Create(p, label.Provenance{Command: "test", Limit: "depth 8", Shard: "0/1", Positions: len(rows), Block: 100})
+	w, err := labels.Create(p, labels.Provenance{Command: "test", Limit: "depth 8", Shard: "0/1", Positions: len(rows), Block: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,9 +44,9 @@ func ptr[T any](v T) *T { return &v }
 func TestLoadLabels(t *testing.T) {
 	labels := writeLabels(t,
 		// From an SFEN file: no game result. Value 0.25.
-		label.Row{Index: 0, SFEN: startSFEN, Side: "sente", Move: "2e3d", ScoreCP: ptr(100), Value: 0.25, Depth: 8, Nodes: 1000, Source: "book.sfen.gz", Line: ptr(1), Occurrences: 1},
+		labels.Row{Index: 0, SFEN: startSFEN, Side: "sente", Move: "2e3d", ScoreCP: ptr(100), Value: 0.25, Depth: 8, Nodes: 1000, Source: "book.sfen.gz", Line: ptr(1), Occurrences: 1},
 		// From a game Sente won, Gote to move: Score 0 (a loss for Gote), value -0.5.
-		label.Row{Index: 1, SFEN: after4e4d, Side: "gote", Move: "2a2b", ScoreCP: ptr(-200), Value: -0.5, Depth: 8, Nodes: 1000, Score: ptr(0.0), Source: "g.jsonl", GameID: ptr(int64(7)), Ply: ptr(1), Occurrences: 1},
+		labels.Row{Index: 1, SFEN: after4e4d, Side: "gote", Move: "2a2b", ScoreCP: ptr(-200), Value: -0.5, Depth: 8, Nodes: 1000, Score: ptr(0.0), Source: "g.jsonl", GameID: ptr(int64(7)), Ply: ptr(1), Occurrences: 1},
 	)
 	s, err := Load([]string{labels}, Options{})
 	if err != nil {
@@ -108,12 +108,12 @@ func TestLabelsSplitByPosition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var rows []label.Row
+	var rows []labels.Row
 	for i, m := range start.LegalMoves(nil) {
 		pos := start
 		pos.MakeMove(m)
 		reply := pos.LegalMoves(nil)[0]
-		rows = append(rows, label.Row{Index: int64(i), SFEN: pos.SFEN(), Side: "gote", Move: reply.String(), ScoreCP: ptr(0), Depth: 1, Source: "s.sfen", Line: ptr(i + 1), Occurrences: 1})
+		rows = append(rows, labels.Row{Index: int64(i), SFEN: pos.SFEN(), Side: "gote", Move: reply.String(), ScoreCP: ptr(0), Depth: 1, Source: "s.sfen", Line: ptr(i + 1), Occurrences: 1})
 	}
 	a, b := writeLabels(t, rows[:len(rows)/2]...), writeLabels(t, rows[len(rows)/2:]...)
 	const frac = 0.5
@@ -148,7 +148,7 @@ func TestLabelsSplitByPosition(t *testing.T) {
 // TestLabelsBadMove: a row whose move is not legal in its position is an error naming the
 // table and the row.
 func TestLabelsBadMove(t *testing.T) {
-	p := writeLabels(t, label.Row{Index: 3, SFEN: startSFEN, Side: "sente", Move: "5a5b", ScoreCP: ptr(0), Depth: 8, Source: "x.sfen", Line: ptr(4), Occurrences: 1})
+	p := writeLabels(t, labels.Row{Index: 3, SFEN: startSFEN, Side: "sente", Move: "5a5b", ScoreCP: ptr(0), Depth: 8, Source: "x.sfen", Line: ptr(4), Occurrences: 1})
 	_, err := Load([]string{p}, Options{})
 	if err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "row 3") {
 		t.Fatalf("err %v; want one naming %s and row 3", err, p)

@@ -32,15 +32,16 @@
 //     its whole blocks and labels the rest; the finished journal becomes
 //     the shard's table, written atomically (internal/atomicfile).
 //
-//   - Open and Rows read labels tables: Row by Row, with the footer's
-//     Provenance (the command without machine paths, the labeller's id
-//     name, options and limit). datasets/README.md ("The labels table")
-//     documents the columns for DuckDB, pandas and polars.
+//   - labels.Open and labels.Rows (package train/labels, the table's format
+//     alone) read labels tables: Row by Row, with the footer's Provenance
+//     (the command without machine paths, the labeller's id name, options
+//     and limit). datasets/README.md ("The labels table") documents the
+//     columns for DuckDB, pandas and polars.
 //
 //     positions, _, err := label.Collect(label.Sources{Files: []string{"book.sfen.gz", "games.jsonl.gz"}})
 //     l, err := label.ParseLabeller("usi:fairy-stockfish,depth=10,option.Threads=1,option.Hash=16")
 //     sum, err := label.Run{Labeller: l, Positions: positions, Dir: "labels"}.Do(ctx)
-//     err = label.Rows([]string{sum.File}, func(r label.Row) error { ...; return nil })
+//     err = labels.Rows([]string{sum.File}, func(r labels.Row) error { ...; return nil })
 //
 // Errors are prefixed "label:" and name the file, line or position.
 package label

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"github.com/shogilab/shogilab/internal/shard"
+	"github.com/shogilab/shogilab/train/labels"
 	"math"
 	"os"
 	"os/exec"
@@ -56,10 +57,10 @@ func writeLines(t *testing.T, name string, lines ...string) string {
 	return path
 }
 
-func readRows(t *testing.T, paths ...string) []Row {
+func readRows(t *testing.T, paths ...string) []labels.Row {
 	t.Helper()
-	var rows []Row
-	if err := Rows(paths, func(r Row) error { rows = append(rows, r); return nil }); err != nil {
+	var rows []labels.Row
+	if err := labels.Rows(paths, func(r labels.Row) error { rows = append(rows, r); return nil }); err != nil {
 		t.Fatal(err)
 	}
 	return rows
@@ -439,7 +440,7 @@ func TestDuckDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	prov := Provenance{Command: "train label test", Labeller: "Fairy-Stockfish test", Options: []string{"UCI_Variant=minishogi", "Threads=1"}}
+	prov := labels.Provenance{Command: "train label test", Labeller: "Fairy-Stockfish test", Options: []string{"UCI_Variant=minishogi", "Threads=1"}}
 	sum, err := Run{Labeller: labeller(t, 3), Positions: positions, Dir: dir, Provenance: prov}.Do(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -469,8 +470,8 @@ func TestDuckDB(t *testing.T) {
 	for _, m := range meta {
 		kv[m["k"].(string)] = m["v"]
 	}
-	for k, v := range map[string]string{"shogilab.table": "labels", "shogilab.format": "1", CommandKey: "train label test", LabellerKey: "Fairy-Stockfish test",
-		OptionsKey: "UCI_Variant=minishogi\nThreads=1", LimitKey: "depth 3", ShardKey: "0/1", PositionsKey: "2"} {
+	for k, v := range map[string]string{"shogilab.table": "labels", "shogilab.format": "1", labels.CommandKey: "train label test", labels.LabellerKey: "Fairy-Stockfish test",
+		labels.OptionsKey: "UCI_Variant=minishogi\nThreads=1", labels.LimitKey: "depth 3", labels.ShardKey: "0/1", labels.PositionsKey: "2"} {
 		if kv[k] != v {
 			t.Errorf("footer %s = %v, want %q", k, kv[k], v)
 		}
@@ -494,13 +495,13 @@ func TestBadInput(t *testing.T) {
 		}, []string{"nope.jsonl"}},
 		{"bad SFEN line", func() error { _, _, err := Collect(Sources{Files: []string{badSFEN}}); return err }, []string{"bad.sfen:2"}},
 		{"bad sample", func() error { _, _, err := Collect(Sources{Files: []string{badSFEN}, Sample: 1.5}); return err }, []string{"sample 1.5"}},
-		{"not a table", func() error { _, err := Open(notTable); return err }, []string{"x.parquet", "not a whole Parquet file"}},
+		{"not a table", func() error { _, err := labels.Open(notTable); return err }, []string{"x.parquet", "not a whole Parquet file"}},
 		{"a games table", func() error {
 			games := filepath.Join(dir, "games.parquet")
 			if _, err := table.Convert(context.Background(), []string{sample}, games, table.PositionsPath(games)); err != nil {
 				return err
 			}
-			_, err := Open(games)
+			_, err := labels.Open(games)
 			return err
 		}, []string{"games table, not a labels table"}},
 		{"mcts labeller", func() error { _, err := ParseLabeller("mcts:playouts=100"); return err }, []string{"not a USI engine"}},
@@ -512,9 +513,13 @@ func TestBadInput(t *testing.T) {
 			if err == nil {
 				t.Fatal("no error")
 			}
+			prefix := "label: "
+			if strings.HasPrefix(c.name, "not a table") || strings.HasPrefix(c.name, "a games table") {
+				prefix = "labels: " // package labels reads the tables
+			}
 			for _, w := range c.wants {
-				if !strings.Contains(err.Error(), w) || !strings.HasPrefix(err.Error(), "label: ") || strings.Contains(err.Error(), "\n") {
-					t.Errorf("error %q: want one line, prefixed label:, with %q", err, w)
+				if !strings.Contains(err.Error(), w) || !strings.HasPrefix(err.Error(), prefix) || strings.Contains(err.Error(), "\n") {
+					t.Errorf("error %q: want one line, prefixed %q, with %q", err, prefix, w)
 				}
 			}
 		})
@@ -544,7 +549,7 @@ func TestREADMEColumns(t *testing.T) {
 		}
 	}
 	var columns []string
-	for _, f := range Schema.Fields() {
+	for _, f := range labels.Schema.Fields() {
 		columns = append(columns, f.Name)
 	}
 	if !reflect.DeepEqual(documented, columns) {

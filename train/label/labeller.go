@@ -3,6 +3,7 @@ package label
 import (
 	"context"
 	"fmt"
+	"github.com/shogilab/shogilab/train/labels"
 	"path/filepath"
 	"strings"
 	"time"
@@ -94,7 +95,7 @@ const searchLimit = 5 * time.Minute
 // 11.1's answer depends on what the process searched before, even after
 // usinewgame (selfplay.JudgeBlock), so rows are a function of the block's
 // positions only when every block starts a new process.
-func (l Labeller) labelBlock(ctx context.Context, positions []Position, first int64, fn func(Row) error) error {
+func (l Labeller) labelBlock(ctx context.Context, positions []Position, first int64, fn func(labels.Row) error) error {
 	c, _, err := l.Spec.StartUSI(ctx) // sends the first usinewgame
 	if err != nil {
 		return err
@@ -122,14 +123,14 @@ func (l Labeller) labelBlock(ctx context.Context, positions []Position, first in
 }
 
 // label searches one position.
-func (l Labeller) label(ctx context.Context, c *usi.Client, p Position) (Row, error) {
+func (l Labeller) label(ctx context.Context, c *usi.Client, p Position) (labels.Row, error) {
 	pos, err := minishogi.ParseSFEN(p.SFEN)
 	if err != nil {
-		return Row{}, fmt.Errorf("label: %w", err)
+		return labels.Row{}, fmt.Errorf("label: %w", err)
 	}
 	// The SFEN, never startpos: an engine of many variants may read startpos as another's.
 	if err := c.Position(p.SFEN, nil); err != nil {
-		return Row{}, err
+		return labels.Row{}, err
 	}
 	ctx, cancel := context.WithTimeout(ctx, searchLimit)
 	defer cancel()
@@ -140,16 +141,16 @@ func (l Labeller) label(ctx context.Context, c *usi.Client, p Position) (Row, er
 		}
 	})
 	if err != nil {
-		return Row{}, err
+		return labels.Row{}, err
 	}
 	if _, err := pos.ParseMove(bm.Move); err != nil {
-		return Row{}, fmt.Errorf("label: %s answered bestmove %q in %s: %w", c.Name(), bm.Move, p.SFEN, err)
+		return labels.Row{}, fmt.Errorf("label: %s answered bestmove %q in %s: %w", c.Name(), bm.Move, p.SFEN, err)
 	}
 	if !last.HasScore() {
-		return Row{}, fmt.Errorf("label: %s gave no score for %s", c.Name(), p.SFEN)
+		return labels.Row{}, fmt.Errorf("label: %s gave no score for %s", c.Name(), p.SFEN)
 	}
 	st := selfplay.USIStats(last)
-	row := Row{
+	row := labels.Row{
 		SFEN: p.SFEN, Side: pos.SideToMove().String(), Move: bm.Move,
 		ScoreCP: st.ScoreCP, Mate: st.Mate, Value: st.Value, Depth: last.Depth, Nodes: last.Nodes,
 		Source: p.Source, Occurrences: p.Occurrences,

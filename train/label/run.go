@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/shogilab/shogilab/internal/shard"
+	"github.com/shogilab/shogilab/train/labels"
 	"io"
 	"os"
 	"path/filepath"
@@ -42,7 +43,7 @@ type Run struct {
 	Dir string
 	// Provenance is the table's footer: Command from the caller, and
 	// Labeller and Options from Labeller.Identify; Run fills in the rest.
-	Provenance Provenance
+	Provenance labels.Provenance
 	// OnRow, if not nil, is called after each row with the rows of the
 	// shard done and its size.
 	OnRow func(done, total int)
@@ -142,7 +143,7 @@ func (r Run) Do(ctx context.Context) (Summary, error) {
 
 	journal := JournalName(path)
 	if _, err := os.Stat(journal); errors.Is(err, os.ErrNotExist) {
-		if t, err := Open(path); err == nil {
+		if t, err := labels.Open(path); err == nil {
 			got := t.Provenance().Run
 			t.Close()
 			if got != run {
@@ -165,7 +166,7 @@ func (r Run) Do(ctx context.Context) (Summary, error) {
 	}
 	defer f.Close()
 	if end == 0 {
-		line, _ := json.Marshal(journalHeader{Journal: Table, Run: run})
+		line, _ := json.Marshal(journalHeader{Journal: labels.Table, Run: run})
 		if _, err := f.Write(append(line, '\n')); err != nil {
 			return sum, fmt.Errorf("label: %w", err)
 		}
@@ -207,7 +208,7 @@ func (r Run) labelBlock(ctx context.Context, f *os.File, block []Position, first
 	}
 	mark, doneAt := st.Size(), *done
 	for try := 0; ; try++ {
-		err = r.Labeller.labelBlock(ctx, block, first, func(row Row) error {
+		err = r.Labeller.labelBlock(ctx, block, first, func(row labels.Row) error {
 			line, err := json.Marshal(row)
 			if err != nil {
 				return err
@@ -264,7 +265,7 @@ func resume(path, run string, first int64, block, total int) (kept int, end int6
 		off += int64(len(line))
 		if lineNo == 1 {
 			var h journalHeader
-			if err := json.Unmarshal(line, &h); err != nil || h.Journal != Table {
+			if err := json.Unmarshal(line, &h); err != nil || h.Journal != labels.Table {
 				return 0, 0, fmt.Errorf("label: %s:1: not a labels journal", path)
 			}
 			if h.Run != run {
@@ -273,7 +274,7 @@ func resume(path, run string, first int64, block, total int) (kept int, end int6
 			end = off
 			continue
 		}
-		var row Row
+		var row labels.Row
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&row); err != nil {
@@ -291,13 +292,13 @@ func resume(path, run string, first int64, block, total int) (kept int, end int6
 }
 
 // writeTable turns a finished journal into the table at path.
-func writeTable(journal, path string, prov Provenance) error {
+func writeTable(journal, path string, prov labels.Provenance) error {
 	f, err := os.Open(journal)
 	if err != nil {
 		return fmt.Errorf("label: %w", err)
 	}
 	defer f.Close()
-	w, err := Create(path, prov)
+	w, err := labels.Create(path, prov)
 	if err != nil {
 		return err
 	}
@@ -305,7 +306,7 @@ func writeTable(journal, path string, prov Provenance) error {
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	sc.Scan() // the header
 	for sc.Scan() {
-		var row Row
+		var row labels.Row
 		if err := json.Unmarshal(sc.Bytes(), &row); err != nil {
 			w.Abort()
 			return fmt.Errorf("label: %s: %w", journal, err)

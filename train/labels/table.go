@@ -1,4 +1,4 @@
-package label
+package labels
 
 import (
 	"context"
@@ -128,7 +128,7 @@ type Writer struct {
 func Create(path string, prov Provenance) (*Writer, error) {
 	t, err := table.CreateFile(path, Schema, prov.metadata())
 	if err != nil {
-		return nil, fmt.Errorf("label: %w", err)
+		return nil, fmt.Errorf("labels: %w", err)
 	}
 	return &Writer{t: t}, nil
 }
@@ -139,7 +139,7 @@ func (w *Writer) Write(r Row) error {
 	w.n++
 	if w.n%rowGroup == 0 {
 		if err := w.t.Flush(); err != nil {
-			return fmt.Errorf("label: %w", err)
+			return fmt.Errorf("labels: %w", err)
 		}
 	}
 	return nil
@@ -152,7 +152,7 @@ func (w *Writer) Close() error {
 		err = w.t.Commit()
 	}
 	if err != nil {
-		return fmt.Errorf("label: %w", err)
+		return fmt.Errorf("labels: %w", err)
 	}
 	return nil
 }
@@ -222,11 +222,11 @@ type Reader struct {
 func Open(path string) (*Reader, error) {
 	t, err := table.OpenFile(path, Table)
 	if err != nil {
-		return nil, fmt.Errorf("label: %w", err)
+		return nil, fmt.Errorf("labels: %w", err)
 	}
 	fail := func(format string, a ...any) (*Reader, error) {
 		t.Close()
-		return nil, fmt.Errorf("label: %s: %s", path, fmt.Sprintf(format, a...))
+		return nil, fmt.Errorf("labels: %s: %s", path, fmt.Sprintf(format, a...))
 	}
 	meta, fr := t.Meta(), t.Reader()
 	if meta[table.FormatKey] != Format {
@@ -259,7 +259,7 @@ func (r *Reader) Read() (Row, error) {
 	for r.rec == nil || r.next == int(r.rec.NumRows()) {
 		more, err := table.NextBatch(r.rr)
 		if err != nil {
-			return Row{}, fmt.Errorf("label: %s: %v", r.path, oneLine(err))
+			return Row{}, fmt.Errorf("labels: %s: %v", r.path, oneLine(err))
 		}
 		if !more {
 			return Row{}, io.EOF
@@ -337,7 +337,7 @@ func Rows(paths []string, fn func(Row) error) error {
 			}
 		}
 		if err := r.Close(); err != nil {
-			return fmt.Errorf("label: %w", err)
+			return fmt.Errorf("labels: %w", err)
 		}
 	}
 	return nil
