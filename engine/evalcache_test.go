@@ -50,7 +50,11 @@ func gameFrom(t testing.TB, sfen string) *minishogi.Game {
 // played with it is the same, decision for decision (moves, values, visits, principal
 // variations, policy targets), as one played without, at fixed playouts.
 func TestEvalCacheSameTree(t *testing.T) {
-	for _, start := range realSearchStarts[:2] {
+	starts, plies, playouts := realSearchStarts[:2], 16, 3000
+	if testing.Short() { // the race detector's run: a tenth of the work
+		starts, plies, playouts = realSearchStarts[:1], 8, 1000
+	}
+	for _, start := range starts {
 		t.Run(start, func(t *testing.T) {
 			var games [2][]Decision
 			for i, mib := range []int{0, 1} { // 1 MiB: small enough that the ring comes round
@@ -60,7 +64,7 @@ func TestEvalCacheSameTree(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				games[i] = playFrom(t, p, gameFrom(t, start), 16, 3000)
+				games[i] = playFrom(t, p, gameFrom(t, start), plies, playouts)
 			}
 			if len(games[0]) == 0 || !reflect.DeepEqual(games[0], games[1]) {
 				for i := range min(len(games[0]), len(games[1])) {
