@@ -36,16 +36,6 @@ func playFrom(t testing.TB, p *Player, g *minishogi.Game, plies, playouts int) [
 	return ds
 }
 
-// gameFrom is a game from the position sfen.
-func gameFrom(t testing.TB, sfen string) *minishogi.Game {
-	t.Helper()
-	pos, err := minishogi.ParseSFEN(sfen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return minishogi.NewGame(pos, minishogi.GameOptions{})
-}
-
 // TestEvalCacheSameTree: the evaluation cache returns what the network computes, so a game
 // played with it is the same, decision for decision (moves, values, visits, principal
 // variations, policy targets), as one played without, at fixed playouts.
@@ -64,7 +54,7 @@ func TestEvalCacheSameTree(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				games[i] = playFrom(t, p, gameFrom(t, start), plies, playouts)
+				games[i] = playFrom(t, p, gameAt(t, start), plies, playouts)
 			}
 			if len(games[0]) == 0 || !reflect.DeepEqual(games[0], games[1]) {
 				for i := range min(len(games[0]), len(games[1])) {
@@ -95,7 +85,7 @@ func BenchmarkGameSearch(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				for _, d := range playFrom(b, p, gameFrom(b, realSearchStarts[i%len(realSearchStarts)]), 40, 10000) {
+				for _, d := range playFrom(b, p, gameAt(b, realSearchStarts[i%len(realSearchStarts)]), 40, 10000) {
 					playouts += d.Playouts
 				}
 			}

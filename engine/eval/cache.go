@@ -12,8 +12,9 @@ import (
 // transpositions, which the tree keeps as separate nodes, and across the moves of a game,
 // whose searches cover much the same ground. Counted over self-play games at 10,000
 // playouts a move, 35% to 77% of a game's expansions were of a position expanded earlier
-// in that game (docs/tactics.md, "The evaluation cache"). The network's judgement of a
-// position depends on the position alone, so the cache keeps it, as lc0's NNCache does:
+// in that game (docs/tactics.md, "The evaluation cache and the exact repetition check").
+// The network's judgement of a position depends on the position alone, so the cache keeps
+// it, as lc0's NNCache does:
 // the value, each move's prior, and which moves give check (the mate search's candidates),
 // keyed by the position's hash. A hit returns exactly what the network would compute, so
 // a search with the cache makes the same tree as one without; only the time differs.
@@ -65,8 +66,8 @@ func newEvalCache(bytes int) *evalCache {
 }
 
 // lookup writes the cached priors of pos's moves into priors and its checking moves into
-// checks, and returns the value, the number of checks and the slot (for setMateFree); ok is
-// false on a miss.
+// checks, and returns the value, the number of checks and the slot (whose mateFree the
+// caller may set); ok is false on a miss.
 func (c *evalCache) lookup(pos *ms.Position, moves []mcts.Move, priors []float32, checks []ms.Move) (value float32, nChecks int, s *cacheSlot, ok bool) {
 	key := pos.Hash()
 	s = &c.slots[key&uint64(len(c.slots)-1)]

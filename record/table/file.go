@@ -122,9 +122,9 @@ type File struct {
 
 // OpenFile opens a table and checks that it is one of want (its TableKey: "games",
 // "positions", "labels"; "" takes any of them, and Kind says which): a Parquet file cut
-// short, or one that is not such a table, is a
-// one-line error naming the file. Every column chunk is checked against MaxGroupValues, and
-// the Arrow schema a writer stores is not read (see below), before anything is decoded.
+// short, or one that is not such a table, is a one-line error naming the file. Every column
+// chunk is checked against MaxGroupValues, and the Arrow schema a writer stores is not read
+// (see below), before anything is decoded.
 // A footer on which the Parquet library panics (an invalid logical type, found by
 // FuzzGamesTable) is such an error too.
 func OpenFile(path, want string) (t *File, err error) {

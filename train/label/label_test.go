@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"github.com/shogilab/shogilab/internal/shard"
-	"github.com/shogilab/shogilab/train/labels"
 	"math"
 	"os"
 	"os/exec"
@@ -18,7 +16,9 @@ import (
 	"github.com/shogilab/shogilab/internal/duckdbtest"
 	"github.com/shogilab/shogilab/internal/filelock"
 	"github.com/shogilab/shogilab/internal/fsftest"
+	"github.com/shogilab/shogilab/internal/shard"
 	"github.com/shogilab/shogilab/record/table"
+	"github.com/shogilab/shogilab/train/labels"
 )
 
 var (

@@ -3,7 +3,6 @@ package label
 import (
 	"context"
 	"fmt"
-	"github.com/shogilab/shogilab/train/labels"
 	"path/filepath"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/shogilab/shogilab/record"
 	"github.com/shogilab/shogilab/rules/minishogi"
 	"github.com/shogilab/shogilab/selfplay"
+	"github.com/shogilab/shogilab/train/labels"
 	"github.com/shogilab/shogilab/usi"
 )
 

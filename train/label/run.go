@@ -9,8 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/shogilab/shogilab/internal/shard"
-	"github.com/shogilab/shogilab/train/labels"
 	"io"
 	"os"
 	"path/filepath"
@@ -19,6 +17,8 @@ import (
 	"time"
 
 	"github.com/shogilab/shogilab/internal/filelock"
+	"github.com/shogilab/shogilab/internal/shard"
+	"github.com/shogilab/shogilab/train/labels"
 )
 
 // DefaultBlock is how many positions one process of the labeller labels
