@@ -61,8 +61,10 @@
 // allocated once; an expansion takes one node per legal move. When the pool is
 // full the search stops and reports StopPoolFull, with the best move so far.
 // Between the moves of a game the tree is kept: Advance moves the root down
-// the tree, compacting the kept subtree to the front of the pool, and Search
-// recognises by Hash a position one or two plies below the last root.
+// the tree, and Search recognises by Hash a position one or two plies below the
+// last root. The rest of the old tree stays in the pool, unreachable, until the
+// pool is more than half full; then the kept subtree is compacted to its front.
+// The search is the same either way.
 //
 // # For a USI engine
 //

@@ -129,7 +129,8 @@ func (n *node) q() float32 {
 
 // pool is a fixed arena of nodes. Node 0 is the root; children are handed
 // out in blocks from a bump pointer. Nothing is freed during a search; tree
-// reuse compacts the kept subtree to the front (keepSubtree).
+// reuse makes the kept subtree's root node 0 (moveRoot) and, once the pool is
+// more than half full, compacts the subtree to the front (keepSubtree).
 type pool struct {
 	nodes []node
 	// minimax[i], when kept (Config.MinimaxWeight), is node i's implicit minimax value
@@ -175,6 +176,24 @@ func (p *pool) alloc(n int) (first uint32, ok bool) {
 		}
 	}
 }
+
+// moveRoot makes node r the root without moving anything else: node r is copied into
+// node 0 and its children stay where they are. Everything outside r's subtree stays in the
+// pool too, unreachable, until a later move compacts it (descend). The tree is the same as
+// after keepSubtree, node for node in the same order; only the indices differ.
+func (p *pool) moveRoot(r uint32) {
+	var root node
+	root.copyFrom(&p.nodes[r])
+	p.nodes[0].copyFrom(&root)
+	if p.minimax != nil {
+		p.minimax[0].Store(p.minimax[r].Load())
+	}
+	p.nodes[0].move, p.nodes[0].prior = 0, 1
+}
+
+// roomy reports whether at least half the pool is free: then a move's tree reuse need not
+// compact it (descend).
+func (p *pool) roomy() bool { return int(p.used.Load()) <= len(p.nodes)/2 }
 
 // keepSubtree makes node r the root and drops everything outside its
 // subtree, moving the kept child blocks to the front of the pool. The blocks

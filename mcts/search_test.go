@@ -226,14 +226,16 @@ func TestTreeReuse(t *testing.T) {
 	res := search(t, s, g, Limits{Playouts: 3000})
 	child, _ := s.childWithMove(0, res.Best)
 	kept := snapshot(s, child)
+	used := s.Nodes()
 	if err := s.Advance(res.Best); err != nil {
 		t.Fatal(err)
 	}
 	if got := snapshot(s, 0); !reflect.DeepEqual(got, kept) {
 		t.Fatal("Advance changed the kept subtree")
 	}
-	if s.Nodes() != len(kept) {
-		t.Errorf("%d nodes in use after Advance, the subtree has %d", s.Nodes(), len(kept))
+	// The pool is more than half free, so Advance only moved the root.
+	if s.Nodes() != used {
+		t.Errorf("%d nodes in use after Advance in a roomy pool, %d before", s.Nodes(), used)
 	}
 	g.Play(res.Best)
 	before := kept[""][0]
@@ -264,6 +266,45 @@ func TestTreeReuse(t *testing.T) {
 	}
 	if err := s.Advance(99); err == nil {
 		t.Error("Advance accepted an illegal move")
+	}
+}
+
+// TestTreeReuseCompacts plays the same two searches in a roomy pool, where Advance only
+// moves the root, and in one more than half full after the first search, where Advance
+// compacts the kept subtree to the front: the second searches must agree move for move.
+func TestTreeReuseCompacts(t *testing.T) {
+	twoSearches := func(maxNodes int) (used, afterAdvance int, second SearchResult, kept map[string][2]uint32) {
+		cfg := testConfig()
+		cfg.MaxNodes = maxNodes
+		g := newTicTacToe(".........")
+		s := newSearcher(t, cfg, rollouts)
+		res := search(t, s, g, Limits{Playouts: 3000})
+		used = s.Nodes()
+		child, _ := s.childWithMove(0, res.Best)
+		kept = snapshot(s, child)
+		if err := s.Advance(res.Best); err != nil {
+			t.Fatal(err)
+		}
+		if got := snapshot(s, 0); !reflect.DeepEqual(got, kept) {
+			t.Fatalf("pool of %d: Advance changed the kept subtree", maxNodes)
+		}
+		afterAdvance = s.Nodes()
+		g.Play(res.Best)
+		second = search(t, s, g, Limits{Playouts: 1000})
+		checkTree(t, s, g)
+		return used, afterAdvance, second, kept
+	}
+	used, _, roomy, _ := twoSearches(testConfig().MaxNodes)
+	crowdedPool := used * 3 / 2
+	usedCrowded, afterAdvance, crowded, kept := twoSearches(crowdedPool)
+	if usedCrowded != used {
+		t.Fatalf("the first search used %d nodes of a pool of %d, %d of a roomy pool", usedCrowded, crowdedPool, used)
+	}
+	if afterAdvance != len(kept) {
+		t.Errorf("%d nodes in use after Advance in a pool more than half full, the subtree has %d", afterAdvance, len(kept))
+	}
+	if crowded.Stop != roomy.Stop || !reflect.DeepEqual(crowded.Root, roomy.Root) {
+		t.Errorf("the search after compaction differs: %v %+v, without %v %+v", crowded.Stop, crowded.Root, roomy.Stop, roomy.Root)
 	}
 }
 
