@@ -189,6 +189,8 @@ func (e *Engine) Go(ctx context.Context, limits usi.GoParams, info func(usi.Sear
 	}
 	pos := e.game.Position()
 	lim := TimeBudget(limits, pos.SideToMove(), e.set.MoveOverhead, e.set.ManageTime)
+	// hashfull is the node pool's use, the earlier trees that tree reuse leaves in place
+	// included: it rises to half the pool before a move compacts it (mcts, Searcher.Nodes).
 	fill := float64(e.set.Player.Search.MaxNodes)
 	lim.InfoInterval = 500 * time.Millisecond
 	lim.OnInfo = func(in mcts.Info) {
