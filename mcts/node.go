@@ -226,12 +226,9 @@ func (p *pool) keepSubtree(r uint32) {
 	}
 	slices.SortFunc(blocks, func(a, b block) int { return cmp.Compare(a.start, b.start) })
 
-	var root node
-	root.copyFrom(&p.nodes[r])
-	var rootMinimax uint32
-	if p.minimax != nil {
-		rootMinimax = p.minimax[r].Load()
-	}
+	// Node 0 first, while node r is where it was; no block moves into node 0, and its
+	// children index is translated below with every other node's.
+	p.moveRoot(r)
 	next := uint32(1)
 	for i := range blocks {
 		b := &blocks[i]
@@ -242,11 +239,6 @@ func (p *pool) keepSubtree(r uint32) {
 		}
 		next += b.count
 	}
-	p.nodes[0].copyFrom(&root)
-	if p.minimax != nil {
-		p.minimax[0].Store(rootMinimax)
-	}
-	p.nodes[0].move, p.nodes[0].prior = 0, 1
 	for i := range next {
 		n := &p.nodes[i]
 		if m := n.meta.Load(); metaState(m) == expanded && metaChildren(m) > 0 {
