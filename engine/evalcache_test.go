@@ -68,16 +68,25 @@ func TestEvalCacheSameTree(t *testing.T) {
 	}
 }
 
-// BenchmarkGameSearch measures what the evaluation cache buys in play: each iteration is
-// a game of 40 moves from one of the four realSearchStarts at 10,000 playouts a move, the
-// tree and the caches kept from move to move as a match keeps them; cache=0 turns the cache
-// off. It reports CPU time per playout (cpu-ns/playout), which other load distorts less
+// BenchmarkGameSearch measures what the evaluation cache and the split mate search buy in
+// play: each iteration is a game of 40 moves from one of the four realSearchStarts at
+// 10,000 playouts a move, the tree and the caches kept from move to move as a match keeps
+// them; cache=0 turns the cache off, and mate=whole runs the whole mate search at every
+// expansion (MateExpandDepth = MateDepth) where the default leaves mates longer than one to
+// Deepen. It reports CPU time per playout (cpu-ns/playout), which other load distorts less
 // than wall time.
 func BenchmarkGameSearch(b *testing.B) {
-	for _, mib := range []int{0, DefaultSettings().Player.Eval.CacheMiB} {
-		b.Run(fmt.Sprintf("cache=%d", mib), func(b *testing.B) {
+	def := DefaultSettings().Player.Eval
+	for _, c := range []struct {
+		mib, expand int
+	}{{0, def.MateExpandDepth}, {def.CacheMiB, def.MateExpandDepth}, {def.CacheMiB, def.MateDepth}} {
+		name := fmt.Sprintf("cache=%d", c.mib)
+		if c.expand != def.MateExpandDepth {
+			name += ",mate=whole"
+		}
+		b.Run(name, func(b *testing.B) {
 			cfg := DefaultSettings().Player
-			cfg.Eval.CacheMiB = mib
+			cfg.Eval.CacheMiB, cfg.Eval.MateExpandDepth = c.mib, c.expand
 			var playouts int64
 			cpu := cpuTime()
 			for i := range b.N {

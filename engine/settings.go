@@ -142,13 +142,22 @@ var settings = []Setting{
 			return err
 		}},
 	{Name: "MateDepth", Kind: Choice, Choices: []string{"0", "1", "3", "5", "7"}, Default: "5",
-		Doc: "mate search by checks at every expansion, to mate in this many plies (0: off)",
+		Doc: "mate search by checks, to mate in this many plies (0: off): to MateExpandDepth at every expansion, the rest when the search first comes back to the position",
 		setText: func(s *Settings, v string) (err error) {
 			s.Player.Eval.MateDepth, err = strconv.Atoi(v)
 			return err
 		}},
+	{Name: "MateExpandDepth", Kind: Choice, Choices: []string{"0", "1", "3", "5", "7"}, Default: "1",
+		Doc: "how much of MateDepth the mate search looks at when a position is expanded, in plies; the rest after DeepenVisits visits (MateDepth or more: all of it, as the engine of commit 6eb5e8e and earlier, to play its records again)",
+		setText: func(s *Settings, v string) (err error) {
+			s.Player.Eval.MateExpandDepth, err = strconv.Atoi(v)
+			return err
+		}},
+	{Name: "DeepenVisits", Kind: Int, Min: 0, Max: math.MaxUint32, Default: "4",
+		Doc:    "visits after which a position gets the rest of the mate search, beyond MateExpandDepth (0: never)",
+		setInt: func(s *Settings, n int64) { s.Player.Search.DeepenVisits = int(n) }},
 	{Name: "MateNodes", Kind: Int, Min: 0, Max: 1 << 30, Default: "1000",
-		Doc:    "moves a mate search beyond mate in 1 may make at one expansion before it gives up",
+		Doc:    "moves one mate search beyond mate in 1 may make before it gives up",
 		setInt: func(s *Settings, n int64) { s.Player.Eval.MateNodes = int(n) }},
 	{Name: "MateHistory", Kind: Choice, Choices: []string{MateHistoryExact.String(), MateHistoryFilter.String()}, Default: MateHistoryExact.String(),
 		Doc: "how the mate search knows the game's earlier positions, whose lines it distrusts: exact, or filter (a 1,024-bucket filter alone, which also distrusts some positions that never occurred: the engine before 2026-12-06, to play its records again)",

@@ -103,6 +103,11 @@ type Config struct {
 	// visited next, and Result.Target prunes those visits again (target.go). KataGo uses
 	// 2; 0, the default, turns forced playouts off.
 	ForcedPlayouts float32
+	// DeepenVisits is how many visits a node below the root has when the search asks an
+	// evaluator that is a Deepener for its second look at the position; 0 never asks.
+	// Default 4: the engine's mate search then costs 1.5 times fewer CPU-seconds a playout
+	// than at every expansion (docs/tactics.md, "The mate search where the search returns").
+	DeepenVisits int
 }
 
 // Twins is the setting of Config.Twins.
@@ -144,6 +149,7 @@ func DefaultConfig() Config {
 		DirichletAlpha: 0.15,
 		Temperature:    1,
 		GumbelScale:    1,
+		DeepenVisits:   4,
 	}
 }
 
@@ -180,6 +186,8 @@ func (c Config) Validate() error {
 		return bad("GumbelScale", c.GumbelScale, "need a positive number when GumbelMoves is set")
 	case !(c.ForcedPlayouts >= 0) || !finite(float64(c.ForcedPlayouts)):
 		return bad("ForcedPlayouts", c.ForcedPlayouts, "need 0 or more")
+	case c.DeepenVisits < 0 || c.DeepenVisits > math.MaxUint32:
+		return bad("DeepenVisits", c.DeepenVisits, "need 0 (never) to 2^32-1")
 	case c.Twins > TwinsOff:
 		return bad("Twins", c.Twins, "need TwinsAuto, TwinsOn or TwinsOff")
 	}

@@ -55,6 +55,11 @@
 // when every move is lost (then the longest resistance). Proof is the result
 // with its distance in plies.
 //
+// An Evaluator that is also a Deepener gets a second look at a node once the
+// search has visited it Config.DeepenVisits times (the engine looks for longer
+// mates there), so that a costly search runs only where the tree keeps coming
+// back; its proof solves the node like an evaluator's.
+//
 // # Memory and tree reuse
 //
 // Nodes live in a pool of Config.MaxNodes nodes of NodeBytes (32) bytes,

@@ -18,6 +18,25 @@ type Evaluator interface {
 	Evaluate(g Game, moves []Move, priors []float32, rng *rand.Rand) Evaluation
 }
 
+// Deepener is an Evaluator with a second look at a position, too costly to take at
+// every expansion: the search asks for it once it has come back to a node some times
+// (Config.DeepenVisits), so that only the positions it keeps returning to pay for it.
+// Most nodes of a tree are visited a few times; the ones its result depends on, many.
+// (The engine's evaluator looks for longer mates there: engine/eval.)
+type Deepener interface {
+	// EvaluateDeep is Evaluate with the second look taken at once. The search evaluates
+	// its root so, which every playout visits and which needs its proven move found
+	// first (an Evaluator marks such a move by its prior).
+	EvaluateDeep(g Game, moves []Move, priors []float32, rng *rand.Rand) Evaluation
+	// Deepen is called on a position the Evaluator evaluated, not proven and not the
+	// root, by the playout that passes through its node after Config.DeepenVisits visits
+	// (with one goroutine exactly once; with several, rarely twice or not at all). It returns a
+	// proof of the position's result for the side to move, when it finds one, and the
+	// search then treats the node as solved. Like Evaluate it may play moves on g but
+	// must take them back.
+	Deepen(g Game) (Proof, bool)
+}
+
 // Evaluation is an Evaluator's judgement of a position.
 type Evaluation struct {
 	// Value is the expected result for the side to move, in [-1, 1].

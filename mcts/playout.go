@@ -13,15 +13,17 @@ import (
 // worker is one search goroutine's state. Its buffers are reused from
 // playout to playout, so a playout allocates nothing.
 type worker struct {
-	s      *Searcher
-	eval   Evaluator
-	rng    *rand.Rand
-	src    *rand.PCG // rng's source, reseeded by Searcher.Reseed
-	game   Game      // the root position, cloned at the start of each search
-	path   []uint32  // nodes of the current playout, root first
-	moves  []Move    // legal moves at the leaf being expanded
-	priors []float32 // their priors
-	chunk  chunk     // pool nodes reserved for this worker's expansions
+	s    *Searcher
+	eval Evaluator
+	// deepener is eval as a Deepener, when it is one.
+	deepener Deepener
+	rng      *rand.Rand
+	src      *rand.PCG // rng's source, reseeded by Searcher.Reseed
+	game     Game      // the root position, cloned at the start of each search
+	path     []uint32  // nodes of the current playout, root first
+	moves    []Move    // legal moves at the leaf being expanded
+	priors   []float32 // their priors
+	chunk    chunk     // pool nodes reserved for this worker's expansions
 
 	// deferred[i] says that path[i] is a heavy node, whose statistics this
 	// playout leaves in pending (see Searcher.deferFrom).
@@ -138,6 +140,18 @@ func (w *worker) playout(twin bool) int {
 			if metaChildren(meta) == 0 { // a repetition leaf (Config.RepetitionLeaves)
 				_, value = w.game.(Repeater).Repeats()
 				break
+			}
+			if w.deepener != nil && idx != 0 && n.counts.Load()>>32 == s.deepenAt {
+				// n has been visited Config.DeepenVisits times: the evaluator's second
+				// look (Deepener).
+				if p, ok := w.deepener.Deepen(w.game); ok {
+					n.setProof(p)
+					value = metaProof(n.meta.Load()).Value()
+					if mm := s.pool.minimax; mm != nil {
+						mm[idx].Store(math.Float32bits(-value))
+					}
+					break
+				}
 			}
 			c, ok := s.selectChild(n, meta)
 			if !ok { // every move loses: n is a proven loss
@@ -464,7 +478,12 @@ func (w *worker) evaluateLeaf(idx uint32) (float32, bool) {
 	}
 	w.priors = w.priors[:count]
 	clear(w.priors)
-	ev := w.eval.Evaluate(w.game, w.moves, w.priors, w.rng)
+	var ev Evaluation
+	if idx == 0 && w.deepener != nil {
+		ev = w.deepener.EvaluateDeep(w.game, w.moves, w.priors, w.rng)
+	} else {
+		ev = w.eval.Evaluate(w.game, w.moves, w.priors, w.rng)
+	}
 	first, ok := w.alloc(count)
 	if !ok {
 		n.meta.Store(unexpanded)

@@ -86,6 +86,17 @@ func (c *evalCache) lookup(pos *ms.Position, moves []mcts.Move, priors []float32
 	return s.value, nChecks, s, true
 }
 
+// find returns pos's slot, or nil when pos is not kept. Its priors may be gone (the ring
+// came round over them), its mateFree holds.
+func (c *evalCache) find(pos *ms.Position) *cacheSlot {
+	key := pos.Hash()
+	s := &c.slots[key&uint64(len(c.slots)-1)]
+	if s.key != key || s.n == 0 {
+		return nil
+	}
+	return s
+}
+
 // store keeps pos's value and priors, and which of moves are among checks (a subsequence
 // of moves, in their order), and returns its slot (nil when pos is not kept).
 func (c *evalCache) store(pos *ms.Position, value float32, moves []mcts.Move, priors []float32, checks []ms.Move) *cacheSlot {

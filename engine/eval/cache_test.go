@@ -53,6 +53,7 @@ func TestEvalCache(t *testing.T) {
 				if e == nil {
 					cfg := DefaultConfig()
 					cfg.Net, cfg.MateNodes, cfg.CacheMiB = net, c.mateNodes, cacheMiB
+					cfg.MateExpandDepth = cfg.MateDepth // the whole search at expansion
 					e = New(cfg)
 				}
 				priors := make([]float32, len(moves))
@@ -61,6 +62,7 @@ func TestEvalCache(t *testing.T) {
 			wantEv, wantPriors := run(0, nil)
 			cfg := DefaultConfig()
 			cfg.Net, cfg.MateNodes, cfg.CacheMiB = net, c.mateNodes, 1
+			cfg.MateExpandDepth = cfg.MateDepth
 			e := New(cfg)
 			for i := range 2 {
 				ev, priors := run(1, e)
@@ -74,6 +76,37 @@ func TestEvalCache(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestDeepenCache: with the mate search split (Config.MateExpandDepth 1 of MateDepth 5),
+// the cache records the depth each part proved free of mates, and a second Deepen of the
+// same position searches nothing. The position is TestEvalCache's "checks, no mate".
+func TestDeepenCache(t *testing.T) {
+	net, _ := policyNet(t)
+	pos, err := ms.ParseSFEN("4k/5/5/5/K4 b G 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &testGame{pos: pos}
+	cfg := DefaultConfig()
+	cfg.Net, cfg.CacheMiB, cfg.MateExpandDepth = net, 1, 1
+	e := New(cfg)
+	moves := g.LegalMoves(nil)
+	e.Evaluate(g, moves, make([]float32, len(moves)), rand.New(rand.NewPCG(1, 2)))
+	slot := e.cache.find(&pos)
+	if slot == nil || slot.mateFree != 1 {
+		t.Fatalf("after the expansion: slot %+v; want the position's, free of mates to depth 1", slot)
+	}
+	if p, ok := e.Deepen(g); ok {
+		t.Fatalf("Deepen proves %v", p)
+	}
+	if slot.mateFree != 5 {
+		t.Fatalf("after Deepen: free of mates to depth %d, want 5", slot.mateFree)
+	}
+	e.nodes = -1
+	if _, ok := e.Deepen(g); ok || e.nodes != -1 {
+		t.Errorf("a second Deepen searched (%d moves)", e.nodes)
 	}
 }
 

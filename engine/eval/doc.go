@@ -14,12 +14,16 @@
 // safety, the best capture on offer, the tempo) mapped to (-1, 1) by tanh. Every number is
 // a field of Weights, in one place, so that a later issue can fit them to self-play data.
 //
-// The mate search runs at every expansion: mate in one by trying each checking move, and,
-// where the side to move has a check, mate in three and then five by checks only, within a
-// node budget.
-// A mate is returned as mcts.Evaluation.Proof, which the search's MCTS-solver propagates;
-// so the engine never misses a mate in one, and never plays a move whose reply mates once
-// that move's node has been expanded (its mate in one is then a proven loss for the mover).
+// The mate search runs in two parts: at every expansion to Config.MateExpandDepth (mate in
+// one by default, trying each checking move), and, where the side to move has a check, on
+// to MateDepth (mate in three and then five by checks only, within a node budget) once the
+// search has come back to the position a few times (Deepen, mcts.Deepener); the root gets
+// both at once (EvaluateDeep). Most positions a search expands it visits only a few times,
+// and they paid for most of the deeper search (docs/tactics.md).
+// A mate is returned as a proof (mcts.Evaluation.Proof, or Deepen's), which the search's
+// MCTS-solver propagates; so the engine never misses a mate in one, and never plays a move
+// whose reply mates once that move's node has been expanded (its mate in one is then a
+// proven loss for the mover).
 //
 // With a network that has a policy head (the engine's default), each evaluator keeps a cache
 // of the network's value and priors by position (cache.go, Config.CacheMiB), and records

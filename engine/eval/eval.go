@@ -41,9 +41,11 @@ type Evaluator struct {
 	lists  [MaxMateDepth + 1]ms.MoveList
 	cands  [(MaxMateDepth + 1) / 2][ms.MaxMoves]mateCandidate
 	checks [ms.MaxMoves]ms.Move // the checking moves at the evaluated position
-	nodes  int                  // moves the running mate search has made
-	seen   bool                 // whether it met a position that may have occurred (MaybeSeen)
-	cache  *evalCache           // the network's judgements met before (cache.go); nil when off
+	// deepChecks are the checking moves at a position Deepen looks at again.
+	deepChecks ms.MoveList
+	nodes      int        // moves the running mate search has made
+	seen       bool       // whether it met a position that may have occurred (MaybeSeen)
+	cache      *evalCache // the network's judgements met before (cache.go); nil when off
 
 	// Each search goroutine has an evaluator of its own, written on every
 	// evaluation; the pad keeps evaluators allocated one after another off
@@ -77,6 +79,16 @@ func (e *Evaluator) Config() Config { return e.cfg }
 // the mate search finds a mate in one or (where the side to move has checks) within
 // Config.MateDepth plies.
 func (e *Evaluator) Evaluate(g mcts.Game, moves []mcts.Move, priors []float32, _ *rand.Rand) mcts.Evaluation {
+	return e.evaluate(g, moves, priors, min(e.cfg.MateDepth, e.cfg.MateExpandDepth))
+}
+
+// EvaluateDeep implements mcts.Deepener: Evaluate with the mate search to MateDepth.
+func (e *Evaluator) EvaluateDeep(g mcts.Game, moves []mcts.Move, priors []float32, _ *rand.Rand) mcts.Evaluation {
+	return e.evaluate(g, moves, priors, e.cfg.MateDepth)
+}
+
+// evaluate is Evaluate with a mate search to mateDepth.
+func (e *Evaluator) evaluate(g mcts.Game, moves []mcts.Move, priors []float32, mateDepth int) mcts.Evaluation {
 	game, ok := g.(Game)
 	if !ok {
 		panic("eval: Evaluate needs a game with Position and MaybeSeen (engine.Game)")
@@ -100,12 +112,9 @@ func (e *Evaluator) Evaluate(g mcts.Game, moves []mcts.Move, priors []float32, _
 	}
 
 	checks := e.checks[:nChecks]
-	depth := e.cfg.MateDepth
-	for depth > game.PliesLeft() {
-		depth -= 2 // a mate after the play limit would come too late
-	}
+	depth := e.mateDepth(game, mateDepth)
 	if depth >= 1 && nChecks > 0 && (slot == nil || int(slot.mateFree) < depth) {
-		m, plies, ok := e.findMate(pos, game, checks, depth)
+		m, plies, ok := e.findMate(pos, game, checks, depth, 3)
 		if ok {
 			e.markMate(moves, priors, m)
 			return mcts.Evaluation{Value: 1, Proof: mcts.Proof{Outcome: outcome.Win, Plies: plies}}
@@ -115,6 +124,48 @@ func (e *Evaluator) Evaluate(g mcts.Game, moves []mcts.Move, priors []float32, _
 		}
 	}
 	return mcts.Evaluation{Value: e.value(pos, &maps)}
+}
+
+// mateDepth is depth, or less where the play limit would end the game before a mate
+// that long.
+func (e *Evaluator) mateDepth(g Game, depth int) int {
+	for depth > g.PliesLeft() {
+		depth -= 2
+	}
+	return depth
+}
+
+// Deepen implements mcts.Deepener: where Config.MateExpandDepth is less than MateDepth,
+// the mate search goes on from where the expansion's stopped, to MateDepth, once the
+// search comes back to the position. g must implement Game.
+func (e *Evaluator) Deepen(g mcts.Game) (mcts.Proof, bool) {
+	game := g.(Game)
+	expanded := e.mateDepth(game, min(e.cfg.MateDepth, e.cfg.MateExpandDepth))
+	depth := e.mateDepth(game, e.cfg.MateDepth)
+	if depth <= expanded {
+		return mcts.Proof{}, false // the expansion searched as deep
+	}
+	pos := game.Position()
+	var slot *cacheSlot
+	if e.cache != nil {
+		if slot = e.cache.find(pos); slot != nil && int(slot.mateFree) >= depth {
+			return mcts.Proof{}, false
+		}
+	}
+	pos.GenerateChecks(&e.deepChecks)
+	if e.deepChecks.N == 0 {
+		return mcts.Proof{}, false
+	}
+	// The expansion's search found no mate within its depth, in this same game; the
+	// deepening starts past it.
+	_, plies, ok := e.findMate(pos, game, e.deepChecks.Slice(), depth, expanded+2)
+	if ok {
+		return mcts.Proof{Outcome: outcome.Win, Plies: plies}, true
+	}
+	if slot != nil && e.nodes < e.cfg.MateNodes && !e.seen {
+		slot.mateFree = uint16(depth)
+	}
+	return mcts.Proof{}, false
 }
 
 // value is the static value of pos for its side to move: the network's when there is

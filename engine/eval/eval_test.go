@@ -47,6 +47,23 @@ func evaluate(t *testing.T, cfg Config, sfen string) (mcts.Evaluation, []mcts.Mo
 	return ev, moves, priors
 }
 
+// deepen runs Evaluator.Deepen on the position of sfen, as the search does after the
+// expansion, and checks that it leaves the position as it was.
+func deepen(t *testing.T, cfg Config, sfen string) (mcts.Proof, bool) {
+	t.Helper()
+	pos, err := ms.ParseSFEN(sfen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &testGame{pos: pos}
+	before := pos.SFEN()
+	p, ok := New(cfg).Deepen(g)
+	if after := g.pos.SFEN(); after != before {
+		t.Fatalf("Deepen left the position changed: %s, was %s", after, before)
+	}
+	return p, ok
+}
+
 // topMove is the move with the highest prior.
 func topMove(moves []mcts.Move, priors []float32) string {
 	best := 0
@@ -119,7 +136,9 @@ func TestMates(t *testing.T) {
 			if c.plies == 1 && !matesIn(&pos, 1) {
 				t.Fatalf("the full-width search finds no mate in 1 in %s", c.sfen)
 			}
-			ev, moves, priors := evaluate(t, DefaultConfig(), c.sfen)
+			whole := DefaultConfig()
+			whole.MateExpandDepth = whole.MateDepth // the whole search at expansion
+			ev, moves, priors := evaluate(t, whole, c.sfen)
 			want := mcts.Proof{Outcome: outcome.Win, Plies: c.plies}
 			if ev.Proof != want {
 				t.Errorf("proof %v, want %v", ev.Proof, want)
@@ -127,8 +146,19 @@ func TestMates(t *testing.T) {
 			if got := topMove(moves, priors); got != c.move {
 				t.Errorf("top prior on %s, want the mating %s", got, c.move)
 			}
+			// Split at 1 (the default): the expansion proves a mate in 1 only, Deepen the rest.
+			split := DefaultConfig()
+			split.MateExpandDepth = 1
+			if ev, _, _ := evaluate(t, split, c.sfen); c.plies == 1 && ev.Proof != want || c.plies > 1 && ev.Proof.Outcome != outcome.Unknown {
+				t.Errorf("MateExpandDepth 1: the expansion proves %v", ev.Proof)
+			}
+			if c.plies > 1 {
+				if p, ok := deepen(t, split, c.sfen); !ok || p != want {
+					t.Errorf("MateExpandDepth 1: Deepen proves %v (%v), want %v", p, ok, want)
+				}
+			}
 			if c.plies == 3 {
-				shallow := DefaultConfig()
+				shallow := whole
 				shallow.MateDepth = 1
 				if ev, _, _ := evaluate(t, shallow, c.sfen); ev.Proof.Outcome != outcome.Unknown {
 					t.Errorf("MateDepth 1 proves %v", ev.Proof)

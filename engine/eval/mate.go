@@ -30,15 +30,16 @@ type mateCandidate struct {
 
 // findMate looks for a mate in at most depth plies (odd) by checks, where checks are the
 // legal checking moves of pos. It returns the mating move and the length of the line
-// found, trying every check for a mate in one and then deepening by two plies from 3; it
+// found, trying every check for a mate in one and then deepening by two plies from
+// from (3, or past a depth an earlier search of the position found no mate within); it
 // gives up, proving nothing, after Config.MateNodes moves beyond the first ply.
-func (e *Evaluator) findMate(pos *ms.Position, g Game, checks []ms.Move, depth int) (ms.Move, int, bool) {
+func (e *Evaluator) findMate(pos *ms.Position, g Game, checks []ms.Move, depth, from int) (ms.Move, int, bool) {
 	e.nodes, e.seen = 0, false
 	cands, m, mated := e.countReplies(pos, g, 0, depth, checks)
 	if mated {
 		return m, 1, true
 	}
-	for d := 3; d <= depth; d += 2 {
+	for d := max(from, 3); d <= depth; d += 2 {
 		if m, plies, ok := e.tryChecks(pos, g, 0, d, cands); ok {
 			return m, plies, true
 		}

@@ -83,7 +83,7 @@ func TestMateSearchAgreesWithDfpn(t *testing.T) {
 			for _, m := range checks {
 				in1 = in1 || matesAtOnce(&p, m)
 			}
-			m, plies, ok := e.findMate(&p, g, checks, d)
+			m, plies, ok := e.findMate(&p, g, checks, d, 3)
 			got := in1 || ok
 			if got != want {
 				t.Fatalf("%s: mate within %d plies: search %v, df-pn %v", p.SFEN(), d, got, want)
@@ -125,7 +125,7 @@ func TestMateInFive(t *testing.T) {
 		t.Fatal("the full-width search disagrees that this is a mate in 5 and not in 3")
 	}
 	cfg := DefaultConfig()
-	cfg.MateDepth = 5
+	cfg.MateDepth, cfg.MateExpandDepth = 5, 5
 	ev, moves, priors := evaluate(t, cfg, sfen)
 	if want := (mcts.Proof{Outcome: outcome.Win, Plies: 5}); ev.Proof != want {
 		t.Errorf("MateDepth 5: proof %v, want %v", ev.Proof, want)
@@ -139,9 +139,20 @@ func TestMateInFive(t *testing.T) {
 	if !after.InCheck() {
 		t.Errorf("the top prior %s does not check", m)
 	}
+	split := cfg
+	split.MateExpandDepth = 3 // the expansion to 3, Deepen from 5
+	if ev, _, _ := evaluate(t, split, sfen); ev.Proof.Outcome != outcome.Unknown {
+		t.Errorf("MateExpandDepth 3: the expansion proves %v", ev.Proof)
+	}
+	if p, ok := deepen(t, split, sfen); !ok || p != (mcts.Proof{Outcome: outcome.Win, Plies: 5}) {
+		t.Errorf("MateExpandDepth 3: Deepen proves %v (%v), want a win in 5", p, ok)
+	}
 	cfg.MateDepth = 3
 	if ev, _, _ := evaluate(t, cfg, sfen); ev.Proof.Outcome != outcome.Unknown {
 		t.Errorf("MateDepth 3 proves %v", ev.Proof)
+	}
+	if p, ok := deepen(t, cfg, sfen); ok {
+		t.Errorf("MateDepth 3: Deepen proves %v", p)
 	}
 }
 
