@@ -76,8 +76,8 @@ func (e *Evaluator) Config() Config { return e.cfg }
 // Evaluate implements mcts.Evaluator. g must implement Game. It writes a prior for each
 // move (the network's policy when it has a policy head, else the hand-set priors from the
 // move's features), returns the value of the static evaluation, and returns a proof when
-// the mate search finds a mate in one or (where the side to move has checks) within
-// Config.MateDepth plies.
+// the mate search finds a mate within Config.MateExpandDepth plies (longer than one only
+// where the side to move has checks; Deepen looks further).
 func (e *Evaluator) Evaluate(g mcts.Game, moves []mcts.Move, priors []float32, _ *rand.Rand) mcts.Evaluation {
 	return e.evaluate(g, moves, priors, min(e.cfg.MateDepth, e.cfg.MateExpandDepth))
 }
@@ -112,7 +112,7 @@ func (e *Evaluator) evaluate(g mcts.Game, moves []mcts.Move, priors []float32, m
 	}
 
 	checks := e.checks[:nChecks]
-	depth := e.mateDepth(game, mateDepth)
+	depth := e.playable(game, mateDepth)
 	if depth >= 1 && nChecks > 0 && (slot == nil || int(slot.mateFree) < depth) {
 		m, plies, ok := e.findMate(pos, game, checks, depth, 3)
 		if ok {
@@ -126,9 +126,9 @@ func (e *Evaluator) evaluate(g mcts.Game, moves []mcts.Move, priors []float32, m
 	return mcts.Evaluation{Value: e.value(pos, &maps)}
 }
 
-// mateDepth is depth, or less where the play limit would end the game before a mate
-// that long.
-func (e *Evaluator) mateDepth(g Game, depth int) int {
+// playable is the mate search's depth, or less where the play limit would end the game
+// before a mate that long.
+func (e *Evaluator) playable(g Game, depth int) int {
 	for depth > g.PliesLeft() {
 		depth -= 2
 	}
@@ -140,8 +140,8 @@ func (e *Evaluator) mateDepth(g Game, depth int) int {
 // search comes back to the position. g must implement Game.
 func (e *Evaluator) Deepen(g mcts.Game) (mcts.Proof, bool) {
 	game := g.(Game)
-	expanded := e.mateDepth(game, min(e.cfg.MateDepth, e.cfg.MateExpandDepth))
-	depth := e.mateDepth(game, e.cfg.MateDepth)
+	expanded := e.playable(game, min(e.cfg.MateDepth, e.cfg.MateExpandDepth))
+	depth := e.playable(game, e.cfg.MateDepth)
 	if depth <= expanded {
 		return mcts.Proof{}, false // the expansion searched as deep
 	}

@@ -123,7 +123,9 @@ type Config struct {
 
 // DefaultConfig returns the default weights with mate searches to mate in 5 of at most
 // 1000 moves (MateDepth 5 against 3: +125 Elo [+88, +164] at 1000 playouts a move, for
-// 22% fewer playouts a second; docs/tactics.md).
+// 22% fewer playouts a second; docs/tactics.md), mate in 1 of them at every expansion and
+// the rest where the search returns (MateExpandDepth 1: +68 Elo at 100 ms a move, for 1.3
+// to 1.6 times the playouts; docs/tactics.md).
 func DefaultConfig() Config {
 	return Config{Weights: DefaultWeights(), MateDepth: 5, MateExpandDepth: 1, MateNodes: 1000, PolicyTemperature: 1, CacheMiB: DefaultCacheMiB}
 }
