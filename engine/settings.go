@@ -142,7 +142,7 @@ var settings = []Setting{
 			return err
 		}},
 	{Name: "MateDepth", Kind: Choice, Choices: []string{"0", "1", "3", "5", "7"}, Default: "5",
-		Doc: "mate search by checks, to mate in this many plies (0: off): to MateExpandDepth at every expansion, the rest when the search first comes back to the position",
+		Doc: "mate search by checks, to mate in this many plies (0: off): to MateExpandDepth at every expansion, the rest once the search has visited the position DeepenVisits times",
 		setText: func(s *Settings, v string) (err error) {
 			s.Player.Eval.MateDepth, err = strconv.Atoi(v)
 			return err

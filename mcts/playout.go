@@ -141,7 +141,7 @@ func (w *worker) playout(twin bool) int {
 				_, value = w.game.(Repeater).Repeats()
 				break
 			}
-			if w.deepener != nil && idx != 0 && n.counts.Load()>>32 == s.deepenAt {
+			if w.deepener != nil && idx != 0 && n.counts.Load()>>32 == uint64(s.cfg.DeepenVisits) {
 				// n has been visited Config.DeepenVisits times: the evaluator's second
 				// look (Deepener).
 				if p, ok := w.deepener.Deepen(w.game); ok {

@@ -160,9 +160,6 @@ type Searcher struct {
 	// worker.twin): two leaves for one walk down the shared top of the tree.
 	deferFrom uint32
 	twins     bool
-	// deepenAt is Config.DeepenVisits: a node with that many visits gets the
-	// evaluator's second look (Deepener).
-	deepenAt uint64
 
 	running  atomic.Bool
 	stop     atomic.Bool   // read by every playout; written once a search
@@ -211,7 +208,6 @@ func NewSearcher(cfg Config, newEvaluator func() Evaluator) (*Searcher, error) {
 	if cfg.Threads > 1 {
 		s.deferFrom = heavyVisits
 	}
-	s.deepenAt = uint64(cfg.DeepenVisits)
 	s.twins = cfg.Twins == TwinsOn || cfg.Twins == TwinsAuto && cfg.Threads > 1
 	for i := range cfg.Threads {
 		// Stream i+1 of the seed: independent of the root's stream 0.

@@ -137,7 +137,7 @@ func (e *Evaluator) playable(g Game, depth int) int {
 
 // Deepen implements mcts.Deepener: where Config.MateExpandDepth is less than MateDepth,
 // the mate search goes on from where the expansion's stopped, to MateDepth, once the
-// search comes back to the position. g must implement Game.
+// search has visited the position mcts.Config.DeepenVisits times. g must implement Game.
 func (e *Evaluator) Deepen(g mcts.Game) (mcts.Proof, bool) {
 	game := g.(Game)
 	expanded := e.playable(game, min(e.cfg.MateDepth, e.cfg.MateExpandDepth))

@@ -108,9 +108,9 @@ type Config struct {
 	// than one are tried only in positions where the side to move has a check.
 	MateDepth int
 	// MateExpandDepth is how much of MateDepth the mate search looks at when a position
-	// is expanded; the rest waits until the search first comes back to it (Deepen), so
-	// that the leaves visited once, most of a tree, pay only for the shallow search.
-	// MateDepth or more: all of it at expansion.
+	// is expanded; the rest waits until the search has visited it mcts.Config.DeepenVisits
+	// times (Deepen), so that the nodes visited a few times, most of a tree, pay only for
+	// the shallow search. MateDepth or more: all of it at expansion.
 	MateExpandDepth int
 	// MateNodes bounds the moves a mate search beyond mate in 1 makes; a search that runs out proves
 	// nothing. It keeps the cost of an expansion bounded in positions full of checks.
