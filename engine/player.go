@@ -107,8 +107,8 @@ func DefaultPlayerConfig() PlayerConfig {
 	e := eval.DefaultConfig()
 	e.Net = BuiltinNet()
 	// RootMate stays off: at 15 it won 31 of 1,000 distinct pairs and lost none at 1,000
-	// playouts (docs/tactics.md#rerun), but on a clock its df-pn table's growth can take a
-	// move past a byoyomi of 50 ms (cmd/usi TestByoyomiClock under load).
+	// playouts (docs/tactics.md#rerun), but at 100 ms a move it gained nothing measurable
+	// (docs/tactics.md, the root mate search).
 	return PlayerConfig{Search: s, Eval: e}
 }
 
@@ -148,9 +148,11 @@ func (c PlayerConfig) Validate() error {
 type Player struct {
 	cfg      PlayerConfig
 	searcher *mcts.Searcher
-	// tsume holds the root mate search's tables, one for each attacker (nil until first
-	// used), kept for a game: an engine that moves for both sides (a GUI's analysis, a game
-	// against itself) keeps both instead of starting one at every move.
+	// tsume holds the root mate search's tables, one for each attacker, made at their full
+	// size with the player (when RootMate is on) and emptied by NewGame, so that no think
+	// spends its clock allocating or rehashing one; kept for a game: an engine that moves for
+	// both sides (a GUI's analysis, a game against itself) keeps both instead of starting one
+	// at every move.
 	tsume [2]*tsumeSearch
 }
 
@@ -165,7 +167,13 @@ func NewPlayer(cfg PlayerConfig) (*Player, error) {
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
-	return &Player{cfg: cfg, searcher: s}, nil
+	p := &Player{cfg: cfg, searcher: s}
+	if cfg.RootMate > 0 {
+		for side := range p.tsume {
+			p.tsume[side] = newTsumeSearch(minishogi.Color(side))
+		}
+	}
+	return p, nil
 }
 
 // Config returns the player's configuration.
@@ -178,7 +186,11 @@ func (p *Player) Config() PlayerConfig { return p.cfg }
 func (p *Player) NewGame(seed uint64) {
 	p.cfg.Search.Seed = seed
 	p.searcher.Reseed(seed)
-	p.tsume = [2]*tsumeSearch{}
+	for _, ms := range p.tsume {
+		if ms != nil {
+			ms.Clear()
+		}
+	}
 }
 
 // Stop ends a running Think early; it returns its decision as usual.

@@ -24,6 +24,14 @@ const (
 
 type tsumeSearch = retro.MateSearch[minishogi.Position, minishogi.Move, minishogi.Code]
 
+// newTsumeSearch returns the root mate search of attacker side with its table at its full
+// size (rootMateEntries). The tsume game names its attacker: a table for each side.
+func newTsumeSearch(side minishogi.Color) *tsumeSearch {
+	ms := retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](minishogi.Tsume{Attacker: side}, rootMateEntries)
+	ms.Reserve(rootMateEntries)
+	return ms
+}
+
 // rootMate looks for a mate from the root of game within lim's share. It returns the mate's
 // first move and length, or found false when it found none within the budget or the limit.
 func (p *Player) rootMate(game *Game, lim mcts.Limits) (m minishogi.Move, plies int, found bool, err error) {
@@ -54,8 +62,7 @@ func (p *Player) rootMate(game *Game, lim mcts.Limits) (m minishogi.Move, plies 
 	}
 	side := root.SideToMove()
 	if p.tsume[side] == nil {
-		// The tsume game names its attacker: a table for each side that moves.
-		p.tsume[side] = retro.NewMateSearch[minishogi.Position, minishogi.Move, minishogi.Code](minishogi.Tsume{Attacker: side}, rootMateEntries)
+		p.tsume[side] = newTsumeSearch(side) // NewPlayer makes them; a zero Player does not
 	}
 	ms := p.tsume[side]
 	ms.SetNodeLimit(0)

@@ -53,9 +53,11 @@ func TestRootMate(t *testing.T) {
 
 // TestRootMateReproducible plays a game against itself twice from a seed with RootMate on
 // and a playout budget: the node limit, not the clock, bounds the root search, so the two
-// games must be the same move for move.
+// games must be the same move for move; and a third time on the second player after
+// NewGame, which must empty the root mate tables as a new player has them. The tables are
+// at their full size from the start and stay so: no think grows one on its clock.
 func TestRootMateReproducible(t *testing.T) {
-	play := func() []minishogi.Move {
+	newPlayer := func() *Player {
 		cfg := DefaultPlayerConfig()
 		cfg.RootMate = 15
 		cfg.Search.MaxNodes = 1 << 17
@@ -63,21 +65,46 @@ func TestRootMateReproducible(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		return p
+	}
+	checkTables := func(p *Player) {
+		t.Helper()
+		for side, ms := range p.tsume {
+			if ms == nil || ms.TableCapacity() != rootMateEntries {
+				t.Fatalf("side %d: the root mate table is %v; want %d entries", side, ms, rootMateEntries)
+			}
+		}
+	}
+	play := func(p *Player) []minishogi.Move {
+		checkTables(p)
 		p.NewGame(7)
+		for side, ms := range p.tsume {
+			if ms.TableSize() != 0 || ms.Nodes() != 0 {
+				t.Fatalf("side %d: after NewGame the root mate table holds %d entries and counts %d nodes", side, ms.TableSize(), ms.Nodes())
+			}
+		}
 		g := minishogi.NewGame(minishogi.StartPosition(), minishogi.GameOptions{MaxPlies: 80})
 		var moves []minishogi.Move
 		for _, d := range playFrom(t, p, g, 80, 300) {
 			moves = append(moves, d.Move)
 		}
+		checkTables(p)
+		if p.tsume[0].TableSize()+p.tsume[1].TableSize() == 0 {
+			t.Fatal("the root mate search stored nothing in a game: the test needs a game where it searches")
+		}
 		return moves
 	}
-	a, b := play(), play()
-	if len(a) != len(b) {
-		t.Fatalf("the games took %d and %d plies", len(a), len(b))
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			t.Fatalf("ply %d: %s, then %s", i+1, a[i], b[i])
+	again := newPlayer()
+	a, b := play(newPlayer()), play(again)
+	c := play(again)
+	for i, other := range [][]minishogi.Move{b, c} {
+		if len(a) != len(other) {
+			t.Fatalf("game %d took %d plies, the first %d", i+2, len(other), len(a))
+		}
+		for j := range a {
+			if a[j] != other[j] {
+				t.Fatalf("game %d, ply %d: %s where the first game played %s", i+2, j+1, other[j], a[j])
+			}
 		}
 	}
 }

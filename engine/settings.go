@@ -169,7 +169,7 @@ var settings = []Setting{
 		Doc:    "MiB of each search thread's cache of the network's value and priors for positions met before (0: off); the search's tree is the same with it, only faster",
 		setInt: func(s *Settings, n int64) { s.Player.Eval.CacheMiB = int(n) }},
 	{Name: "RootMate", Kind: Int, Min: 0, Max: MaxTsumePlies, Default: "0",
-		Doc:    "before each search, a df-pn search for a mate by checks of at most this many plies from the root, within a tenth of the think; a mate found is played (0: off)",
+		Doc:    "before each search, a df-pn search for a mate by checks of at most this many plies from the root, within a tenth of the think; a mate found is played (0: off); its two tables take 26 MiB beside USI_Hash",
 		setInt: func(s *Settings, n int64) { s.Player.RootMate = int(n) }},
 	{Name: "Resign", Kind: Choice, Choices: []string{ResignProven.String(), ResignNever.String()}, Default: ResignProven.String(),
 		Doc: "when to resign: proven (when every move is proven lost) or never (a lost game is played to its end, so that game lengths count plies to the end, not to a proven loss)",

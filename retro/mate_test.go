@@ -464,3 +464,51 @@ func TestNodeLimitResumes(t *testing.T) {
 		t.Fatalf("%d stops and %d mates: the test needs more of both", stopped, mates)
 	}
 }
+
+// TestClear: a search on a cleared table answers and counts its nodes exactly as the same
+// search on a new table of the same size, on random arenas; the table is empty and the
+// node count 0 after Clear.
+func TestClear(t *testing.T) {
+	const maxPlies, entries = 9, 1 << 12
+	rng := rand.New(rand.NewPCG(5, 6))
+	searched := 0
+	for trial := range 100 {
+		a := randomArena(rng, 10)
+		root := 2 * rng.IntN(10)
+		fresh := func() *retro.MateSearch[int, int, int] {
+			ms := retro.NewMateSearch[int, int, int](a, entries)
+			ms.Reserve(entries)
+			return ms
+		}
+		solve := func(ms *retro.MateSearch[int, int, int]) (int, bool, int64) {
+			plies, found, err := ms.MinimalMate(root, true, maxPlies)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return plies, found, ms.Nodes()
+		}
+		ms := fresh()
+		plies, found, nodes := solve(ms)
+		ms.Clear()
+		if ms.Nodes() != 0 || ms.TableSize() != 0 {
+			t.Fatalf("trial %d: after Clear, %d nodes and %d table entries", trial, ms.Nodes(), ms.TableSize())
+		}
+		if ms.TableCapacity() != entries {
+			t.Fatalf("trial %d: the table holds %d entries after Clear; want %d", trial, ms.TableCapacity(), entries)
+		}
+		p2, f2, n2 := solve(ms)
+		p3, f3, n3 := solve(fresh())
+		if p2 != plies || f2 != found || p3 != plies || f3 != found {
+			t.Fatalf("trial %d: mate %d %v, after Clear %d %v, on a new table %d %v", trial, plies, found, p2, f2, p3, f3)
+		}
+		if n2 != nodes || n3 != nodes {
+			t.Fatalf("trial %d: %d nodes, after Clear %d, on a new table %d", trial, nodes, n2, n3)
+		}
+		if nodes > 20 {
+			searched++
+		}
+	}
+	if searched < 20 {
+		t.Fatalf("only %d searches of more than 20 nodes: the test needs more", searched)
+	}
+}

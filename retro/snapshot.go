@@ -75,6 +75,23 @@ func (ms *MateSearch[S, M, K]) Reserve(n int) {
 	}
 }
 
+// Clear empties the table and sets Nodes to 0, keeping the table's size: the search then
+// goes as a new one of that size would, and one that runs on a clock (the engine's root mate
+// search) neither allocates nor rehashes as its table fills again.
+func (ms *MateSearch[S, M, K]) Clear() {
+	t := ms.tt
+	clear(t.entries)
+	clear(t.tags)
+	t.used.Store(0)
+	for i := range t.locks {
+		t.locks[i].used.Store(0)
+	}
+	for i := range t.inside {
+		t.inside[i].Store(0)
+	}
+	ms.nodes = 0
+}
+
 // SetNodeLimit makes searches stop with ErrNodeLimit once Nodes reaches n (0: no limit), so
 // that a search can be stopped at a chosen point (with several workers, about there).
 func (ms *MateSearch[S, M, K]) SetNodeLimit(n int64) { ms.nodeLimit = n }
