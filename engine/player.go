@@ -106,6 +106,9 @@ func DefaultPlayerConfig() PlayerConfig {
 	s.MinimaxWeight = 0.3
 	e := eval.DefaultConfig()
 	e.Net = BuiltinNet()
+	// The built-in network's priors at softmax temperature 1.3 beat them at 1 by SPRT at
+	// 100 ms a move (docs/tactics.md, "Settings at 100 ms").
+	e.PolicyTemperature = 1.3
 	// RootMate stays off: at 15 it won 31 of 1,000 distinct pairs and lost none at 1,000
 	// playouts (docs/tactics.md#rerun), but at 100 ms a move it gained nothing measurable
 	// (docs/tactics.md, the root mate search).

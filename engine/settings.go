@@ -219,7 +219,7 @@ var settings = []Setting{
 			s.EvalLoaded = netLoaded(v, net)
 			return nil
 		}},
-	{Name: "PolicyTemperature", Kind: Float, Low: 0, OpenLow: true, High: math.Inf(1), Default: "1",
+	{Name: "PolicyTemperature", Kind: Float, Low: 0, OpenLow: true, High: math.Inf(1), Default: "1.3",
 		Doc:      "softmax temperature of the priors of an evaluation file's policy head (above 1 flatter, below 1 sharper); without a policy head the hand-set priors apply and it does nothing",
 		setFloat: func(s *Settings, x float64) { s.Player.Eval.PolicyTemperature = float32(x) }},
 	{Name: "Noise", Kind: Float, Low: 0, High: 1, Default: "0",

@@ -144,9 +144,12 @@ func Promotes(m MatchResult) bool { return m.State == string(sprt.H1) }
 // expansion (MateExpandDepth=5): at equal playouts that plays better than the engine's
 // default, which leaves mates longer than one for the nodes the search returns to and wins
 // at equal time (docs/tactics.md, "The mate search where the search returns": -77 Elo at
-// 1,000 playouts, +68 at 100 ms).
+// 1,000 playouts, +68 at 100 ms). Its priors are the network's softmax at temperature 1
+// (PolicyTemperature=1), not the engine's default 1.3: a Gumbel root's policy target is
+// built on the priors' logits, and a temperature there would flatten each generation's
+// targets again, compounding from network to network.
 func (c *Config) mctsText(name, role string, playouts int, selfPlay bool) string {
-	text := fmt.Sprintf("mcts:name=%s,EvalFile=%s,playouts=%d,Threads=1,MateExpandDepth=5", role, c.network(name), playouts)
+	text := fmt.Sprintf("mcts:name=%s,EvalFile=%s,playouts=%d,Threads=1,MateExpandDepth=5,PolicyTemperature=1", role, c.network(name), playouts)
 	if !selfPlay {
 		return text
 	}
