@@ -60,11 +60,7 @@ func (p *Player) rootMate(game *Game, lim mcts.Limits) (m minishogi.Move, plies 
 		// A mate past the play limit would be a draw (docs/rules.md).
 		maxPlies = min(maxPlies, game.opts.MaxPlies-game.Ply())
 	}
-	side := root.SideToMove()
-	if p.tsume[side] == nil {
-		p.tsume[side] = newTsumeSearch(side) // NewPlayer makes them; a zero Player does not
-	}
-	ms := p.tsume[side]
+	ms := p.tsume[root.SideToMove()] // made by NewPlayer, since RootMate is on
 	ms.SetNodeLimit(0)
 	ms.SetDeadline(time.Time{})
 	if lim.Playouts > 0 {

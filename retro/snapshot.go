@@ -79,16 +79,7 @@ func (ms *MateSearch[S, M, K]) Reserve(n int) {
 // goes as a new one of that size would, and one that runs on a clock (the engine's root mate
 // search) neither allocates nor rehashes as its table fills again.
 func (ms *MateSearch[S, M, K]) Clear() {
-	t := ms.tt
-	clear(t.entries)
-	clear(t.tags)
-	t.used.Store(0)
-	for i := range t.locks {
-		t.locks[i].used.Store(0)
-	}
-	for i := range t.inside {
-		t.inside[i].Store(0)
-	}
+	ms.tt.clear()
 	ms.nodes = 0
 }
 

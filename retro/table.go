@@ -377,6 +377,19 @@ func (t *table[K]) resizeBy(doublings int) {
 	}
 }
 
+// clear frees every entry and zeroes the counts, keeping the table's size.
+func (t *table[K]) clear() {
+	clear(t.entries)
+	clear(t.tags)
+	t.used.Store(0)
+	for i := range t.locks {
+		t.locks[i].used.Store(0)
+	}
+	for i := range t.inside {
+		t.inside[i].Store(0)
+	}
+}
+
 // size returns the number of entries in use.
 func (t *table[K]) size() int {
 	n := t.used.Load()
