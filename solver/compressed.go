@@ -17,12 +17,14 @@ import (
 // ReadCertificate (package internal/bounded).
 const (
 	// MaxEntries bounds the entries a file may declare, and so the table a reader builds:
-	// 16,777,216, 35 times the largest shipped file (the three-piece certificate's
-	// 472,076, datasets/README.md), a table of about a gigabyte in memory.
-	MaxEntries = 1 << 24
+	// 67,108,864, nine times the largest shipped file (the two-piece certificate's
+	// 7,387,031, datasets/README.md) and room for the two-piece certificate of 20 plies
+	// (some 44 million, datasets/handicap/README.md), a table of some 4 GB in memory.
+	MaxEntries = 1 << 26
 	// MaxLineBytes bounds a line: an entry line is some 40 bytes, the root's some 30.
 	MaxLineBytes = 4 << 10
-	// MaxFileBytes bounds the plain text OpenFile delivers: MaxEntries lines of 64 bytes.
+	// MaxFileBytes bounds the plain text OpenFile delivers: MaxEntries lines of 64 bytes
+	// (4 GiB).
 	MaxFileBytes = MaxEntries * 64
 )
 

@@ -64,7 +64,10 @@
 // same for the lower bound: the defender's longest defence over the first K plies and the
 // leaves' certificates below, where two give one position different replies the one shown
 // over the most plies (retro.DisproofPlies), into one certificate that CheckCertificate
-// checks (docs/proofs.md#split-certificates).
+// checks (docs/proofs.md#split-certificates). SplitLeavesUnder splits with the defender's
+// replies of a certificate of a shorter bound followed alone: a seventh of the subproblems
+// at the two-piece start, for a lower bound only, which MergeCertificate merges the same way
+// given those replies.
 //
 // Proofs are written as text (docs/proofs.md specifies the format): one line per attacker node,
 // the position and the attacker's move; the checker generates every defence itself.

@@ -102,7 +102,7 @@ func TestProofsDocSplitExample(t *testing.T) {
 	if len(results) != 2 {
 		t.Fatalf("%d subproblems after 1 ply; the page says two (1a2a, 1a2b)", len(results))
 	}
-	d, err := MergeCertificate(root, minishogi.Sente, 1, 3, results)
+	d, err := MergeCertificate(root, minishogi.Sente, 1, 3, nil, results)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,23 +22,68 @@ const noMate = 1 << 30
 // SplitLeaves returns the distinct positions exactly k plies from root, in the order first
 // met walking the moves in generation order.
 func SplitLeaves(root minishogi.Position, k int) []minishogi.Position {
+	leaves, _, _ := SplitLeavesUnder(root, minishogi.Sente, k, nil)
+	return leaves
+}
+
+// SplitLeavesUnder is SplitLeaves with the defender's replies fixed: at a defender position
+// of the first k plies that fixed has a move for (a certificate's replies), the walk follows
+// that reply alone; at the others, and at every attacker position, every move. It returns the
+// leaves and the entries of fixed it followed. Such a split can only show a lower bound (a
+// certificate of no mate within L plies: the defender may keep to the fixed replies), never a
+// mate, since the defender's other replies go unsearched; it is the split that certifies a
+// bound at a seventh of the work when a certificate of a shorter bound names a good defence
+// (datasets/handicap/README.md, The two-piece lower bounds, split). A fixed reply that is not
+// a legal move of its position is an error.
+func SplitLeavesUnder(root minishogi.Position, attacker minishogi.Color, k int, fixed map[minishogi.Code]minishogi.Move) (leaves []minishogi.Position, followed map[minishogi.Code]minishogi.Move, err error) {
 	seen := map[minishogi.Code]bool{}
-	var out []minishogi.Position
-	var walk func(p minishogi.Position, d int)
-	walk = func(p minishogi.Position, d int) {
+	followed = map[minishogi.Code]minishogi.Move{}
+	var walk func(p minishogi.Position, d int) error
+	walk = func(p minishogi.Position, d int) error {
 		if d == k {
 			if c := p.Code(); !seen[c] {
 				seen[c] = true
-				out = append(out, p)
+				leaves = append(leaves, p)
 			}
-			return
+			return nil
 		}
-		for _, m := range (moveRules{}).Moves(p, nil) {
-			walk((moveRules{}).Play(p, m), d+1)
+		moves, err := splitMoves(p, attacker, fixed)
+		if err != nil {
+			return err
 		}
+		if len(moves) == 1 && p.SideToMove() != attacker {
+			if m, ok := fixed[p.Code()]; ok {
+				followed[p.Code()] = m
+			}
+		}
+		for _, m := range moves {
+			if err := walk((moveRules{}).Play(p, m), d+1); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	walk(root, 0)
-	return out
+	if err := walk(root, 0); err != nil {
+		return nil, nil, err
+	}
+	return leaves, followed, nil
+}
+
+// splitMoves returns the moves a split follows from p: the defender's fixed reply alone where
+// fixed has one, else every legal move.
+func splitMoves(p minishogi.Position, attacker minishogi.Color, fixed map[minishogi.Code]minishogi.Move) ([]minishogi.Move, error) {
+	moves := (moveRules{}).Moves(p, nil)
+	if p.SideToMove() == attacker {
+		return moves, nil
+	}
+	m, ok := fixed[p.Code()]
+	if !ok {
+		return moves, nil
+	}
+	if !slices.Contains(moves, m) {
+		return nil, fmt.Errorf("solver: split: the fixed reply %s is not a legal move of %s", m, positionKey(&p))
+	}
+	return []minishogi.Move{m}, nil
 }
 
 // LeafResult is a subproblem's answer: a minimal mate of Plies plies with its proof, or
@@ -64,7 +109,10 @@ type LeafResult struct {
 // so that the merged file keeps few entries (for the two-piece start split after 2 plies
 // within 12, the root's seven replies lead to leaf certificates of 70,000 to 172,000 entries
 // in all, and the first in generation order to 151,000). Further ties go to the first.
-func splitValue(root minishogi.Position, attacker, recorder minishogi.Color, k int, leaves map[minishogi.Code]LeafResult,
+// Where fixed has a defender's reply (SplitLeavesUnder), that reply is the node's only move:
+// the value is then the mate's length against the fixed replies, at most the root's minimal
+// mate, so it bounds the minimal mate from below.
+func splitValue(root minishogi.Position, attacker, recorder minishogi.Color, k int, fixed map[minishogi.Code]minishogi.Move, leaves map[minishogi.Code]LeafResult,
 	size func(LeafResult) int, visit func(p minishogi.Position, d, v int, best minishogi.Move)) (int, error) {
 	g := moveRules{}
 	var value func(p minishogi.Position, d int) (v, weight int, err error)
@@ -79,7 +127,10 @@ func splitValue(root minishogi.Position, attacker, recorder minishogi.Color, k i
 			}
 			return r.Plies, size(r), nil
 		}
-		moves := g.Moves(p, nil)
+		moves, err := splitMoves(p, attacker, fixed)
+		if err != nil {
+			return 0, 0, err
+		}
 		att := p.SideToMove() == attacker
 		if len(moves) == 0 {
 			if att {
@@ -150,7 +201,7 @@ func MergeSplit(root minishogi.Position, attacker minishogi.Color, k, maxPlies i
 		}
 		return len(r.Proof.Moves)
 	}
-	v, err := splitValue(root, attacker, attacker, k, leaves, proofSize, func(p minishogi.Position, _, v int, m minishogi.Move) {
+	v, err := splitValue(root, attacker, attacker, k, nil, leaves, proofSize, func(p minishogi.Position, _, v int, m minishogi.Move) {
 		if p.SideToMove() == attacker && v < noMate {
 			offer(p.Code(), m, v)
 		}
@@ -253,20 +304,22 @@ func (e *SubproblemError) Unwrap() error { return e.Err }
 // check from the root meets above the leaves when the defender plays its longest defence
 // (splitValue's, the smallest certificates breaking ties): the replies it takes, each with
 // the plies it is shown over at the position's shallowest such occurrence, and the leaves it
-// reaches with plies to play, whose certificates the merge needs.
+// reaches with plies to play, whose certificates the merge needs. With replies fixed
+// (SplitLeavesUnder) the defence is theirs where they have one; L still bounds the minimal
+// mate from below, the mate against the fixed replies being no longer than it.
 //
 // A reply at depth d is shown over min(v-2, maxPlies-d) plies, v the merged mate length
 // there: a leaf's certificate shows its own v-2, or its whole bound maxPlies-k, and the
 // AND/OR rule carries the shift and the cap up (an attacker node's least child plus one, a
 // defender's greatest). The check meets a node at depth d with L-d plies, at most that.
-func certificateTop(root minishogi.Position, attacker minishogi.Color, k, maxPlies int, leaves map[minishogi.Code]LeafResult) (lower int, top map[minishogi.Code]shownReply, reached []minishogi.Code, err error) {
+func certificateTop(root minishogi.Position, attacker minishogi.Color, k, maxPlies int, fixed map[minishogi.Code]minishogi.Move, leaves map[minishogi.Code]LeafResult) (lower int, top map[minishogi.Code]shownReply, reached []minishogi.Code, err error) {
 	type occurrence struct {
 		code  minishogi.Code
 		depth int
 	}
 	chosen := map[occurrence]shownReply{}
 	size := func(r LeafResult) int { return r.CertificateSize }
-	v, err := splitValue(root, attacker, attacker.Opponent(), k, leaves, size, func(p minishogi.Position, d, v int, m minishogi.Move) {
+	v, err := splitValue(root, attacker, attacker.Opponent(), k, fixed, leaves, size, func(p minishogi.Position, d, v int, m minishogi.Move) {
 		if p.SideToMove() != attacker {
 			chosen[occurrence{p.Code(), d}] = shownReply{m, min(v-2, maxPlies-d)}
 		}
@@ -320,14 +373,16 @@ type shownReply struct {
 // CertificateLeaves returns the subproblems whose certificates MergeCertificate needs:
 // those the check of the merged certificate reaches above them. leaves need their answers and
 // CertificateSize, not their certificates, so that a caller can read only those it needs.
-func CertificateLeaves(root minishogi.Position, attacker minishogi.Color, k, maxPlies int, leaves map[minishogi.Code]LeafResult) ([]minishogi.Code, error) {
-	_, _, reached, err := certificateTop(root, attacker, k, maxPlies, leaves)
+// fixed is the split's fixed replies (SplitLeavesUnder; nil: none).
+func CertificateLeaves(root minishogi.Position, attacker minishogi.Color, k, maxPlies int, fixed map[minishogi.Code]minishogi.Move, leaves map[minishogi.Code]LeafResult) ([]minishogi.Code, error) {
+	_, _, reached, err := certificateTop(root, attacker, k, maxPlies, fixed, leaves)
 	return reached, err
 }
 
 // MergeCertificate combines the leaves' certificates (LeafResult.Certificate) into one
 // certificate for root of "no mate within L plies", L the longest length the leaves show
-// (certificateTop). It is nil when L < 0 (a mate in 0 or 1 plies: nothing to disprove). The
+// (certificateTop), over a split with the defender's replies fixed (SplitLeavesUnder; nil:
+// none). It is nil when L < 0 (a mate in 0 or 1 plies: nothing to disprove). The
 // leaves CertificateLeaves lists must have their certificates, of the lengths their results
 // disprove; the others are not read. The certificate returned has passed the checker
 // (CheckCertificate's walk), and holds only the entries the check uses.
@@ -336,8 +391,8 @@ func CertificateLeaves(root minishogi.Position, attacker minishogi.Color, k, max
 //   - below, the entries of the certificates of the leaves it reaches, united;
 //   - where two sources give one position different replies, the reply of the one that
 //     shows it escaping over the most plies (by the checker's memo, certificatePlies).
-func MergeCertificate(root minishogi.Position, attacker minishogi.Color, k, maxPlies int, leaves map[minishogi.Code]LeafResult) (*Certificate, error) {
-	lower, top, reached, err := certificateTop(root, attacker, k, maxPlies, leaves)
+func MergeCertificate(root minishogi.Position, attacker minishogi.Color, k, maxPlies int, fixed map[minishogi.Code]minishogi.Move, leaves map[minishogi.Code]LeafResult) (*Certificate, error) {
+	lower, top, reached, err := certificateTop(root, attacker, k, maxPlies, fixed, leaves)
 	if err != nil || lower < 0 {
 		return nil, err
 	}

@@ -59,6 +59,13 @@ func TestSplitMergeFourPiece(t *testing.T) {
 func solveLeaves(t *testing.T, root minishogi.Position, k, bound int) ([]minishogi.Position, map[minishogi.Code]LeafResult) {
 	t.Helper()
 	leaves := SplitLeaves(root, k)
+	return leaves, solveEach(t, leaves, k, bound)
+}
+
+// solveEach solves the subproblems leaves of a split after k plies within bound-k, as
+// solveLeaves.
+func solveEach(t *testing.T, leaves []minishogi.Position, k, bound int) map[minishogi.Code]LeafResult {
+	t.Helper()
 	results := map[minishogi.Code]LeafResult{}
 	for _, l := range leaves {
 		d, err := SolveDFPN(l, minishogi.Sente, DFPNOptions{MaxPlies: bound - k, Certificate: MaxEntries})
@@ -71,7 +78,7 @@ func solveLeaves(t *testing.T, root minishogi.Position, k, bound int) ([]minisho
 		}
 		results[l.Code()] = r
 	}
-	return leaves, results
+	return results
 }
 
 // TestMergeCertificateFourPiece: the four-piece handicap mates in 10 at the least (the shipped
@@ -104,7 +111,7 @@ func TestMergeCertificateFourPiece(t *testing.T) {
 		for _, k := range []int{1, 2} {
 			t.Run(fmt.Sprintf("within %d split after %d", bound, k), func(t *testing.T) {
 				_, results := solveLeaves(t, root, k, bound)
-				cert, err := MergeCertificate(root, minishogi.Sente, k, bound, results)
+				cert, err := MergeCertificate(root, minishogi.Sente, k, bound, nil, results)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -134,7 +141,7 @@ func TestMergeCertificateRejects(t *testing.T) {
 	_, results := solveLeaves(t, root, 2, 10)
 	// A subproblem the merged certificate's check reaches, whose certificate answers at its
 	// own position (the defender to move, with 2 plies or more to escape over).
-	reached, err := CertificateLeaves(root, minishogi.Sente, 2, 10, results)
+	reached, err := CertificateLeaves(root, minishogi.Sente, 2, 10, nil, results)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +154,7 @@ func TestMergeCertificateRejects(t *testing.T) {
 	}
 	// The certificates of the subproblems the check does not reach are not read: without
 	// one of them the merge is the same.
-	merged, err := MergeCertificate(root, minishogi.Sente, 2, 10, results)
+	merged, err := MergeCertificate(root, minishogi.Sente, 2, 10, nil, results)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +166,7 @@ func TestMergeCertificateRejects(t *testing.T) {
 			without := maps.Clone(results)
 			r.Certificate = nil
 			without[c] = r
-			if d, err := MergeCertificate(root, minishogi.Sente, 2, 10, without); err != nil || !maps.Equal(d.Replies, merged.Replies) {
+			if d, err := MergeCertificate(root, minishogi.Sente, 2, 10, nil, without); err != nil || !maps.Equal(d.Replies, merged.Replies) {
 				t.Fatalf("without the certificate of a subproblem the check does not reach: %v", err)
 			}
 			break
@@ -202,7 +209,7 @@ func TestMergeCertificateRejects(t *testing.T) {
 			c.corrupt(&bad)
 			corrupted := maps.Clone(results)
 			corrupted[leaf.Code()] = bad
-			if _, err := MergeCertificate(root, minishogi.Sente, 2, 10, corrupted); err == nil || err.Error() != c.want {
+			if _, err := MergeCertificate(root, minishogi.Sente, 2, 10, nil, corrupted); err == nil || err.Error() != c.want {
 				t.Fatalf("got %v\nwant %s", err, c.want)
 			}
 		})
@@ -261,11 +268,11 @@ func shownPlies(s minishogi.Position, attacker minishogi.Color, d *Certificate) 
 func TestMergeCertificateConflicts(t *testing.T) {
 	root, _ := minishogi.Handicap("four-piece")
 	_, results := solveLeaves(t, root, 2, 10)
-	merged, err := MergeCertificate(root, minishogi.Sente, 2, 10, results)
+	merged, err := MergeCertificate(root, minishogi.Sente, 2, 10, nil, results)
 	if err != nil {
 		t.Fatal(err)
 	}
-	reached, err := CertificateLeaves(root, minishogi.Sente, 2, 10, results)
+	reached, err := CertificateLeaves(root, minishogi.Sente, 2, 10, nil, results)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,4 +315,110 @@ func TestMergeCertificateConflicts(t *testing.T) {
 		t.Fatalf("%d conflicting replies, %d of them needed the rule; the test needs another split", conflicts, needed)
 	}
 	t.Logf("%d conflicting replies, %d of them would break the merged certificate", conflicts, needed)
+}
+
+// TestSplitUnderFixedReplies splits the four-piece start (a minimal mate in 10; the shipped
+// datasets/handicap/four-piece.cert shows no mate within 8) after 2 plies within 10 with the
+// defender's first reply fixed. Under the shipped certificate's reply the split has a leaf
+// for each attacker answer to it, and the merged certificate claims what the shipped one
+// does. Under each of the start's replies in turn, the merged bound is at most 8 (a bound
+// past the true minimal mate would be false) and the best of them is 8: a fixed split can
+// only lower the bound, and the right reply loses nothing. Entries of fixed at attacker
+// positions are not followed (fixing the attacker's move would be unsound), and a fixed reply
+// that is not a legal move is an error.
+func TestSplitUnderFixedReplies(t *testing.T) {
+	f, err := OpenFile("../datasets/handicap/four-piece.cert")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, shipped, err := ReadCertificate(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, _ := minishogi.Handicap("four-piece")
+	g := moveRules{}
+	reply := shipped.Replies[root.Code()]
+	after := g.Play(root, reply)
+	want := map[minishogi.Code]bool{}
+	for _, a := range g.Moves(after, nil) {
+		leaf := g.Play(after, a)
+		want[leaf.Code()] = true
+	}
+
+	t.Run("the certificate's reply", func(t *testing.T) {
+		leaves, followed, err := SplitLeavesUnder(root, minishogi.Sente, 2, shipped.Replies)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[minishogi.Code]bool{}
+		for _, l := range leaves {
+			got[l.Code()] = true
+		}
+		if len(leaves) != len(want) || !maps.Equal(got, want) {
+			t.Fatalf("%d leaves; want the %d positions after the reply %s and each attacker move", len(leaves), len(want), reply)
+		}
+		if len(followed) != 1 || followed[root.Code()] != reply {
+			t.Fatalf("followed %v; want the root's reply %s alone", followed, reply)
+		}
+		cert, err := MergeCertificate(root, minishogi.Sente, 2, 10, followed, solveEach(t, leaves, 2, 10))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cert.Plies != shipped.Plies {
+			t.Fatalf("merged: no mate within %d plies; the shipped certificate: %d", cert.Plies, shipped.Plies)
+		}
+		if err := CheckCertificate(root, cert); err != nil {
+			t.Fatalf("the merged certificate is rejected: %v", err)
+		}
+	})
+
+	t.Run("each reply", func(t *testing.T) {
+		best := -1
+		for _, r := range g.Moves(root, nil) {
+			fixed := map[minishogi.Code]minishogi.Move{root.Code(): r}
+			leaves, _, err := SplitLeavesUnder(root, minishogi.Sente, 2, fixed)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cert, err := MergeCertificate(root, minishogi.Sente, 2, 10, fixed, solveEach(t, leaves, 2, 10))
+			if err != nil {
+				t.Fatalf("%s: %v", r, err)
+			}
+			lower := -1
+			if cert != nil {
+				if err := CheckCertificate(root, cert); err != nil {
+					t.Fatalf("%s: the merged certificate is rejected: %v", r, err)
+				}
+				lower = cert.Plies
+			}
+			if lower > 8 {
+				t.Fatalf("%s: no mate within %d plies, past the minimal mate in 10", r, lower)
+			}
+			best = max(best, lower)
+		}
+		if best != 8 {
+			t.Fatalf("the best fixed reply shows no mate within %d plies; want 8", best)
+		}
+	})
+
+	t.Run("attacker entries not followed", func(t *testing.T) {
+		fixed := maps.Clone(shipped.Replies)
+		fixed[after.Code()] = g.Moves(after, nil)[0] // an attacker position
+		leaves, followed, err := SplitLeavesUnder(root, minishogi.Sente, 2, fixed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(leaves) != len(want) || len(followed) != 1 {
+			t.Fatalf("%d leaves, %d replies followed; want %d and 1", len(leaves), len(followed), len(want))
+		}
+	})
+
+	t.Run("an illegal fixed reply", func(t *testing.T) {
+		illegal := g.Moves(after, nil)[0] // a move of the other side
+		_, _, err := SplitLeavesUnder(root, minishogi.Sente, 2, map[minishogi.Code]minishogi.Move{root.Code(): illegal})
+		if err == nil || !strings.Contains(err.Error(), "solver: split: the fixed reply "+illegal.String()+" is not a legal move of ") {
+			t.Fatalf("err = %v; want the reply named as illegal", err)
+		}
+	})
 }

@@ -2,15 +2,19 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"compress/gzip"
 	"context"
 	"encoding/gob"
 	"errors"
 	"flag"
 	"fmt"
+	"hash/fnv"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/shogilab/shogilab/internal/bounded"
@@ -21,17 +25,20 @@ import (
 )
 
 // splitFormat and resultFormat open the subproblem and result files (gzip over gob), so that
-// one is never read as the other; raise them when the layouts change. A result of version 1
-// has no certificates: solve merge still reads it for the proof, and refuses it for a
-// certificate.
+// one is never read as the other; raise them when the layouts change. A split of version 2
+// fixes some of the defender's replies (--split-replies), which a reader of version 1 would
+// not see: a split without them is still written as version 1. A result of version 1 has no
+// certificates: solve merge still reads it for the proof, and refuses it for a certificate.
 const (
-	splitFormat    = "shogilab-split 1"
+	splitFormat    = "shogilab-split 2"
+	splitFormatV1  = "shogilab-split 1"
 	resultFormat   = "shogilab-split-result 2"
 	resultFormatV1 = "shogilab-split-result 1"
 )
 
-// splitFile is a solve split after Plies plies (solver.SplitLeaves): its leaves, as SFEN,
-// each a subproblem of a mate within MaxPlies-Plies plies.
+// splitFile is a solve split after Plies plies (solver.SplitLeavesUnder): its leaves, as
+// SFEN, each a subproblem of a mate within MaxPlies-Plies plies, and the defender's replies
+// it fixed above them (none: every reply, version 1).
 type splitFile struct {
 	Format   string
 	Name     string
@@ -40,6 +47,7 @@ type splitFile struct {
 	Plies    int
 	MaxPlies int
 	Leaves   []string
+	Fixed    map[minishogi.Code]minishogi.Move
 }
 
 // leafResult is one subproblem's answer, with its proof's moves and (from version 2) the
@@ -65,23 +73,53 @@ type resultFile struct {
 	Results []leafResult
 }
 
+// id names the split in its results, so that results of another split are refused: its
+// root, plies and bound, and a digest of its fixed replies.
 func (s *splitFile) id() string {
-	return fmt.Sprintf("%s %s after %d plies within %d", s.Name, s.Root, s.Plies, s.MaxPlies)
+	id := fmt.Sprintf("%s %s after %d plies within %d", s.Name, s.Root, s.Plies, s.MaxPlies)
+	if len(s.Fixed) == 0 {
+		return id
+	}
+	h := fnv.New64a()
+	for _, c := range slices.SortedFunc(maps.Keys(s.Fixed), func(a, b minishogi.Code) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) }) {
+		fmt.Fprintf(h, "%x %x %d\n", c[0], c[1], s.Fixed[c])
+	}
+	return fmt.Sprintf("%s, %d replies fixed (%016x)", id, len(s.Fixed), h.Sum64())
 }
 
-// writeSplit writes the subproblems of root split after k plies to path.
-func writeSplit(path, name string, root minishogi.Position, attacker minishogi.Color, k, maxPlies int, stdout io.Writer) error {
+// positions says "1 position" or "n positions".
+func positions(n int) string {
+	if n == 1 {
+		return "1 position"
+	}
+	return fmt.Sprintf("%d positions", n)
+}
+
+// writeSplit writes the subproblems of root split after k plies to path, with the defender's
+// replies of fixed followed alone where it has them (nil: every reply).
+func writeSplit(path, name string, root minishogi.Position, attacker minishogi.Color, k, maxPlies int, fixed map[minishogi.Code]minishogi.Move, stdout io.Writer) error {
 	if k < 1 || k >= maxPlies {
 		return cli.Usagef("--split is %d, want 1..%d (below --max-plies)", k, maxPlies-1)
 	}
-	s := splitFile{Format: splitFormat, Name: name, Root: root.SFEN(), Attacker: attacker, Plies: k, MaxPlies: maxPlies}
-	for _, p := range solver.SplitLeaves(root, k) {
+	leaves, followed, err := solver.SplitLeavesUnder(root, attacker, k, fixed)
+	if err != nil {
+		return err
+	}
+	s := splitFile{Format: splitFormatV1, Name: name, Root: root.SFEN(), Attacker: attacker, Plies: k, MaxPlies: maxPlies}
+	if len(followed) > 0 {
+		s.Format, s.Fixed = splitFormat, followed
+	}
+	for _, p := range leaves {
 		s.Leaves = append(s.Leaves, p.SFEN())
 	}
 	if err := saveGob(path, &s); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%s: %d subproblems after %d plies, each a mate within %d plies\n", path, len(s.Leaves), k, maxPlies-k)
+	fmt.Fprintf(stdout, "%s: %d subproblems after %d plies, each a mate within %d plies", path, len(s.Leaves), k, maxPlies-k)
+	if len(followed) > 0 {
+		fmt.Fprintf(stdout, "; the defender's replies fixed at %s (a lower bound only: solve merge --certificate)", positions(len(followed)))
+	}
+	fmt.Fprintln(stdout)
 	return nil
 }
 
@@ -179,8 +217,8 @@ func readSplit(path string) (*splitFile, error) {
 	if err := loadGob(path, &s); err != nil {
 		return nil, err
 	}
-	if s.Format != splitFormat {
-		return nil, fmt.Errorf("%s: not a split file (want %q)", path, splitFormat)
+	if s.Format != splitFormat && s.Format != splitFormatV1 {
+		return nil, fmt.Errorf("%s: not a split file (want %q or %q)", path, splitFormat, splitFormatV1)
 	}
 	return &s, nil
 }
@@ -370,7 +408,9 @@ Combines the results of solve shard by the AND/OR rule over the first K plies in
 minimal mate within the split's bound, checks the merged proof and writes it; with
 --certificate, also the subproblems' certificates into one of no mate within L plies (the
 mate's length minus 2, or the bound when nothing mates), checked before it is written
-(docs/proofs.md#split-certificates).`); err != nil {
+(docs/proofs.md#split-certificates). A split that follows only some of the defender's
+replies (solve handicap --split-replies) shows a lower bound only: it takes --certificate
+and no --proof.`); err != nil {
 		return err
 	}
 	if fs.NArg() < 2 {
@@ -387,6 +427,9 @@ mate's length minus 2, or the bound when nothing mates), checked before it is wr
 	sp, err := readSplit(fs.Arg(0))
 	if err != nil {
 		return err
+	}
+	if len(sp.Fixed) > 0 && (*proofFile != "" || *certFile == "") {
+		return cli.Usagef("%s fixes the defender's replies at %s: it can show a lower bound only; want --certificate FILE and no --proof", fs.Arg(0), positions(len(sp.Fixed)))
 	}
 	root, err := minishogi.ParseSFEN(sp.Root)
 	if err != nil {
@@ -432,6 +475,10 @@ mate's length minus 2, or the bound when nothing mates), checked before it is wr
 			return err
 		}
 	}
+	if len(sp.Fixed) > 0 {
+		// The defender's other replies went unsearched: no mate can be shown, only a bound.
+		return mergeCertificate(sp, root, leaves, from, fs.Args()[1:], read, *certFile, 0, stdout)
+	}
 	found, plies, proof, err := solver.MergeSplit(root, sp.Attacker, sp.Plies, sp.MaxPlies, leaves)
 	if err != nil {
 		return err
@@ -452,7 +499,17 @@ mate's length minus 2, or the bound when nothing mates), checked before it is wr
 	if *certFile == "" {
 		return nil
 	}
-	needed, err := solver.CertificateLeaves(root, sp.Attacker, sp.Plies, sp.MaxPlies, leaves)
+	return mergeCertificate(sp, root, leaves, from, fs.Args()[1:], read, *certFile, plies, stdout)
+}
+
+// mergeCertificate reads the certificates of the subproblems the merged certificate needs
+// (solver.CertificateLeaves) from the result files, in their order, merges them and writes
+// the certificate to certFile. plies is
+// the root's minimal mate when the merge found one, for the message when nothing is left to
+// disprove.
+func mergeCertificate(sp *splitFile, root minishogi.Position, leaves map[minishogi.Code]solver.LeafResult, from map[minishogi.Code]string,
+	results []string, read func(path string, each func(r *leafResult, p minishogi.Position) error) error, certFile string, plies int, stdout io.Writer) error {
+	needed, err := solver.CertificateLeaves(root, sp.Attacker, sp.Plies, sp.MaxPlies, sp.Fixed, leaves)
 	if err != nil {
 		return err
 	}
@@ -461,7 +518,7 @@ mate's length minus 2, or the bound when nothing mates), checked before it is wr
 	for _, c := range needed {
 		need[c], files[from[c]] = true, true
 	}
-	for _, path := range fs.Args()[1:] {
+	for _, path := range results {
 		if !files[path] {
 			continue
 		}
@@ -485,20 +542,23 @@ mate's length minus 2, or the bound when nothing mates), checked before it is wr
 			return err
 		}
 	}
-	cert, err := solver.MergeCertificate(root, sp.Attacker, sp.Plies, sp.MaxPlies, leaves)
+	cert, err := solver.MergeCertificate(root, sp.Attacker, sp.Plies, sp.MaxPlies, sp.Fixed, leaves)
 	var bad *solver.SubproblemError
 	switch {
 	case errors.As(err, &bad):
 		return fmt.Errorf("%s: %w", from[bad.Leaf], err)
 	case err != nil:
 		return err
+	case cert == nil && len(sp.Fixed) > 0:
+		fmt.Fprintf(stdout, "%s: no certificate: against the fixed replies the attacker mates within 1 ply, which leaves no shorter length to disprove\n", sp.Name)
+		return nil
 	case cert == nil:
 		fmt.Fprintf(stdout, "%s: no certificate: the mate in %d plies leaves no shorter length to disprove\n", sp.Name, plies)
 		return nil
 	case len(cert.Replies) > solver.MaxEntries:
 		return fmt.Errorf("the merged certificate has %d entries, more than a certificate file may hold (%d, docs/proofs.md#limits); not written", len(cert.Replies), solver.MaxEntries)
 	}
-	if err := writeFile(*certFile, func(w io.Writer) error { return solver.WriteCertificate(w, root, sp.Attacker, cert) }); err != nil {
+	if err := writeFile(certFile, func(w io.Writer) error { return solver.WriteCertificate(w, root, sp.Attacker, cert) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: no mate within %d plies; merged certificate checked, %d defender entries\n", sp.Name, cert.Plies, len(cert.Replies))

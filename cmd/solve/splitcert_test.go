@@ -96,6 +96,64 @@ func TestMergeCertificate(t *testing.T) {
 	}
 }
 
+// TestSplitReplies: the four-piece handicap split after 2 plies within 10, following only the
+// defender's first reply of the shipped certificate (--split-replies), has 13 subproblems
+// (the attacker's answers to that reply; 41 with every reply) and merges into a certificate
+// of no mate within 8 plies with the shipped one's header, which solve verify accepts. Such a
+// split shows a lower bound only: merge refuses --proof and wants --certificate; results of
+// the split with every reply are refused, as are a certificate of another root and
+// --split-replies without --split, each in one line.
+func TestSplitReplies(t *testing.T) {
+	dir := t.TempDir()
+	shippedCert := filepath.Join("..", "..", "datasets", "handicap", "four-piece.cert")
+	sp := filepath.Join(dir, "four.split")
+	code, out, stderr := runSolve("handicap", "four-piece", "--max-plies", "10", "--split", "2", "--split-file", sp, "--split-replies", shippedCert)
+	if code != 0 || !strings.Contains(out, "13 subproblems after 2 plies") || !strings.Contains(out, "the defender's replies fixed at 1 position") {
+		t.Fatalf("split: exit %d, %s %s", code, out, stderr)
+	}
+	results := shardAll(t, sp, 2)
+	cert := filepath.Join(dir, "four.cert")
+	code, out, stderr = runSolve(append([]string{"merge", sp, "--certificate", cert}, results...)...)
+	if code != 0 || !strings.HasPrefix(out, "four-piece: no mate within 8 plies; merged certificate checked") {
+		t.Fatalf("merge: exit %d, %s %s", code, out, stderr)
+	}
+	if got, want := header(t, cert)[:4], shipped(t); strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("the merged certificate's header %q; the unsplit one's %q", got, want)
+	}
+	if code, out, stderr := runSolve("verify", cert); code != 0 || !strings.Contains(out, "holds") {
+		t.Errorf("verify: exit %d, %s %s", code, out, stderr)
+	}
+
+	all := filepath.Join(dir, "all.split")
+	if code, out, stderr := runSolve("handicap", "four-piece", "--max-plies", "10", "--split", "2", "--split-file", all); code != 0 || !strings.Contains(out, "41 subproblems") {
+		t.Fatalf("split: exit %d, %s %s", code, out, stderr)
+	}
+	allResults := shardAll(t, all, 1)
+	for _, c := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a proof of a lower-bound split", append([]string{"merge", sp, "--proof", filepath.Join(dir, "p"), "--certificate", filepath.Join(dir, "c1")}, results...),
+			"solve merge: " + sp + " fixes the defender's replies at 1 position: it can show a lower bound only; want --certificate FILE and no --proof"},
+		{"no certificate asked", append([]string{"merge", sp}, results...), "it can show a lower bound only"},
+		{"results of the split with every reply", append([]string{"merge", sp, "--certificate", filepath.Join(dir, "c2")}, allResults...),
+			"solve merge: " + allResults[0] + ": not a result of the split " + sp},
+		{"the split with every reply given the fixed split's results", append([]string{"merge", all}, results...),
+			"solve merge: " + results[0] + ": not a result of the split " + all},
+		{"another root's certificate", []string{"handicap", "three-piece", "--max-plies", "10", "--split", "2", "--split-file", filepath.Join(dir, "x.split"), "--split-replies", shippedCert},
+			"solve handicap: --split-replies: " + shippedCert + ": a certificate of 4k/4p/5/P4/KGSBR w - 1 with attacker sente, not of 3gk/4p/5/P4/KGSBR w - 1"},
+		{"without a split", []string{"handicap", "four-piece", "--max-plies", "10", "--split-replies", shippedCert}, "solve handicap: --split-replies is for a split (--split K)"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, stderr := runSolve(c.args...)
+			if code == 0 || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("exit %d, %s, stderr %q; want one line with %q", code, out, stderr, c.want)
+			}
+		})
+	}
+}
+
 // TestMergeCertificateRejects corrupts by hand what a certificate merge reads and writes: a
 // subproblem's certificate in a shard's results (its own reply removed; an illegal reply), a
 // result without certificates (format 1, or over --certificate-max), results of another
@@ -120,7 +178,7 @@ func TestMergeCertificateRejects(t *testing.T) {
 		}
 	}
 	root, _ := minishogi.Handicap("four-piece")
-	reached, err := solver.CertificateLeaves(root, minishogi.Sente, 2, 10, answers)
+	reached, err := solver.CertificateLeaves(root, minishogi.Sente, 2, 10, nil, answers)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ func TestVerifyBoundedInput(t *testing.T) {
 			}
 			return xw
 		}, 32<<20), `the first line is "\x00\x00`},
-		{"more entries than the limit", file("many", header+"entries 16777217\n"), "entries \"16777217\" is not a count from 0 to 16777216"},
+		{"more entries than the limit", file("many", header+"entries 67108865\n"), "entries \"67108865\" is not a count from 0 to 67108864"},
 		{"more entries than declared", file("more", header+"entries 0\n4k/5/5/P4/KGSBR b - 1e1a+\n"), "more entries than the 0 the header declares"},
 		{"a long line", file("long", header+"entries 1\n"+strings.Repeat("x", 10<<20)+"\n"), "proof line 6: longer than 4 KiB"},
 	} {
