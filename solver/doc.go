@@ -35,8 +35,9 @@
 // The df-pn table (retro.MateSearch) has a fixed budget, hand and depth superiority through
 // moveRules.Split, df-pn+ initial numbers through moveRules.Initial, and parallel workers
 // (DFPNOptions.Workers) with virtual proof numbers at the attacker's nodes; two of them visit
-// about as many nodes as one and spend some 25% more CPU a node (memory traffic), so the
-// three-piece mate in 16 takes 1.4-1.6 times less (datasets/handicap/README.md, Two workers).
+// about as many nodes as one for about the same CPU, so on an idle machine the three-piece
+// mate in 16 takes 1.9 times less by the medians, 27 s against 51 s (datasets/handicap/
+// README.md, Two workers).
 //
 // Long solves. DFPNOptions.Checkpoint is given the search's state (a Checkpoint: the mate
 // length being searched, the longest disproved, nodes, elapsed seconds and every table
