@@ -124,6 +124,19 @@ func TestSplitReplies(t *testing.T) {
 		t.Errorf("verify: exit %d, %s %s", code, out, stderr)
 	}
 
+	// A split file whose fixed reply is not a legal move (edited by hand) is refused.
+	bad, err := readSplit(sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for c := range bad.Fixed {
+		bad.Fixed[c] = bad.Fixed[c] ^ 0x0101 // another move, of neither side here
+	}
+	badSplit := filepath.Join(dir, "bad.split")
+	if err := saveGob(badSplit, bad); err != nil {
+		t.Fatal(err)
+	}
+
 	all := filepath.Join(dir, "all.split")
 	if code, out, stderr := runSolve("handicap", "four-piece", "--max-plies", "10", "--split", "2", "--split-file", all); code != 0 || !strings.Contains(out, "41 subproblems") {
 		t.Fatalf("split: exit %d, %s %s", code, out, stderr)
@@ -144,6 +157,7 @@ func TestSplitReplies(t *testing.T) {
 		{"another root's certificate", []string{"handicap", "three-piece", "--max-plies", "10", "--split", "2", "--split-file", filepath.Join(dir, "x.split"), "--split-replies", shippedCert},
 			"solve handicap: --split-replies: " + shippedCert + ": a certificate of 4k/4p/5/P4/KGSBR w - 1 with attacker sente, not of 3gk/4p/5/P4/KGSBR w - 1"},
 		{"without a split", []string{"handicap", "four-piece", "--max-plies", "10", "--split-replies", shippedCert}, "solve handicap: --split-replies is for a split (--split K)"},
+		{"an illegal fixed reply", append([]string{"merge", badSplit, "--certificate", filepath.Join(dir, "c3")}, shardAll(t, badSplit, 1)...), "is not a legal move of "},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, out, stderr := runSolve(c.args...)
