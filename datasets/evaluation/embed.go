@@ -5,15 +5,16 @@ package evaluation
 
 import _ "embed"
 
-// Builtin is the evaluation file zero40-64x16-p8.nnue, byte for byte: an NNUE network in
-// the file format of engine/nnue with a policy head of 8 units (docs/policy.md), learned by
-// self-play alone: generation 40 of the learning loop's run from zero
-// (datasets/loop/README.md, "zero"), nothing fitted to another engine's games. It replaced
-// fsf5000-64x16-p8.nnue (fitted to Fairy-Stockfish 11.1's games) on winning its SPRTs
-// against it (datasets/README.md, "The evaluation network").
+// Builtin is the evaluation file zero40-fsfd8-64x16-p8.nnue, byte for byte: an NNUE network
+// in the file format of engine/nnue with a policy head of 8 units (docs/policy.md): the value
+// network and feature transformer of generation 40 of the learning loop's run from zero
+// (zero40-64x16-p8.nnue, learned by self-play alone; datasets/loop/README.md, "zero"), and its
+// policy head fitted to Fairy-Stockfish 11.1's best moves at depth 8 (datasets/labels/fsf-d8).
+// It replaced zero40-64x16-p8.nnue on winning its SPRTs against it (datasets/README.md,
+// "Labelled positions").
 //
-//go:embed zero40-64x16-p8.nnue
+//go:embed zero40-fsfd8-64x16-p8.nnue
 var Builtin []byte
 
 // BuiltinName names Builtin in records and in the engine's EvalFile setting.
-const BuiltinName = "zero40-64x16-p8"
+const BuiltinName = "zero40-fsfd8-64x16-p8"
