@@ -22,6 +22,7 @@ const noMate = 1 << 30
 // SplitLeaves returns the distinct positions exactly k plies from root, in the order first
 // met walking the moves in generation order.
 func SplitLeaves(root minishogi.Position, k int) []minishogi.Position {
+	// With nothing fixed the attacker's side plays no part, and no error can arise.
 	leaves, _, _ := SplitLeavesUnder(root, minishogi.Sente, k, nil)
 	return leaves
 }
@@ -33,7 +34,7 @@ func SplitLeaves(root minishogi.Position, k int) []minishogi.Position {
 // certificate of no mate within L plies: the defender may keep to the fixed replies), never a
 // mate, since the defender's other replies go unsearched; it is the split that certifies a
 // bound at a seventh of the work when a certificate of a shorter bound names a good defence
-// (datasets/handicap/README.md, The two-piece lower bounds, split). A fixed reply that is not
+// (datasets/handicap/README.md, Under the 18-ply certificate's defence). A fixed reply that is not
 // a legal move of its position is an error.
 func SplitLeavesUnder(root minishogi.Position, attacker minishogi.Color, k int, fixed map[minishogi.Code]minishogi.Move) (leaves []minishogi.Position, followed map[minishogi.Code]minishogi.Move, err error) {
 	seen := map[minishogi.Code]bool{}
