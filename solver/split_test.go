@@ -81,6 +81,22 @@ func solveEach(t *testing.T, leaves []minishogi.Position, k, bound int) map[mini
 	return results
 }
 
+// fourPieceCertificate reads the shipped certificate of the four-piece handicap of an unsplit
+// solve, datasets/handicap/four-piece.cert (no mate within 8 plies; datasets/README.md).
+func fourPieceCertificate(t *testing.T) (minishogi.Position, minishogi.Color, *Certificate) {
+	t.Helper()
+	f, err := OpenFile("../datasets/handicap/four-piece.cert")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	root, attacker, cert, err := ReadCertificate(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, attacker, cert
+}
+
 // TestMergeCertificateFourPiece: the four-piece handicap mates in 10 at the least (the shipped
 // datasets/handicap/four-piece.cert, of an unsplit solve, claims no mate within 8 for the
 // same root and attacker; datasets/README.md). Split after 1 and after 2 plies within 10
@@ -91,15 +107,7 @@ func solveEach(t *testing.T, leaves []minishogi.Position, k, bound int) map[mini
 // position is reached from several leaves the merge keeps one of theirs, not the reply an
 // unsplit search would have read off its table.
 func TestMergeCertificateFourPiece(t *testing.T) {
-	f, err := OpenFile("../datasets/handicap/four-piece.cert")
-	if err != nil {
-		t.Fatal(err)
-	}
-	shipRoot, shipAttacker, shipped, err := ReadCertificate(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	shipRoot, shipAttacker, shipped := fourPieceCertificate(t)
 	if err := CheckCertificate(shipRoot, shipped); err != nil {
 		t.Fatalf("the shipped certificate is rejected: %v", err)
 	}
@@ -327,15 +335,7 @@ func TestMergeCertificateConflicts(t *testing.T) {
 // positions are not followed (fixing the attacker's move would be unsound), and a fixed reply
 // that is not a legal move is an error.
 func TestSplitUnderFixedReplies(t *testing.T) {
-	f, err := OpenFile("../datasets/handicap/four-piece.cert")
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, shipped, err := ReadCertificate(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, shipped := fourPieceCertificate(t)
 	root, _ := minishogi.Handicap("four-piece")
 	g := moveRules{}
 	reply := shipped.Replies[root.Code()]
