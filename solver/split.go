@@ -48,14 +48,12 @@ func SplitLeavesUnder(root minishogi.Position, attacker minishogi.Color, k int, 
 			}
 			return nil
 		}
-		moves, err := splitMoves(p, attacker, fixed)
+		moves, isFixed, err := splitMoves(p, attacker, fixed)
 		if err != nil {
 			return err
 		}
-		if len(moves) == 1 && p.SideToMove() != attacker {
-			if m, ok := fixed[p.Code()]; ok {
-				followed[p.Code()] = m
-			}
+		if isFixed {
+			followed[p.Code()] = moves[0]
 		}
 		for _, m := range moves {
 			if err := walk((moveRules{}).Play(p, m), d+1); err != nil {
@@ -71,20 +69,20 @@ func SplitLeavesUnder(root minishogi.Position, attacker minishogi.Color, k int, 
 }
 
 // splitMoves returns the moves a split follows from p: the defender's fixed reply alone where
-// fixed has one, else every legal move.
-func splitMoves(p minishogi.Position, attacker minishogi.Color, fixed map[minishogi.Code]minishogi.Move) ([]minishogi.Move, error) {
-	moves := (moveRules{}).Moves(p, nil)
+// fixed has one (isFixed), else every legal move.
+func splitMoves(p minishogi.Position, attacker minishogi.Color, fixed map[minishogi.Code]minishogi.Move) (moves []minishogi.Move, isFixed bool, err error) {
+	moves = (moveRules{}).Moves(p, nil)
 	if p.SideToMove() == attacker {
-		return moves, nil
+		return moves, false, nil
 	}
 	m, ok := fixed[p.Code()]
 	if !ok {
-		return moves, nil
+		return moves, false, nil
 	}
 	if !slices.Contains(moves, m) {
-		return nil, fmt.Errorf("solver: split: the fixed reply %s is not a legal move of %s", m, positionKey(&p))
+		return nil, false, fmt.Errorf("solver: split: the fixed reply %s is not a legal move of %s", m, positionKey(&p))
 	}
-	return []minishogi.Move{m}, nil
+	return []minishogi.Move{m}, true, nil
 }
 
 // LeafResult is a subproblem's answer: a minimal mate of Plies plies with its proof, or
@@ -128,7 +126,7 @@ func splitValue(root minishogi.Position, attacker, recorder minishogi.Color, k i
 			}
 			return r.Plies, size(r), nil
 		}
-		moves, err := splitMoves(p, attacker, fixed)
+		moves, _, err := splitMoves(p, attacker, fixed)
 		if err != nil {
 			return 0, 0, err
 		}

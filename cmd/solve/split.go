@@ -504,9 +504,8 @@ and no --proof.`); err != nil {
 
 // mergeCertificate reads the certificates of the subproblems the merged certificate needs
 // (solver.CertificateLeaves) from the result files, in their order, merges them and writes
-// the certificate to certFile. plies is
-// the root's minimal mate when the merge found one, for the message when nothing is left to
-// disprove.
+// the certificate to certFile. plies is the root's minimal mate when the merge found one, for
+// the message when nothing is left to disprove.
 func mergeCertificate(sp *splitFile, root minishogi.Position, leaves map[minishogi.Code]solver.LeafResult, from map[minishogi.Code]string,
 	results []string, read func(path string, each func(r *leafResult, p minishogi.Position) error) error, certFile string, plies int, stdout io.Writer) error {
 	needed, err := solver.CertificateLeaves(root, sp.Attacker, sp.Plies, sp.MaxPlies, sp.Fixed, leaves)
