@@ -130,13 +130,15 @@ func TestLabelsFirstBlock(t *testing.T) {
 		t.Run(lr.dir, func(t *testing.T) {
 			rows, provs := readShards(t, lr.dir, lr.shipped, lr.shards)
 			words := strings.Fields(provs[0].Command)
-			if len(words) < 6 || words[0] != "train" || words[1] != "label" || words[2] != "--engine" || words[4] != "--block" {
-				t.Fatalf("footer command %q: want train label --engine SPEC --block N FILES...", provs[0].Command)
+			if len(words) < 7 || words[0] != "train" || words[1] != "label" || words[2] != "--engine" || words[4] != "--block" {
+				t.Fatalf("footer command %q: want train label --engine SPEC --block N [--keep-state] FILES...", provs[0].Command)
 			}
-			block := words[5]
+			block, flags, files := words[5], []string{}, words[6:]
+			if files[0] == "--keep-state" {
+				flags, files = files[:1], files[1:]
+			}
 			engine := strings.Replace(words[3], "usi:fairy-stockfish", "usi:"+fsf, 1)
 			dir := t.TempDir()
-			files := words[6:]
 			if !lr.sources {
 				n, err := strconv.Atoi(block)
 				if err != nil || n > len(rows) {
@@ -152,7 +154,8 @@ func TestLabelsFirstBlock(t *testing.T) {
 				}
 				files = []string{f}
 			}
-			args := append([]string{"label", "-o", dir, "--engine", engine, "--block", block, "--limit", block}, files...)
+			args := append([]string{"label", "-o", dir, "--engine", engine, "--block", block, "--limit", block}, flags...)
+			args = append(args, files...)
 			run(t, "train", args...)
 			var again []labels.Row
 			if err := labels.Rows([]string{filepath.Join(dir, "labels-0-of-1.parquet")}, func(r labels.Row) error { again = append(again, r); return nil }); err != nil {

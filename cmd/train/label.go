@@ -38,6 +38,7 @@ func runLabel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	shardFlag := fs.String("shard", "", "this process's shard i/n (default: from Slurm or Kubernetes, else 0/1)")
 	shards := fs.Int("shards", 0, "shard count of the run, with a Slurm array task's or a Kubernetes Indexed Job's index as the shard")
 	block := fs.Int("block", label.DefaultBlock, "positions labelled by each process of the engine (part of what the labels depend on)")
+	keepState := fs.Bool("keep-state", false, "usinewgame before a block's first position only: the engine keeps its hash between positions (about half the CPU at depth 8; part of what the labels depend on)")
 	sample := fs.Float64("sample", 0, "keep each distinct position with this probability, by a hash of the position and --seed (0: all)")
 	seed := fs.Uint64("seed", 1, "seed of --sample")
 	limit := fs.Int("limit", 0, "label only the first N positions of the list (0: all)")
@@ -51,8 +52,9 @@ func runLabel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		"datasets/openings/book.sfen.gz). Every position of every game, and every line of an\n"+
 		"SFEN file, is taken once (by board, hands and side to move), in the order of the\n"+
 		"files; positions without a legal move are left out. The list is cut into blocks of\n"+
-		"--block positions, each labelled by a new process of the engine; a shard labels its\n"+
-		"share of the blocks. Rows go to a journal as they are labelled: run the same command\n"+
+		"--block positions, each labelled by a new process of the engine, usinewgame before\n"+
+		"each position (--keep-state: before a block's first only); a shard labels its share\n"+
+		"of the blocks. Rows go to a journal as they are labelled: run the same command\n"+
 		"again after a kill to resume. The finished shard's journal becomes its table."); err != nil {
 		return err
 	}
@@ -72,6 +74,7 @@ func runLabel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return cli.Usagef("--engine: %v", err)
 	}
+	lab.KeepState = *keepState
 	for _, f := range fs.Args() {
 		if st, err := os.Stat(f); err != nil {
 			return cli.Usagef("%v", err)
@@ -101,6 +104,9 @@ func runLabel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stderr, "train: %d positions from %d games and %d SFEN lines (%d distinct, %d without a move); %d to label, shard %s\n",
 		st.Found, st.Games, st.Lines, st.Distinct, st.NoMove, st.Positions, part)
 	cmd := []string{"train label", "--engine", lab.String(), "--block", strconv.Itoa(*block)}
+	if *keepState {
+		cmd = append(cmd, "--keep-state")
+	}
 	if *sample > 0 {
 		cmd = append(cmd, "--sample", strconv.FormatFloat(*sample, 'g', -1, 64), "--seed", strconv.FormatUint(*seed, 10))
 	}

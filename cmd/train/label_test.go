@@ -35,7 +35,7 @@ func fsfSpec(t *testing.T, depth string) string {
 // TestLabel labels a few positions of the book and of the sample's games.
 func TestLabel(t *testing.T) {
 	dir := t.TempDir()
-	code, out, stderr := run("label", "-o", dir, "--engine", fsfSpec(t, "3"), "--limit", "6", "--block", "4", "--json", balanced, sample)
+	code, out, stderr := run("label", "-o", dir, "--engine", fsfSpec(t, "3"), "--limit", "6", "--block", "4", "--keep-state", "--json", balanced, sample)
 	if code != 0 {
 		t.Fatalf("train label: exit %d: %s", code, stderr)
 	}
@@ -55,7 +55,7 @@ func TestLabel(t *testing.T) {
 	defer r.Close()
 	p := r.Provenance()
 	// The command line keeps relative paths as given and the engine's base name only.
-	want := "train label --engine usi:fairy-stockfish,depth=3,option.Threads=1,option.Hash=16 --block 4 --limit 6 ../../datasets/openings/balanced.sfen ../../datasets/evaluation/fsf5000-sample.jsonl.gz"
+	want := "train label --engine usi:fairy-stockfish,depth=3,option.Threads=1,option.Hash=16 --block 4 --keep-state --limit 6 ../../datasets/openings/balanced.sfen ../../datasets/evaluation/fsf5000-sample.jsonl.gz"
 	if p.Command != want || !strings.HasPrefix(p.Labeller, "Fairy-Stockfish") || p.Limit != "depth 3" || p.Block != 4 ||
 		!reflect.DeepEqual(p.Options, []string{"UCI_Variant=minishogi", "Threads=1", "Hash=16"}) {
 		t.Errorf("provenance %+v", p)

@@ -75,9 +75,9 @@ type direct struct {
 
 // askDirectly labels sfens with a plain USI exchange with Fairy-Stockfish, written here
 // from the protocol and not through package usi or this package: one process, the
-// variant and options set, and before each position usinewgame and isready, as a labelling
-// process of one block does.
-func askDirectly(t *testing.T, depth int, sfens []string) []direct {
+// variant and options set, and before each position usinewgame and isready (before the
+// first only when !newGame), as a labelling process of one block does.
+func askDirectly(t *testing.T, depth int, sfens []string, newGame bool) []direct {
 	t.Helper()
 	cmd := exec.Command(fsftest.Path(t))
 	stdin, _ := cmd.StdinPipe()
@@ -104,9 +104,11 @@ func askDirectly(t *testing.T, depth int, sfens []string) []direct {
 	until("usiok", nil)
 	fmt.Fprint(stdin, "setoption name UCI_Variant value minishogi\nsetoption name Threads value 1\nsetoption name Hash value 16\n")
 	var out []direct
-	for _, sfen := range sfens {
-		fmt.Fprint(stdin, "usinewgame\nisready\n")
-		until("readyok", nil)
+	for i, sfen := range sfens {
+		if i == 0 || newGame {
+			fmt.Fprint(stdin, "usinewgame\nisready\n")
+			until("readyok", nil)
+		}
 		fmt.Fprintf(stdin, "position sfen %s\ngo depth %d\n", sfen, depth)
 		var d direct
 		until("bestmove", func(line string) {
@@ -145,17 +147,46 @@ func askDirectly(t *testing.T, depth int, sfens []string) []direct {
 }
 
 // TestLabelsAgreeWithFairyStockfish: the rows of a run are what Fairy-Stockfish answers
-// when asked directly.
+// when asked directly, one process a block of three, usinewgame before each position or,
+// keeping state, before a block's first only.
 func TestLabelsAgreeWithFairyStockfish(t *testing.T) {
-	const depth = 6
+	const depth, block = 6, 3
 	sfens := append(append([]string{}, bookLines...), mateIn1)
 	file := writeLines(t, "some.sfen", sfens...)
 	positions, _, err := Collect(Sources{Files: []string{file}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	ask := func(newGame bool) (out []direct) {
+		for i := 0; i < len(sfens); i += block {
+			out = append(out, askDirectly(t, depth, sfens[i:min(i+block, len(sfens))], newGame)...)
+		}
+		return out
+	}
+	fresh := ask(true)
+	for _, keep := range []bool{false, true} {
+		t.Run(fmt.Sprintf("keep state %v", keep), func(t *testing.T) {
+			l := labeller(t, depth)
+			l.KeepState = keep
+			want := fresh
+			if keep {
+				want = ask(false)
+				// The two ways must answer differently here, or this case tests nothing.
+				if reflect.DeepEqual(want, fresh) {
+					t.Fatal("Fairy-Stockfish answers these positions alike with and without usinewgame")
+				}
+			}
+			checkLabels(t, l, positions, block, file, sfens, want)
+		})
+	}
+}
+
+// checkLabels labels positions (the lines of file, sfens) in blocks and compares the rows
+// with Fairy-Stockfish's direct answers.
+func checkLabels(t *testing.T, l Labeller, positions []Position, block int, file string, sfens []string, want []direct) {
+	t.Helper()
 	dir := t.TempDir()
-	sum, err := Run{Labeller: labeller(t, depth), Positions: positions, Block: 10, Dir: dir}.Do(context.Background())
+	sum, err := Run{Labeller: l, Positions: positions, Block: block, Dir: dir}.Do(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +194,6 @@ func TestLabelsAgreeWithFairyStockfish(t *testing.T) {
 		t.Errorf("summary %+v", sum)
 	}
 	rows := readRows(t, filepath.Join(dir, "labels-0-of-1.parquet"))
-	want := askDirectly(t, depth, sfens)
 	if len(rows) != len(want) {
 		t.Fatalf("%d rows, want %d", len(rows), len(want))
 	}

@@ -20,6 +20,13 @@ import (
 // searched before it (see Run, Block).
 type Labeller struct {
 	Spec selfplay.PlayerSpec
+	// KeepState sends usinewgame before a block's first position only, so
+	// that the engine keeps its hash and histories from one position to the
+	// next: a label then depends on the block's earlier positions too. At
+	// depth 8 Fairy-Stockfish 11.1 spends about half its CPU a position in
+	// usinewgame (clearing its tables), and its moves agree with a depth-13
+	// search as often either way (datasets/README.md, "Labelled positions").
+	KeepState bool
 }
 
 // ParseLabeller reads a labeller's spec, as usi:COMMAND,depth=N,option.NAME=VALUE...
@@ -90,7 +97,8 @@ func (l Labeller) Identify(ctx context.Context) (name string, options []string, 
 const searchLimit = 5 * time.Minute
 
 // labelBlock labels positions, in order, with one new process of the
-// engine, `usinewgame` and `isready` before each, calling fn with each row
+// engine, `usinewgame` and `isready` before each (before the first only
+// with KeepState), calling fn with each row
 // (Index from first). A process is used for one block only: Fairy-Stockfish
 // 11.1's answer depends on what the process searched before, even after
 // usinewgame (selfplay.JudgeBlock), so rows are a function of the block's
@@ -102,7 +110,7 @@ func (l Labeller) labelBlock(ctx context.Context, positions []Position, first in
 	}
 	defer c.Close()
 	for i, p := range positions {
-		if i > 0 {
+		if i > 0 && !l.KeepState {
 			if err := c.NewGame(); err != nil {
 				return err
 			}

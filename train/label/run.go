@@ -94,10 +94,13 @@ func (r Run) block() int {
 }
 
 // digest is RunKey's value: a SHA-256 of the shard's positions, the
-// labeller's spec and the block size.
+// labeller's spec, whether it keeps state and the block size.
 func (r Run) digest(lo, hi int) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\n%d\n%d %d\n", r.Labeller.String(), r.block(), lo, hi)
+	if r.Labeller.KeepState {
+		fmt.Fprintln(h, "keep-state")
+	}
 	enc := json.NewEncoder(h)
 	for _, p := range r.Positions[lo:hi] {
 		enc.Encode(p)
