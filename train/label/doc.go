@@ -18,10 +18,11 @@
 //   - A Labeller is a usi player spec (selfplay.ParsePlayerSpec) with a
 //     depth or node limit. It labels a block of positions with one new
 //     process of the engine (selfplay.PlayerSpec.StartUSI sets the variant
-//     and the options), usinewgame before each: Fairy-Stockfish's answer
-//     depends on what its process searched before, so a label is a function
-//     of the block's positions and the spec, never of the machine or of
-//     where a run was stopped. Each row has the best move, the score
+//     and the options), usinewgame before each (KeepState: before the
+//     first only, which halves Fairy-Stockfish's CPU at depth 8):
+//     Fairy-Stockfish's answer depends on what its process searched
+//     before, so a label is a function of the block's positions and the
+//     spec, never of the machine or of where a run was stopped. Each row has the best move, the score
 //     (centipawns or mate), its value as self-play maps an external
 //     engine's score (selfplay.USIStats), the depth and nodes.
 //
