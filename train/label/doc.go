@@ -22,9 +22,10 @@
 //     first only, which halves Fairy-Stockfish's CPU at depth 8):
 //     Fairy-Stockfish's answer depends on what its process searched
 //     before, so a label is a function of the block's positions and the
-//     spec, never of the machine or of where a run was stopped. Each row has the best move, the score
-//     (centipawns or mate), its value as self-play maps an external
-//     engine's score (selfplay.USIStats), the depth and nodes.
+//     spec, never of the machine or of where a run was stopped. Each row
+//     has the best move, the score (centipawns or mate), its value as
+//     self-play maps an external engine's score (selfplay.USIStats), the
+//     depth and nodes.
 //
 //   - Run labels one shard (shard.Shard: --shard, or the Slurm array's or
 //     Kubernetes Indexed Job's index) of the list: a contiguous range of
