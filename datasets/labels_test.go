@@ -27,6 +27,8 @@ var labelRuns = []struct {
 	sources bool
 }{
 	{"labels/fsf-d8", 8, 8, "depth 8", true},
+	{"labels/fsf-d8-games-1", 2, 2, "depth 8", false},
+	{"labels/fsf-d8-games-2", 2, 2, "depth 8", false},
 }
 
 // readShards reads the shipped shards of a run, in order, and their footers.
