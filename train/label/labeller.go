@@ -25,7 +25,8 @@ type Labeller struct {
 	// next: a label then depends on the block's earlier positions too. At
 	// depth 8 Fairy-Stockfish 11.1 spends about half its CPU a position in
 	// usinewgame (clearing its tables), and its moves agree with a depth-13
-	// search as often either way (datasets/README.md, "Labelled positions").
+	// search about as often either way (datasets/README.md, "The labels
+	// table").
 	KeepState bool
 }
 
@@ -98,11 +99,11 @@ const searchLimit = 5 * time.Minute
 
 // labelBlock labels positions, in order, with one new process of the
 // engine, `usinewgame` and `isready` before each (before the first only
-// with KeepState), calling fn with each row
-// (Index from first). A process is used for one block only: Fairy-Stockfish
-// 11.1's answer depends on what the process searched before, even after
-// usinewgame (selfplay.JudgeBlock), so rows are a function of the block's
-// positions only when every block starts a new process.
+// with KeepState), calling fn with each row (Index from first). A process
+// is used for one block only: Fairy-Stockfish 11.1's answer depends on what
+// the process searched before, even after usinewgame (selfplay.JudgeBlock),
+// so rows are a function of the block's positions only when every block
+// starts a new process.
 func (l Labeller) labelBlock(ctx context.Context, positions []Position, first int64, fn func(labels.Row) error) error {
 	c, _, err := l.Spec.StartUSI(ctx) // sends the first usinewgame
 	if err != nil {
