@@ -52,7 +52,7 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	h2 := fs.Int("hidden2", d.Hidden2, "hidden layer size")
 	policy := fs.Int("policy", defaultPolicy, "the policy head's hidden size (0: a value network alone)")
 	policyOnly := fs.Bool("policy-only", false, "with -init: train the policy head alone, the -init network's value and feature transformer kept as they are")
-	initFrom := fs.String("init", "", "start from this evaluation file, or builtin (the shipped network): its sizes, its weights; a policy head it lacks is drawn afresh")
+	initFrom := fs.String("init", "", "start from this evaluation file, or builtin (the shipped network): its sizes, its weights; a policy head it lacks, or one of another size than an explicit -policy, is drawn afresh")
 	fo := addFitFlags(fs, netfit.DefaultHyper())
 	lambda, heldOut := &fo.Lambda, &fo.HeldOut
 	seed := fs.Uint64("seed", d.Seed, "seed of the initial weights and the order of positions")
@@ -96,9 +96,14 @@ func runFit(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		o.Hidden1, o.Hidden2, o.Start = start.Hidden1, start.Hidden2, start
 		if start.Policy != nil {
 			if set["policy"] && *policy != start.Policy.Hidden {
-				return cli.Usagef("-policy %d: the -init network's policy head has %d units", *policy, start.Policy.Hidden)
+				// A head of another size cannot start from the file's: it is drawn
+				// afresh, as for a file without one (a larger head on the same
+				// accumulator, docs/policy.md).
+				fmt.Fprintf(stderr, "train: -policy %d: the -init network's policy head has %d units; a head of %d is drawn afresh\n", *policy, start.Policy.Hidden, *policy)
+				start.Policy = nil
+			} else {
+				o.Policy = start.Policy.Hidden
 			}
-			o.Policy = start.Policy.Hidden
 		}
 	}
 	if *policyOnly && *initFrom == "" {

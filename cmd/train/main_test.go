@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -265,6 +266,42 @@ func TestFitBothHeads(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			if code, _, stderr := run(c.args...); code != 2 {
 				t.Errorf("exit %d, %q; want 2", code, stderr)
+			}
+		})
+	}
+}
+
+// TestFitPolicySize: from a file with a policy head of 8 units, -policy-only keeps that size
+// unless -policy asks for another, which is drawn afresh (the value network still kept as
+// it is); train info shows the size asked for.
+func TestFitPolicySize(t *testing.T) {
+	start := filepath.Join("..", "..", "datasets", "evaluation", "zero40-64x16-p8.nnue")
+	for _, c := range []struct {
+		name  string
+		flags []string
+		want  int
+	}{
+		{"the file's size", nil, 8},
+		{"the same size asked for", []string{"-policy", "8"}, 8},
+		{"a larger head", []string{"-policy", "12"}, 12},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			file := filepath.Join(t.TempDir(), "policy.nnue")
+			args := append([]string{"fit", "-o", file, "-init", start, "-policy-only", "-epochs", "1", "-json"}, c.flags...)
+			code, out, stderr := run(append(args, sample)...)
+			if code != 0 {
+				t.Fatalf("train fit: exit %d: %s", code, stderr)
+			}
+			var s fitSummary
+			if err := json.Unmarshal([]byte(out), &s); err != nil {
+				t.Fatalf("summary %q: %v", out, err)
+			}
+			if s.Policy != c.want || s.InitHeld == nil || s.HeldMetrics.Value != s.InitHeld.Value {
+				t.Errorf("policy %d, held value %v, start %+v; want policy %d and the start's value", s.Policy, s.HeldMetrics.Value, s.InitHeld, c.want)
+			}
+			code, out, stderr = run("info", file)
+			if want := fmt.Sprintf("policy:      64×2 → %d, ", c.want); code != 0 || !strings.Contains(out, want) {
+				t.Errorf("train info: exit %d, %q %q; want %q", code, out, stderr, want)
 			}
 		})
 	}
