@@ -9,7 +9,7 @@ import (
 )
 
 // shippedNet is the evaluation file shipped in the repository (datasets/README.md).
-var shippedNet = filepath.Join("..", "datasets", "evaluation", "zero40-fsfd8-64x16-p8.nnue")
+var shippedNet = filepath.Join("..", "datasets", "evaluation", "zero40-fsf1m-64x16-p8.nnue")
 
 // BenchmarkPlayoutsEvalFile compares the whole engine's playouts, one search goroutine,
 // with the hand-set value and with the shipped network's (EvalFile), back to back in one
