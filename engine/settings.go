@@ -129,7 +129,7 @@ var settings = []Setting{
 	{Name: "CPuct", Kind: Float, Low: 0, OpenLow: true, High: math.Inf(1), Default: "1.8",
 		Doc:      "weight of the prior against the mean value in PUCT selection",
 		setFloat: func(s *Settings, x float64) { s.Player.Search.CPuct = float32(x) }},
-	{Name: "FPUReduction", Kind: Float, Low: 0, High: math.Inf(1), Default: "0.2",
+	{Name: "FPUReduction", Kind: Float, Low: 0, High: math.Inf(1), Default: "0.4",
 		Doc:      "value taken off the parent's for an unvisited child (first play urgency)",
 		setFloat: func(s *Settings, x float64) { s.Player.Search.FPUReduction = float32(x) }},
 	{Name: "VirtualLoss", Kind: Float, Low: 0, High: math.Inf(1), Default: "1",

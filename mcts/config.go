@@ -32,7 +32,8 @@ type Config struct {
 	// FPUReduction sets the value assumed for a child not yet visited
 	// ("first play urgency"): the parent's value minus
 	// FPUReduction·√(prior mass of the visited children), as in Lc0 and
-	// KataGo (whose fpuReductionMax is 0.2). Default 0.2.
+	// KataGo (whose fpuReductionMax is 0.2). Default 0.4, tuned by SPRT for the
+	// learned priors (docs/tactics.md, "The search's settings for the self-taught network").
 	FPUReduction float32
 	// VirtualLoss is how many lost visits a playout in flight counts for in
 	// its nodes, so that goroutines sharing a tree spread out (Chaslot,
@@ -145,7 +146,7 @@ func DefaultConfig() Config {
 		Threads:        1,
 		MaxNodes:       1 << 22,
 		CPuct:          1.8,
-		FPUReduction:   0.2,
+		FPUReduction:   0.4,
 		VirtualLoss:    1,
 		DirichletAlpha: 0.15,
 		Temperature:    1,

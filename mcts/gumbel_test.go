@@ -243,7 +243,7 @@ func TestGumbelAgreesWithNegamax(t *testing.T) {
 			cfg.GumbelMoves = 16
 			cfg.Seed = 7
 			s := newSearcher(t, cfg, rollouts)
-			res := search(t, s, g, Limits{Playouts: 3000})
+			res := search(t, s, g, Limits{Playouts: 10000})
 			want := solve(g, map[uint64]Proof{})
 			g.Play(res.Best)
 			got := solve(g, memo).parent()
@@ -282,7 +282,7 @@ func TestGumbelAgreesWithNegamax(t *testing.T) {
 			cfg.Seed = uint64(k)
 			s := newSearcher(t, cfg, func() Evaluator { return treeEvaluator{} })
 			g := tree.game()
-			res := search(t, s, g, Limits{Playouts: 400})
+			res := search(t, s, g, Limits{Playouts: 1000})
 			want := solve(g, map[uint64]Proof{})
 			g.Play(res.Best)
 			got := solve(g, map[uint64]Proof{}).parent()

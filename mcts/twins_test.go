@@ -42,7 +42,8 @@ func TestTwinIsTheNextChoice(t *testing.T) {
 	} {
 		t.Run(fmt.Sprint(tc.visits), func(t *testing.T) {
 			cfg := testConfig()
-			cfg.CPuct = 1.25 // the worked example's constant, not the default
+			cfg.CPuct = 1.25 // the worked example's constants, not the defaults
+			cfg.FPUReduction = 0.2
 			cfg.Twins = tc.twins
 			s := newSearcher(t, cfg, func() Evaluator { return treeEvaluator{} })
 			res := search(t, s, twinTree(0, 0).game(), Limits{Playouts: 2})
